@@ -1,0 +1,153 @@
+#include "protocol/ClientMessages.h"
+
+#include "protocol/FieldReader.h"
+#include "protocol/Identifiers.h"
+
+#include <QJsonArray>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Protocol {
+
+namespace {
+
+constexpr qint64 kMaxInt = std::numeric_limits<int>::max();
+
+QJsonObject typed(QLatin1StringView type)
+{
+    return QJsonObject { { "type"_L1, type } };
+}
+
+Decoded<ClientMessage> decodeHello(FieldReader &in)
+{
+    Hello hello;
+    hello.token = in.string("token"_L1, 1, kMaxTokenLength, Need::Required);
+    hello.protocol = int(in.integer("protocol"_L1, 0, kMaxInt, Need::Required).value_or(0));
+    hello.client = in.string("client"_L1, 0, kMaxClientNameLength, Need::Optional);
+    if (in.has("status"_L1)) {
+        const QString status = in.string("status"_L1, 1, 16, Need::Required);
+        hello.status = chosenStatusFromString(status);
+        if (!hello.status)
+            in.fail(u"field 'status' must be online, away or invisible"_s);
+    }
+    if (in.failed())
+        return in.error();
+    return ClientMessage(hello);
+}
+
+Decoded<ClientMessage> decodeFriends(FieldReader &in)
+{
+    FriendsRequest request;
+    request.offset = int(in.integer("offset"_L1, 0, kMaxInt, Need::Optional).value_or(0));
+    request.limit = int(
+        in.integer("limit"_L1, 1, kMaxFriendsLimit, Need::Optional).value_or(kDefaultFriendsLimit));
+    if (in.failed())
+        return in.error();
+    return ClientMessage(request);
+}
+
+template <typename Request> Decoded<ClientMessage> decodeIds(FieldReader &in)
+{
+    Request request;
+    request.ids = in.ids("ids"_L1, Need::Required);
+    if (in.failed())
+        return in.error();
+    return ClientMessage(request);
+}
+
+Decoded<ClientMessage> decodeSetStatus(FieldReader &in)
+{
+    const QString text = in.string("status"_L1, 1, 16, Need::Required);
+    const auto status = chosenStatusFromString(text);
+    if (!in.failed() && !status)
+        in.fail(u"field 'status' must be online, away or invisible"_s);
+    if (in.failed())
+        return in.error();
+    return ClientMessage(SetStatusRequest { *status });
+}
+
+QJsonArray toArray(const QStringList &ids)
+{
+    return QJsonArray::fromStringList(ids);
+}
+
+} // namespace
+
+QJsonObject toJson(const Hello &message)
+{
+    QJsonObject object = typed("hello"_L1);
+    object.insert("token"_L1, message.token);
+    object.insert("protocol"_L1, message.protocol);
+    object.insert("client"_L1, message.client);
+    if (message.status)
+        object.insert("status"_L1, toString(*message.status));
+    return object;
+}
+
+QJsonObject toJson(const FriendsRequest &message)
+{
+    QJsonObject object = typed("friends"_L1);
+    object.insert("offset"_L1, message.offset);
+    object.insert("limit"_L1, message.limit);
+    return object;
+}
+
+QJsonObject toJson(const SubscribeRequest &message)
+{
+    QJsonObject object = typed("subscribe"_L1);
+    object.insert("ids"_L1, toArray(message.ids));
+    return object;
+}
+
+QJsonObject toJson(const UnsubscribeRequest &message)
+{
+    QJsonObject object = typed("unsubscribe"_L1);
+    object.insert("ids"_L1, toArray(message.ids));
+    return object;
+}
+
+QJsonObject toJson(const SetStatusRequest &message)
+{
+    QJsonObject object = typed("set_status"_L1);
+    object.insert("status"_L1, toString(message.status));
+    return object;
+}
+
+QJsonObject toJson(const PingRequest &)
+{
+    return typed("ping"_L1);
+}
+
+QJsonObject toJson(const ClientMessage &message)
+{
+    return std::visit([](const auto &m) { return toJson(m); }, message);
+}
+
+Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
+{
+    FieldReader in(envelope.body, envelope.type);
+    auto decoded = [&]() -> Decoded<ClientMessage> {
+        if (envelope.type == u"hello")
+            return decodeHello(in);
+        if (envelope.type == u"friends")
+            return decodeFriends(in);
+        if (envelope.type == u"subscribe")
+            return decodeIds<SubscribeRequest>(in);
+        if (envelope.type == u"unsubscribe")
+            return decodeIds<UnsubscribeRequest>(in);
+        if (envelope.type == u"set_status")
+            return decodeSetStatus(in);
+        if (envelope.type == u"ping")
+            return ClientMessage(PingRequest {});
+        return ProtocolError { ErrorCode::UnknownType,
+            u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
+    }();
+    if (decoded.ok())
+        return decoded;
+    ProtocolError error = decoded.error();
+    error.ref = envelope.ref;
+    return error;
+}
+
+} // namespace Presence::Protocol

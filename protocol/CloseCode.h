@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QtGlobal>
+
+namespace Presence::Protocol::CloseCode {
+
+// WebSocket close codes the gateway uses; 4000-4999 are reserved for applications (RFC 6455 7.4.2).
+inline constexpr quint16 Normal = 1000;
+inline constexpr quint16 GoingAway = 1001; // gateway shutdown
+inline constexpr quint16 TooLarge = 1009; // frame over max_frame_bytes
+inline constexpr quint16 Unauthorized = 4001;
+inline constexpr quint16 UnsupportedProtocol = 4002;
+inline constexpr quint16 HeartbeatTimeout = 4003;
+inline constexpr quint16 HelloTimeout = 4008;
+inline constexpr quint16 RateLimited = 4029; // sustained abuse of the frame rate limit
+
+} // namespace Presence::Protocol::CloseCode

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QString>
+#include <optional>
+
+namespace Presence::Protocol {
+
+enum class ErrorCode {
+    BadRequest, // not JSON, not an object, a missing or wrongly typed field
+    UnknownType,
+    Unauthorized,
+    UnsupportedProtocol,
+    Forbidden,
+    TooManyIds,
+    TooManySubscriptions,
+    RateLimited,
+    TooLarge,
+    Unknown, // a code this build does not know (sent by a newer gateway)
+};
+
+[[nodiscard]] QString toString(ErrorCode code);
+[[nodiscard]] ErrorCode errorCodeFromString(QStringView text);
+
+// An error to report to the peer: becomes an `error` frame.
+struct ProtocolError {
+    ErrorCode code = ErrorCode::BadRequest;
+    QString message;
+    std::optional<QString> ref; // the ref of the request this is about, when known
+};
+
+} // namespace Presence::Protocol

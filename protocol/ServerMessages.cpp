@@ -1,0 +1,254 @@
+#include "protocol/ServerMessages.h"
+
+#include "protocol/FieldReader.h"
+#include "protocol/Identifiers.h"
+
+#include <QJsonArray>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Protocol {
+
+namespace {
+
+constexpr qint64 kMaxInt = std::numeric_limits<int>::max();
+constexpr qint64 kMaxSafeInteger = (qint64(1) << 53) - 1; // exact in a JSON double
+
+QJsonObject typed(QLatin1StringView type)
+{
+    return QJsonObject { { "type"_L1, type } };
+}
+
+QJsonObject userInfoJson(const UserInfo &user)
+{
+    return QJsonObject { { "id"_L1, user.id }, { "name"_L1, user.name } };
+}
+
+QJsonObject userPresenceJson(const UserPresence &presence)
+{
+    QJsonObject object { { "id"_L1, presence.id }, { "status"_L1, toString(presence.status) },
+        { "seq"_L1, presence.seq } };
+    if (presence.lastSeen)
+        object.insert("last_seen"_L1, *presence.lastSeen);
+    return object;
+}
+
+int readInt(FieldReader &in, QLatin1StringView key, qint64 min = 0)
+{
+    return int(in.integer(key, min, kMaxInt, Need::Required).value_or(0));
+}
+
+UserInfo readUserInfo(const QJsonValue &value, FieldReader &outer, QLatin1StringView where)
+{
+    if (!value.isObject()) {
+        outer.fail(u"%1 must hold objects"_s.arg(where));
+        return {};
+    }
+    FieldReader in(value.toObject(), QString(where));
+    UserInfo user;
+    user.id = in.id("id"_L1, Need::Required);
+    user.name = in.string("name"_L1, 0, kMaxDisplayNameLength, Need::Required);
+    if (in.failed())
+        outer.fail(in.error().message);
+    return user;
+}
+
+UserPresence readUserPresence(const QJsonObject &object, FieldReader &outer, const QString &where)
+{
+    FieldReader in(object, where);
+    UserPresence presence;
+    presence.id = in.id("id"_L1, Need::Required);
+    const QString status = in.string("status"_L1, 1, 16, Need::Required);
+    presence.seq = in.integer("seq"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
+    presence.lastSeen = in.integer("last_seen"_L1, 0, kMaxSafeInteger, Need::Optional);
+    if (!in.failed()) {
+        if (const auto parsed = presenceStatusFromString(status))
+            presence.status = *parsed;
+        else
+            in.fail(u"field 'status' must be online, away or offline"_s);
+    }
+    if (in.failed())
+        outer.fail(in.error().message);
+    return presence;
+}
+
+Decoded<ServerMessage> decodeWelcome(FieldReader &in)
+{
+    Welcome welcome;
+    welcome.user = readUserInfo(in.object("user"_L1, Need::Required), in, "welcome.user"_L1);
+    welcome.heartbeatMs = readInt(in, "heartbeat_ms"_L1, 1);
+    FieldReader limits(in.object("limits"_L1, Need::Required), u"welcome.limits"_s);
+    welcome.limits.maxFrameBytes = readInt(limits, "max_frame_bytes"_L1, 1);
+    welcome.limits.maxSubscriptions = readInt(limits, "max_subscriptions"_L1, 1);
+    welcome.limits.maxIdsPerRequest = readInt(limits, "max_ids_per_request"_L1, 1);
+    welcome.limits.maxFramesPerSecond
+        = int(limits.integer("max_frames_per_second"_L1, 1, kMaxInt, Need::Optional)
+                  .value_or(welcome.limits.maxFramesPerSecond));
+    if (!in.failed() && limits.failed())
+        in.fail(limits.error().message);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(welcome);
+}
+
+Decoded<ServerMessage> decodeFriendsPage(FieldReader &in)
+{
+    FriendsPage page;
+    page.offset = readInt(in, "offset"_L1);
+    page.total = readInt(in, "total"_L1);
+    const QJsonArray items = in.array("items"_L1, Need::Required);
+    page.items.reserve(items.size());
+    for (const QJsonValue &item : items) {
+        page.items.append(readUserInfo(item, in, "friends.items"_L1));
+        if (in.failed())
+            break;
+    }
+    if (in.failed())
+        return in.error();
+    return ServerMessage(page);
+}
+
+Decoded<ServerMessage> decodeSnapshot(FieldReader &in)
+{
+    Snapshot snapshot;
+    const QJsonArray users = in.array("users"_L1, Need::Required);
+    snapshot.users.reserve(users.size());
+    for (const QJsonValue &user : users) {
+        if (!user.isObject()) {
+            in.fail(u"field 'users' must hold objects"_s);
+            break;
+        }
+        snapshot.users.append(readUserPresence(user.toObject(), in, u"snapshot.users"_s));
+        if (in.failed())
+            break;
+    }
+    snapshot.denied = in.ids("denied"_L1, Need::Optional);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(snapshot);
+}
+
+Decoded<ServerMessage> decodePresence(const QJsonObject &body, FieldReader &in)
+{
+    PresenceEvent event { readUserPresence(body, in, u"presence"_s) };
+    if (in.failed())
+        return in.error();
+    return ServerMessage(event);
+}
+
+Decoded<ServerMessage> decodeError(FieldReader &in)
+{
+    ErrorMessage error;
+    error.codeText = in.string("code"_L1, 1, 64, Need::Required);
+    error.message = in.string("message"_L1, 0, std::numeric_limits<int>::max(), Need::Optional);
+    if (in.failed())
+        return in.error();
+    error.code = errorCodeFromString(error.codeText);
+    return ServerMessage(error);
+}
+
+} // namespace
+
+QJsonObject toJson(const Welcome &message)
+{
+    QJsonObject object = typed("welcome"_L1);
+    object.insert("user"_L1, userInfoJson(message.user));
+    object.insert("heartbeat_ms"_L1, message.heartbeatMs);
+    object.insert("protocol"_L1, kProtocolVersion);
+    object.insert("limits"_L1,
+        QJsonObject { { "max_frame_bytes"_L1, message.limits.maxFrameBytes },
+            { "max_subscriptions"_L1, message.limits.maxSubscriptions },
+            { "max_ids_per_request"_L1, message.limits.maxIdsPerRequest },
+            { "max_frames_per_second"_L1, message.limits.maxFramesPerSecond } });
+    return object;
+}
+
+QJsonObject toJson(const FriendsPage &message)
+{
+    QJsonObject object = typed("friends"_L1);
+    object.insert("offset"_L1, message.offset);
+    object.insert("total"_L1, message.total);
+    QJsonArray items;
+    for (const UserInfo &user : message.items)
+        items.append(userInfoJson(user));
+    object.insert("items"_L1, items);
+    return object;
+}
+
+QJsonObject toJson(const Snapshot &message)
+{
+    QJsonObject object = typed("snapshot"_L1);
+    QJsonArray users;
+    for (const UserPresence &presence : message.users)
+        users.append(userPresenceJson(presence));
+    object.insert("users"_L1, users);
+    object.insert("denied"_L1, QJsonArray::fromStringList(message.denied));
+    return object;
+}
+
+QJsonObject toJson(const PresenceEvent &message)
+{
+    QJsonObject object = userPresenceJson(message.presence);
+    object.insert("type"_L1, "presence"_L1);
+    return object;
+}
+
+QJsonObject toJson(const Ok &)
+{
+    return typed("ok"_L1);
+}
+
+QJsonObject toJson(const Pong &)
+{
+    return typed("pong"_L1);
+}
+
+QJsonObject toJson(const ErrorMessage &message)
+{
+    QJsonObject object = typed("error"_L1);
+    object.insert(
+        "code"_L1, message.codeText.isEmpty() ? toString(message.code) : message.codeText);
+    object.insert("message"_L1, message.message);
+    return object;
+}
+
+QJsonObject toJson(const ServerMessage &message)
+{
+    return std::visit([](const auto &m) { return toJson(m); }, message);
+}
+
+QJsonObject errorJson(const ProtocolError &error)
+{
+    return toJson(ErrorMessage { error.code, toString(error.code), error.message });
+}
+
+Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
+{
+    FieldReader in(envelope.body, envelope.type);
+    auto decoded = [&]() -> Decoded<ServerMessage> {
+        if (envelope.type == u"welcome")
+            return decodeWelcome(in);
+        if (envelope.type == u"friends")
+            return decodeFriendsPage(in);
+        if (envelope.type == u"snapshot")
+            return decodeSnapshot(in);
+        if (envelope.type == u"presence")
+            return decodePresence(envelope.body, in);
+        if (envelope.type == u"ok")
+            return ServerMessage(Ok {});
+        if (envelope.type == u"pong")
+            return ServerMessage(Pong {});
+        if (envelope.type == u"error")
+            return decodeError(in);
+        return ProtocolError { ErrorCode::UnknownType,
+            u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
+    }();
+    if (decoded.ok())
+        return decoded;
+    ProtocolError error = decoded.error();
+    error.ref = envelope.ref;
+    return error;
+}
+
+} // namespace Presence::Protocol

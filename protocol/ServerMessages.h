@@ -1,0 +1,97 @@
+#pragma once
+
+#include "protocol/Decoded.h"
+#include "protocol/ErrorCode.h"
+#include "protocol/Frame.h"
+#include "protocol/PresenceStatus.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QStringList>
+#include <optional>
+#include <variant>
+
+namespace Presence::Protocol {
+
+// Frames the gateway sends. Clients ignore fields they do not know.
+
+struct UserInfo {
+    QString id;
+    QString name;
+    friend bool operator==(const UserInfo &, const UserInfo &) = default;
+};
+
+struct Limits {
+    int maxFrameBytes = 65536;
+    int maxSubscriptions = 2000;
+    int maxIdsPerRequest = 500;
+    int maxFramesPerSecond = 50; // sustained rate; see docs/protocol.md for the burst
+    friend bool operator==(const Limits &, const Limits &) = default;
+};
+
+struct Welcome {
+    UserInfo user;
+    int heartbeatMs = 25000;
+    Limits limits;
+    friend bool operator==(const Welcome &, const Welcome &) = default;
+};
+
+struct FriendsPage {
+    int offset = 0;
+    int total = 0;
+    QList<UserInfo> items;
+    friend bool operator==(const FriendsPage &, const FriendsPage &) = default;
+};
+
+// One user's published presence: the body of a `presence` push and of a snapshot entry.
+struct UserPresence {
+    QString id;
+    PresenceStatus status = PresenceStatus::Offline;
+    qint64 seq = 0;
+    std::optional<qint64> lastSeen; // ms since the epoch; only when offline and ever seen
+    friend bool operator==(const UserPresence &, const UserPresence &) = default;
+};
+
+struct Snapshot {
+    QList<UserPresence> users;
+    QStringList denied;
+    friend bool operator==(const Snapshot &, const Snapshot &) = default;
+};
+
+struct PresenceEvent {
+    UserPresence presence;
+    friend bool operator==(const PresenceEvent &, const PresenceEvent &) = default;
+};
+
+struct Ok {
+    friend bool operator==(const Ok &, const Ok &) = default;
+};
+
+struct Pong {
+    friend bool operator==(const Pong &, const Pong &) = default;
+};
+
+struct ErrorMessage {
+    ErrorCode code = ErrorCode::BadRequest;
+    QString codeText; // as sent, so an unknown code can still be shown
+    QString message;
+    friend bool operator==(const ErrorMessage &, const ErrorMessage &) = default;
+};
+
+using ServerMessage
+    = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, Ok, Pong, ErrorMessage>;
+
+[[nodiscard]] QJsonObject toJson(const Welcome &message);
+[[nodiscard]] QJsonObject toJson(const FriendsPage &message);
+[[nodiscard]] QJsonObject toJson(const Snapshot &message);
+[[nodiscard]] QJsonObject toJson(const PresenceEvent &message);
+[[nodiscard]] QJsonObject toJson(const Ok &message);
+[[nodiscard]] QJsonObject toJson(const Pong &message);
+[[nodiscard]] QJsonObject toJson(const ErrorMessage &message);
+[[nodiscard]] QJsonObject toJson(const ServerMessage &message);
+[[nodiscard]] QJsonObject errorJson(const ProtocolError &error);
+
+// Decodes a gateway frame by its type; unknown_type for types this build does not know.
+[[nodiscard]] Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope);
+
+} // namespace Presence::Protocol
