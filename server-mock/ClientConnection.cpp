@@ -1,0 +1,221 @@
+#include "server-mock/ClientConnection.h"
+
+#include "protocol/CloseCode.h"
+#include "protocol/Frame.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/Logging.h"
+
+#include <QWebSocket>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+using namespace Protocol;
+
+ClientConnection::ClientConnection(
+    QWebSocket *socket, ConnectionId id, const GatewayConfig &config, QObject *parent)
+    : QObject(parent)
+    , m_socket(socket)
+    , m_id(id)
+    , m_config(config)
+    , m_rateLimiter(
+          config.maxFramesPerSecond, config.frameBurst, config.abuseDropLimit, config.abuseWindow)
+    , m_lastHeard(std::chrono::steady_clock::now())
+{
+    m_socket->setParent(this);
+    // Qt closes with 1009 (too much data) on its own when a peer exceeds these.
+    m_socket->setMaxAllowedIncomingFrameSize(quint64(config.maxFrameBytes));
+    m_socket->setMaxAllowedIncomingMessageSize(quint64(config.maxFrameBytes));
+
+    connect(m_socket, &QWebSocket::textMessageReceived, this, &ClientConnection::onTextMessage);
+    connect(m_socket, &QWebSocket::binaryMessageReceived, this, &ClientConnection::onBinaryMessage);
+    connect(m_socket, &QWebSocket::pong, this, [this] { heard(); });
+    connect(m_socket, &QWebSocket::disconnected, this, &ClientConnection::onSocketDisconnected);
+
+    m_helloTimer.setSingleShot(true);
+    connect(&m_helloTimer, &QTimer::timeout, this, [this] {
+        qCInfo(lcConnection) << "connection" << m_id << "sent no hello in time";
+        close(CloseCode::HelloTimeout, u"no hello in time"_s);
+    });
+    m_helloTimer.start(config.helloTimeout);
+
+    m_pingTimer.setInterval(config.heartbeat);
+    connect(&m_pingTimer, &QTimer::timeout, this, [this] { m_socket->ping(); });
+    m_silenceTimer.setSingleShot(true);
+    connect(&m_silenceTimer, &QTimer::timeout, this, &ClientConnection::onSilenceCheck);
+
+    m_closeTimer.setSingleShot(true);
+    connect(&m_closeTimer, &QTimer::timeout, this, [this] { m_socket->abort(); });
+}
+
+ClientConnection::~ClientConnection() = default;
+
+QString ClientConnection::peer() const
+{
+    return u"%1:%2"_s.arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+}
+
+void ClientConnection::authenticate(const QString &userId, ChosenStatus status)
+{
+    m_helloTimer.stop();
+    m_state = State::Authenticated;
+    m_userId = userId;
+    m_status = status;
+    m_pingTimer.start();
+    heard();
+}
+
+void ClientConnection::send(const QJsonObject &message, const std::optional<QString> &ref)
+{
+    sendSerialized(QString::fromUtf8(serializeFrame(message, ref)));
+}
+
+void ClientConnection::sendSerialized(const QString &frame)
+{
+    if (m_state == State::Closing)
+        return;
+    m_socket->sendTextMessage(frame);
+}
+
+void ClientConnection::sendError(const ProtocolError &error)
+{
+    qCDebug(lcConnection) << "connection" << m_id << "error" << toString(error.code)
+                          << error.message;
+    send(errorJson(error), error.ref);
+}
+
+void ClientConnection::closeWithError(const ProtocolError &error, quint16 closeCode)
+{
+    sendError(error);
+    close(closeCode, error.message.left(120)); // a close reason must fit in 123 bytes
+}
+
+void ClientConnection::close(quint16 closeCode, const QString &reason)
+{
+    if (m_state == State::Closing)
+        return;
+    m_state = State::Closing;
+    m_helloTimer.stop();
+    m_pingTimer.stop();
+    m_silenceTimer.stop();
+    m_socket->close(QWebSocketProtocol::CloseCode(closeCode), reason);
+    m_closeTimer.start(m_config.shutdownTimeout);
+}
+
+bool ClientConnection::admitFrame()
+{
+    heard();
+    switch (m_rateLimiter.admit(std::chrono::steady_clock::now())) {
+    case RateLimiter::Verdict::Accept:
+        return true;
+    case RateLimiter::Verdict::Drop:
+        sendError({ ErrorCode::RateLimited,
+            u"more than %1 frames per second: frame dropped"_s.arg(m_config.maxFramesPerSecond) });
+        return false;
+    case RateLimiter::Verdict::Abuse:
+        qCInfo(lcConnection) << "connection" << m_id << "closed for flooding";
+        close(CloseCode::RateLimited, u"rate limit exceeded persistently"_s);
+        return false;
+    }
+    return false;
+}
+
+void ClientConnection::onTextMessage(const QString &text)
+{
+    if (m_state == State::Closing || !admitFrame())
+        return;
+    const auto envelope = parseFrame(text);
+    if (!envelope.ok()) {
+        if (m_state == State::AwaitingHello)
+            closeWithError({ ErrorCode::Unauthorized, u"the first frame must be hello"_s },
+                CloseCode::Unauthorized);
+        else
+            sendError(envelope.error());
+        return;
+    }
+    auto decoded = decodeClientMessage(envelope.value());
+    if (m_state == State::AwaitingHello) {
+        if (envelope.value().type != u"hello") {
+            closeWithError({ ErrorCode::Unauthorized, u"the first frame must be hello"_s,
+                               envelope.value().ref },
+                CloseCode::Unauthorized);
+        } else if (const QJsonValue version = envelope.value().body.value("protocol"_L1);
+                   version.isDouble() && version.toDouble() != kProtocolVersion) {
+            // Checked before the other fields: another version may well define them differently.
+            closeWithError({ ErrorCode::UnsupportedProtocol,
+                               u"this gateway speaks protocol %1"_s.arg(kProtocolVersion),
+                               envelope.value().ref },
+                CloseCode::UnsupportedProtocol);
+        } else if (!decoded.ok()) {
+            // A hello we cannot read cannot authenticate anyone.
+            ProtocolError error = decoded.error();
+            error.code = ErrorCode::Unauthorized;
+            closeWithError(error, CloseCode::Unauthorized);
+        } else {
+            Q_EMIT helloReceived(std::get<Hello>(decoded.value()), envelope.value().ref);
+        }
+        return;
+    }
+    if (!decoded.ok()) {
+        sendError(decoded.error());
+        return;
+    }
+    if (std::holds_alternative<PingRequest>(decoded.value())) {
+        send(toJson(Pong {}), envelope.value().ref);
+        return;
+    }
+    if (std::holds_alternative<Hello>(decoded.value())) {
+        sendError(
+            { ErrorCode::BadRequest, u"hello: already authenticated"_s, envelope.value().ref });
+        return;
+    }
+    Q_EMIT requestReceived(decoded.value(), envelope.value().ref);
+}
+
+void ClientConnection::onBinaryMessage(const QByteArray &)
+{
+    if (m_state == State::Closing || !admitFrame())
+        return;
+    const ProtocolError error { ErrorCode::BadRequest,
+        u"binary frames are not part of the protocol: send text"_s };
+    if (m_state == State::AwaitingHello)
+        closeWithError({ ErrorCode::Unauthorized, u"the first frame must be hello"_s },
+            CloseCode::Unauthorized);
+    else
+        sendError(error);
+}
+
+void ClientConnection::heard()
+{
+    m_lastHeard = std::chrono::steady_clock::now();
+    if (m_state == State::Authenticated && !m_silenceTimer.isActive())
+        m_silenceTimer.start(m_config.heartbeat + m_config.heartbeatSlack);
+}
+
+void ClientConnection::onSilenceCheck()
+{
+    const auto limit = m_config.heartbeat + m_config.heartbeatSlack;
+    const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - m_lastHeard);
+    if (silence < limit) {
+        m_silenceTimer.start(limit - silence);
+        return;
+    }
+    qCInfo(lcConnection) << "connection" << m_id << "answered nothing for" << silence.count()
+                         << "ms: closing";
+    // A half-open peer will not answer the close either: m_closeTimer aborts it soon.
+    close(CloseCode::HeartbeatTimeout, u"heartbeat timeout"_s);
+}
+
+void ClientConnection::onSocketDisconnected()
+{
+    m_state = State::Closing;
+    m_helloTimer.stop();
+    m_pingTimer.stop();
+    m_silenceTimer.stop();
+    m_closeTimer.stop();
+    Q_EMIT disconnected();
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "protocol/ClientMessages.h"
+#include "protocol/ErrorCode.h"
+#include "server-mock/GatewayConfig.h"
+#include "server-mock/PresenceStore.h"
+#include "server-mock/RateLimiter.h"
+
+#include <QObject>
+#include <QTimer>
+#include <optional>
+
+class QWebSocket;
+
+namespace Presence::Gateway {
+
+// One client's WebSocket as the gateway sees it: the transport rules of the protocol
+// (hello deadline, heartbeat, frame size and rate limits, decoding, close codes).
+// What requests mean is the Gateway's business; this class only hands them over.
+class ClientConnection : public QObject {
+    Q_OBJECT
+public:
+    enum class State { AwaitingHello, Authenticated, Closing };
+
+    ClientConnection(QWebSocket *socket, ConnectionId id, const GatewayConfig &config,
+        QObject *parent = nullptr);
+    ~ClientConnection() override;
+
+    [[nodiscard]] ConnectionId id() const { return m_id; }
+    [[nodiscard]] State state() const { return m_state; }
+    [[nodiscard]] const QString &userId() const { return m_userId; }
+    [[nodiscard]] Protocol::ChosenStatus chosenStatus() const { return m_status; }
+    [[nodiscard]] QString peer() const;
+
+    // Hello accepted: remembers who this is and starts the heartbeat. The caller sends welcome.
+    void authenticate(const QString &userId, Protocol::ChosenStatus status);
+    void setChosenStatus(Protocol::ChosenStatus status) { m_status = status; }
+
+    void send(const QJsonObject &message, const std::optional<QString> &ref = {});
+    void sendSerialized(const QString &frame);
+    void sendError(const Protocol::ProtocolError &error);
+    // Sends the error, then closes with closeCode.
+    void closeWithError(const Protocol::ProtocolError &error, quint16 closeCode);
+    void close(quint16 closeCode, const QString &reason);
+
+Q_SIGNALS:
+    void helloReceived(const Presence::Protocol::Hello &hello, const std::optional<QString> &ref);
+    void requestReceived(
+        const Presence::Protocol::ClientMessage &request, const std::optional<QString> &ref);
+    void disconnected();
+
+private:
+    void onTextMessage(const QString &text);
+    void onBinaryMessage(const QByteArray &data);
+    bool admitFrame();
+    void heard();
+    void onSilenceCheck();
+    void onSocketDisconnected();
+
+    QWebSocket *m_socket;
+    ConnectionId m_id;
+    GatewayConfig m_config;
+    State m_state = State::AwaitingHello;
+    QString m_userId;
+    Protocol::ChosenStatus m_status = Protocol::ChosenStatus::Online;
+    RateLimiter m_rateLimiter;
+    std::chrono::steady_clock::time_point m_lastHeard;
+    QTimer m_helloTimer;
+    QTimer m_pingTimer;
+    QTimer m_silenceTimer;
+    QTimer m_closeTimer; // aborts a peer that never answers our close frame
+};
+
+} // namespace Presence::Gateway

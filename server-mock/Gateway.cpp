@@ -1,0 +1,322 @@
+#include "server-mock/Gateway.h"
+
+#include "protocol/CloseCode.h"
+#include "protocol/Frame.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/ClientConnection.h"
+#include "server-mock/Logging.h"
+#include "server-mock/MemoryPresenceStore.h"
+
+#include <QSet>
+#include <QWebSocket>
+#include <QWebSocketCorsAuthenticator>
+#include <QWebSocketServer>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+using namespace Protocol;
+
+Gateway::Gateway(
+    GatewayConfig config, UserDirectory directory, PresenceStore *store, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_directory(std::move(directory))
+    , m_store(store ? store : new MemoryPresenceStore(m_config.grace))
+    , m_server(
+          new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
+{
+    m_store->setParent(this);
+    m_server->setHandshakeTimeout(m_config.helloTimeout);
+    connect(m_server, &QWebSocketServer::newConnection, this, &Gateway::onNewConnection);
+    connect(
+        m_server, &QWebSocketServer::originAuthenticationRequired, this, &Gateway::onOriginCheck);
+    connect(m_store, &PresenceStore::presencePublished, this, &Gateway::onPresencePublished);
+    connect(&m_subscriptions, &SubscriptionRegistry::userWatched, m_store, &PresenceStore::watch);
+    connect(
+        &m_subscriptions, &SubscriptionRegistry::userUnwatched, m_store, &PresenceStore::unwatch);
+
+    m_shutdownTimer.setSingleShot(true);
+    connect(&m_shutdownTimer, &QTimer::timeout, this, [this] {
+        qCWarning(lcGateway) << m_connections.size()
+                             << "connections did not acknowledge the shutdown in time";
+        for (ClientConnection *connection : std::as_const(m_connections))
+            connection->disconnect(this);
+        m_connections.clear();
+        Q_EMIT shutdownFinished();
+    });
+}
+
+Gateway::~Gateway()
+{
+    // Connections die with us; their disconnected() must not reach a half-destroyed gateway.
+    for (ClientConnection *connection : std::as_const(m_connections))
+        connection->disconnect(this);
+}
+
+bool Gateway::listen(QString *error)
+{
+    if (m_server->listen(m_config.address, m_config.port))
+        return true;
+    if (error)
+        *error = u"cannot listen on %1:%2: %3"_s.arg(m_config.address.toString())
+                     .arg(m_config.port)
+                     .arg(m_server->errorString());
+    return false;
+}
+
+QUrl Gateway::url() const
+{
+    QUrl url;
+    url.setScheme(u"ws"_s);
+    url.setHost(m_server->serverAddress().toString());
+    url.setPort(m_server->serverPort());
+    url.setPath(u"/"_s);
+    return url;
+}
+
+quint16 Gateway::port() const
+{
+    return m_server->serverPort();
+}
+
+int Gateway::authenticatedCount() const
+{
+    int count = 0;
+    for (const ClientConnection *connection : m_connections)
+        count += connection->state() == ClientConnection::State::Authenticated ? 1 : 0;
+    return count;
+}
+
+QStringList Gateway::subscriptionsOfUser(const QString &userId) const
+{
+    QSet<QString> ids;
+    for (const ClientConnection *connection : m_connections) {
+        if (connection->userId() == userId) {
+            const QStringList watched = m_subscriptions.subscriptionsOf(connection->id());
+            ids.unite(QSet<QString>(watched.cbegin(), watched.cend()));
+        }
+    }
+    QStringList sorted(ids.cbegin(), ids.cend());
+    sorted.sort();
+    return sorted;
+}
+
+void Gateway::onOriginCheck(QWebSocketCorsAuthenticator *authenticator)
+{
+    // Browsers always send Origin; native clients usually do not. Only listed web origins may
+    // connect, so a page the user happens to visit cannot talk to a gateway on their machine.
+    const QString origin = authenticator->origin();
+    const bool allowed = origin.isEmpty() || m_config.allowedOrigins.contains(origin);
+    if (!allowed)
+        qCInfo(lcGateway) << "refused a handshake from origin" << origin;
+    authenticator->setAllowed(allowed);
+}
+
+void Gateway::onNewConnection()
+{
+    while (QWebSocket *socket = m_server->nextPendingConnection()) {
+        if (m_shuttingDown) {
+            socket->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);
+            socket->deleteLater();
+            continue;
+        }
+        const ConnectionId id = m_nextConnectionId++;
+        auto *connection = new ClientConnection(socket, id, m_config, this);
+        m_connections.insert(id, connection);
+        qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
+        connect(connection, &ClientConnection::helloReceived, this,
+            [this, connection](const Hello &hello, const std::optional<QString> &ref) {
+                onHello(connection, hello, ref);
+            });
+        connect(connection, &ClientConnection::requestReceived, this,
+            [this, connection](const ClientMessage &request, const std::optional<QString> &ref) {
+                onRequest(connection, request, ref);
+            });
+        connect(connection, &ClientConnection::disconnected, this,
+            [this, connection] { onDisconnected(connection); });
+        Q_EMIT connectionCountChanged(connectionCount());
+    }
+}
+
+void Gateway::onHello(
+    ClientConnection *connection, const Hello &hello, const std::optional<QString> &ref)
+{
+    const auto index = m_directory.indexOfToken(hello.token);
+    if (!index) {
+        qCInfo(lcGateway) << "connection" << connection->id() << "from" << connection->peer()
+                          << "offered an unknown token";
+        connection->closeWithError(
+            { ErrorCode::Unauthorized, u"unknown token"_s, ref }, CloseCode::Unauthorized);
+        return;
+    }
+    const UserDirectory::User &user = m_directory.user(*index);
+    const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
+    connection->authenticate(user.id, status);
+    qCInfo(lcGateway) << "connection" << connection->id() << "signed in as" << user.id << "with"
+                      << hello.client;
+
+    Welcome welcome;
+    welcome.user = { user.id, user.name };
+    welcome.heartbeatMs = int(m_config.heartbeat.count());
+    welcome.limits = { m_config.maxFrameBytes, m_config.maxSubscriptions, m_config.maxIdsPerRequest,
+        m_config.maxFramesPerSecond };
+    connection->send(toJson(welcome), ref);
+    m_store->connectionOpened(user.id, connection->id(), status);
+}
+
+void Gateway::onRequest(
+    ClientConnection *connection, const ClientMessage &request, const std::optional<QString> &ref)
+{
+    std::visit(
+        [&](const auto &message) {
+            using T = std::decay_t<decltype(message)>;
+            if constexpr (std::is_same_v<T, FriendsRequest>)
+                handleFriends(connection, message, ref);
+            else if constexpr (std::is_same_v<T, SubscribeRequest>)
+                handleSubscribe(connection, message, ref);
+            else if constexpr (std::is_same_v<T, UnsubscribeRequest>)
+                handleUnsubscribe(connection, message, ref);
+            else if constexpr (std::is_same_v<T, SetStatusRequest>)
+                handleSetStatus(connection, message, ref);
+            // hello and ping are answered by the connection itself
+        },
+        request);
+}
+
+void Gateway::handleFriends(
+    ClientConnection *connection, const FriendsRequest &request, const std::optional<QString> &ref)
+{
+    const auto me = m_directory.indexOfId(connection->userId());
+    const QList<int> &friends = m_directory.user(*me).friends;
+    FriendsPage page;
+    page.offset = request.offset;
+    page.total = int(friends.size());
+    const qsizetype end
+        = std::min<qsizetype>(friends.size(), qsizetype(request.offset) + request.limit);
+    for (qsizetype i = request.offset; i < end; ++i) {
+        const UserDirectory::User &user = m_directory.user(friends.at(i));
+        page.items.append({ user.id, user.name });
+    }
+    connection->send(toJson(page), ref);
+}
+
+bool Gateway::withinIdLimit(
+    ClientConnection *connection, const QStringList &ids, const std::optional<QString> &ref)
+{
+    if (ids.size() <= m_config.maxIdsPerRequest)
+        return true;
+    connection->sendError({ ErrorCode::TooManyIds,
+        u"%1 ids is more than the limit of %2 per request"_s.arg(ids.size())
+            .arg(m_config.maxIdsPerRequest),
+        ref });
+    return false;
+}
+
+void Gateway::handleSubscribe(ClientConnection *connection, const SubscribeRequest &request,
+    const std::optional<QString> &ref)
+{
+    if (!withinIdLimit(connection, request.ids, ref))
+        return;
+    const int me = *m_directory.indexOfId(connection->userId());
+    QStringList allowed;
+    QStringList denied;
+    QSet<QString> seen;
+    int added = 0;
+    for (const QString &id : request.ids) {
+        if (seen.contains(id))
+            continue;
+        seen.insert(id);
+        const auto other = m_directory.indexOfId(id);
+        // Unknown ids and strangers look alike: denied says nothing about who exists.
+        if (!other || !m_directory.areFriends(me, *other)) {
+            denied.append(id);
+            continue;
+        }
+        allowed.append(id);
+        added += m_subscriptions.contains(connection->id(), id) ? 0 : 1;
+    }
+    const int total = m_subscriptions.countOf(connection->id()) + added;
+    if (total > m_config.maxSubscriptions) {
+        connection->sendError({ ErrorCode::TooManySubscriptions,
+            u"subscribe: would watch %1 users, more than the limit of %2"_s.arg(total).arg(
+                m_config.maxSubscriptions),
+            ref });
+        return;
+    }
+    for (const QString &id : std::as_const(allowed))
+        m_subscriptions.add(connection->id(), id);
+    m_store->snapshot(
+        allowed, connection, [connection, denied, ref](const QList<UserPresence> &users) {
+            connection->send(toJson(Snapshot { users, denied }), ref);
+        });
+}
+
+void Gateway::handleUnsubscribe(ClientConnection *connection, const UnsubscribeRequest &request,
+    const std::optional<QString> &ref)
+{
+    if (!withinIdLimit(connection, request.ids, ref))
+        return;
+    for (const QString &id : request.ids)
+        m_subscriptions.remove(connection->id(), id);
+    connection->send(toJson(Ok {}), ref);
+}
+
+void Gateway::handleSetStatus(ClientConnection *connection, const SetStatusRequest &request,
+    const std::optional<QString> &ref)
+{
+    connection->setChosenStatus(request.status);
+    m_store->connectionStatusChanged(connection->userId(), connection->id(), request.status);
+    connection->send(toJson(Ok {}), ref);
+}
+
+void Gateway::onDisconnected(ClientConnection *connection)
+{
+    const ConnectionId id = connection->id();
+    m_connections.remove(id);
+    if (!connection->userId().isEmpty()) {
+        m_subscriptions.removeConnection(id);
+        m_store->connectionClosed(connection->userId(), id);
+        qCDebug(lcGateway) << "connection" << id << "of" << connection->userId() << "closed";
+    }
+    connection->deleteLater();
+    Q_EMIT connectionCountChanged(connectionCount());
+    finishShutdownIfDone();
+}
+
+void Gateway::onPresencePublished(const UserPresence &presence)
+{
+    const QList<ConnectionId> watchers = m_subscriptions.watchersOf(presence.id);
+    if (watchers.isEmpty())
+        return;
+    // Serialised once, whatever the number of watchers.
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(PresenceEvent { presence })));
+    for (const ConnectionId watcher : watchers) {
+        if (ClientConnection *connection = m_connections.value(watcher))
+            connection->sendSerialized(frame);
+    }
+}
+
+void Gateway::shutdown()
+{
+    if (m_shuttingDown)
+        return;
+    m_shuttingDown = true;
+    m_server->close();
+    qCInfo(lcGateway) << "shutting down: closing" << m_connections.size() << "connections";
+    for (ClientConnection *connection : std::as_const(m_connections))
+        connection->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);
+    m_shutdownTimer.start(m_config.shutdownTimeout);
+    finishShutdownIfDone();
+}
+
+void Gateway::finishShutdownIfDone()
+{
+    if (!m_shuttingDown || !m_connections.isEmpty() || !m_shutdownTimer.isActive())
+        return;
+    m_shutdownTimer.stop();
+    Q_EMIT shutdownFinished();
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "protocol/ClientMessages.h"
+#include "server-mock/GatewayConfig.h"
+#include "server-mock/PresenceStore.h"
+#include "server-mock/SubscriptionRegistry.h"
+#include "server-mock/UserDirectory.h"
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+#include <QUrl>
+#include <optional>
+
+class QWebSocketServer;
+class QWebSocketCorsAuthenticator;
+
+namespace Presence::Gateway {
+
+class ClientConnection;
+
+// The presence gateway: accepts WebSocket clients, authenticates them against the user
+// directory, answers their requests, and pushes each published presence change to the
+// connections subscribed to that user, and to nobody else.
+class Gateway : public QObject {
+    Q_OBJECT
+public:
+    // Takes ownership of store; without one, presence lives in memory.
+    Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *store = nullptr,
+        QObject *parent = nullptr);
+    ~Gateway() override;
+
+    // Starts listening on config.address:config.port (port 0 picks a free one).
+    [[nodiscard]] bool listen(QString *error = nullptr);
+    [[nodiscard]] QUrl url() const;
+    [[nodiscard]] quint16 port() const;
+    [[nodiscard]] const GatewayConfig &config() const { return m_config; }
+    [[nodiscard]] const UserDirectory &directory() const { return m_directory; }
+    [[nodiscard]] PresenceStore *store() const { return m_store; }
+
+    [[nodiscard]] int connectionCount() const { return int(m_connections.size()); }
+    [[nodiscard]] int authenticatedCount() const;
+    // Test and admin hook: the users watched by any connection of userId, sorted.
+    [[nodiscard]] QStringList subscriptionsOfUser(const QString &userId) const;
+    [[nodiscard]] int watchedUserCount() const { return m_subscriptions.watchedUserCount(); }
+
+    // Stops accepting, closes every connection with 1001 and reports shutdownFinished()
+    // once they are gone or config.shutdownTimeout has passed.
+    void shutdown();
+
+Q_SIGNALS:
+    void connectionCountChanged(int count);
+    void shutdownFinished();
+
+private:
+    void onNewConnection();
+    void onOriginCheck(QWebSocketCorsAuthenticator *authenticator);
+    void onHello(ClientConnection *connection, const Protocol::Hello &hello,
+        const std::optional<QString> &ref);
+    void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
+        const std::optional<QString> &ref);
+    void onDisconnected(ClientConnection *connection);
+    void onPresencePublished(const Protocol::UserPresence &presence);
+
+    void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
+        const std::optional<QString> &ref);
+    void handleSubscribe(ClientConnection *connection, const Protocol::SubscribeRequest &request,
+        const std::optional<QString> &ref);
+    void handleUnsubscribe(ClientConnection *connection,
+        const Protocol::UnsubscribeRequest &request, const std::optional<QString> &ref);
+    void handleSetStatus(ClientConnection *connection, const Protocol::SetStatusRequest &request,
+        const std::optional<QString> &ref);
+    // Sends too_many_ids and returns false when a request names more ids than allowed.
+    bool withinIdLimit(
+        ClientConnection *connection, const QStringList &ids, const std::optional<QString> &ref);
+    void finishShutdownIfDone();
+
+    GatewayConfig m_config;
+    UserDirectory m_directory;
+    PresenceStore *m_store;
+    QWebSocketServer *m_server;
+    SubscriptionRegistry m_subscriptions;
+    QHash<ConnectionId, ClientConnection *> m_connections;
+    ConnectionId m_nextConnectionId = 1;
+    bool m_shuttingDown = false;
+    QTimer m_shutdownTimer;
+};
+
+} // namespace Presence::Gateway

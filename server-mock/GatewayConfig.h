@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QHostAddress>
+#include <QStringList>
+#include <chrono>
+
+namespace Presence::Gateway {
+
+using namespace std::chrono_literals;
+
+// Everything a gateway can be tuned with; defaults are the documented ones.
+struct GatewayConfig {
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = 8765;
+    std::chrono::milliseconds helloTimeout = 5s;
+    std::chrono::milliseconds heartbeat = 25s;
+    // Silence allowed beyond one heartbeat before the connection is closed with 4003.
+    std::chrono::milliseconds heartbeatSlack = 10s;
+    std::chrono::milliseconds grace = 5s;
+    int maxFrameBytes = 65536;
+    int maxSubscriptions = 2000;
+    int maxIdsPerRequest = 500;
+    // Token bucket per connection: sustained frames per second and the burst allowed above it.
+    int maxFramesPerSecond = 50;
+    int frameBurst = 100;
+    // More dropped frames than this within abuseWindow closes the connection with 4029.
+    int abuseDropLimit = 100;
+    std::chrono::milliseconds abuseWindow = 10s;
+    // Allowed Origin headers; a handshake without Origin (a native client) is always accepted.
+    QStringList allowedOrigins;
+    // How long shutdown waits for clients to acknowledge the 1001 close.
+    std::chrono::milliseconds shutdownTimeout = 2s;
+};
+
+} // namespace Presence::Gateway

@@ -1,0 +1,107 @@
+#include "server-mock/MemoryPresenceStore.h"
+
+#include <QDateTime>
+
+namespace Presence::Gateway {
+
+using Protocol::ChosenStatus;
+using Protocol::PresenceStatus;
+using Protocol::UserPresence;
+
+MemoryPresenceStore::MemoryPresenceStore(std::chrono::milliseconds grace, QObject *parent)
+    : PresenceStore(parent)
+    , m_grace(grace)
+{
+    connect(&m_grace, &GraceQueue::expired, this, &MemoryPresenceStore::onGraceExpired);
+}
+
+void MemoryPresenceStore::connectionOpened(
+    const QString &userId, ConnectionId connection, ChosenStatus status)
+{
+    changeDevice(userId, connection, status, ChangeCause::DeviceJoined);
+}
+
+void MemoryPresenceStore::connectionStatusChanged(
+    const QString &userId, ConnectionId connection, ChosenStatus status)
+{
+    changeDevice(userId, connection, status, ChangeCause::StatusChosen);
+}
+
+void MemoryPresenceStore::connectionClosed(const QString &userId, ConnectionId connection)
+{
+    changeDevice(userId, connection, std::nullopt, ChangeCause::DeviceLeft);
+}
+
+void MemoryPresenceStore::changeDevice(const QString &userId, ConnectionId connection,
+    std::optional<ChosenStatus> status, ChangeCause cause)
+{
+    UserState &state = m_users[userId];
+    const bool wasVisible = state.tally.visible();
+    const auto old = state.devices.constFind(connection);
+    if (old != state.devices.constEnd()) {
+        state.tally.add(*old, -1);
+        state.devices.erase(old);
+    } else if (!status) {
+        return; // closing a connection this store never saw opened
+    }
+    if (status) {
+        state.devices.insert(connection, *status);
+        state.tally.add(*status, +1);
+    }
+    if (wasVisible && !state.tally.visible())
+        state.lastSeen = QDateTime::currentMSecsSinceEpoch();
+    settle(userId, state, cause);
+}
+
+void MemoryPresenceStore::settle(const QString &userId, UserState &state, ChangeCause cause)
+{
+    const PresenceStatus current = aggregate(state.tally);
+    switch (decide(state.published, current, cause)) {
+    case Publication::Nothing:
+        m_grace.cancel(userId);
+        return;
+    case Publication::AfterGrace:
+        m_grace.arm(userId);
+        return;
+    case Publication::Now:
+        m_grace.cancel(userId);
+        state.published = current;
+        ++state.seq;
+        Q_EMIT presencePublished(presenceOf(userId));
+        return;
+    }
+}
+
+void MemoryPresenceStore::onGraceExpired(const QString &userId)
+{
+    const auto it = m_users.find(userId);
+    if (it != m_users.end())
+        settle(userId, *it, ChangeCause::GraceExpired);
+}
+
+UserPresence MemoryPresenceStore::presenceOf(const QString &userId) const
+{
+    UserPresence presence;
+    presence.id = userId;
+    const auto it = m_users.constFind(userId);
+    if (it == m_users.constEnd())
+        return presence;
+    presence.status = it->published;
+    presence.seq = it->seq;
+    if (it->published == PresenceStatus::Offline)
+        presence.lastSeen = it->lastSeen;
+    return presence;
+}
+
+void MemoryPresenceStore::snapshot(
+    const QStringList &ids, QObject *context, SnapshotCallback callback)
+{
+    QList<UserPresence> result;
+    result.reserve(ids.size());
+    for (const QString &id : ids)
+        result.append(presenceOf(id));
+    if (context)
+        callback(result);
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "server-mock/GraceQueue.h"
+#include "server-mock/PresenceRules.h"
+#include "server-mock/PresenceStore.h"
+
+#include <QHash>
+#include <chrono>
+#include <optional>
+
+namespace Presence::Gateway {
+
+// The default store: presence of this gateway's own connections, in memory.
+class MemoryPresenceStore : public PresenceStore {
+    Q_OBJECT
+public:
+    explicit MemoryPresenceStore(std::chrono::milliseconds grace, QObject *parent = nullptr);
+
+    void connectionOpened(
+        const QString &userId, ConnectionId connection, Protocol::ChosenStatus status) override;
+    void connectionStatusChanged(
+        const QString &userId, ConnectionId connection, Protocol::ChosenStatus status) override;
+    void connectionClosed(const QString &userId, ConnectionId connection) override;
+    void snapshot(const QStringList &ids, QObject *context, SnapshotCallback callback) override;
+    void watch(const QString &) override { }
+    void unwatch(const QString &) override { }
+
+    [[nodiscard]] Protocol::UserPresence presenceOf(const QString &userId) const;
+
+private:
+    struct UserState {
+        QHash<ConnectionId, Protocol::ChosenStatus> devices;
+        DeviceTally tally;
+        Protocol::PresenceStatus published = Protocol::PresenceStatus::Offline;
+        qint64 seq = 0;
+        std::optional<qint64> lastSeen; // when the last visible device went away
+    };
+
+    // Records a device change on `state` and publishes or arms the grace as the rules say.
+    void changeDevice(const QString &userId, ConnectionId connection,
+        std::optional<Protocol::ChosenStatus> status, ChangeCause cause);
+    void settle(const QString &userId, UserState &state, ChangeCause cause);
+    void onGraceExpired(const QString &userId);
+
+    QHash<QString, UserState> m_users;
+    GraceQueue m_grace;
+};
+
+} // namespace Presence::Gateway

@@ -1,0 +1,45 @@
+#include "server-mock/PresenceRules.h"
+
+namespace Presence::Gateway {
+
+using Protocol::ChosenStatus;
+using Protocol::PresenceStatus;
+
+void DeviceTally::add(ChosenStatus status, int delta)
+{
+    switch (status) {
+    case ChosenStatus::Online:
+        online += delta;
+        break;
+    case ChosenStatus::Away:
+        away += delta;
+        break;
+    case ChosenStatus::Invisible:
+        invisible += delta;
+        break;
+    }
+}
+
+PresenceStatus aggregate(const DeviceTally &tally)
+{
+    if (tally.online > 0)
+        return PresenceStatus::Online;
+    if (tally.away > 0)
+        return PresenceStatus::Away;
+    return PresenceStatus::Offline;
+}
+
+Publication decide(PresenceStatus published, PresenceStatus current, ChangeCause cause)
+{
+    if (current == published)
+        return Publication::Nothing;
+    if (cause == ChangeCause::GraceExpired)
+        return Publication::Now;
+    if (Protocol::availability(current) > Protocol::availability(published))
+        return Publication::Now;
+    if (current == PresenceStatus::Offline || cause == ChangeCause::DeviceLeft)
+        return Publication::AfterGrace;
+    return Publication::Now;
+}
+
+} // namespace Presence::Gateway

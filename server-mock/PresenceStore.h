@@ -1,0 +1,48 @@
+#pragma once
+
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+
+#include <QObject>
+#include <QStringList>
+#include <functional>
+
+namespace Presence::Gateway {
+
+using ConnectionId = quint64;
+
+// Where presence lives. The gateway reports its authenticated connections here and
+// learns of published changes from presencePublished(). The interface is asynchronous
+// (snapshot() answers through a callback) so that a networked store never blocks the
+// event loop; the in-memory store answers at once.
+class PresenceStore : public QObject {
+    Q_OBJECT
+public:
+    using SnapshotCallback = std::function<void(const QList<Protocol::UserPresence> &)>;
+
+    using QObject::QObject;
+    ~PresenceStore() override = default;
+
+    virtual void connectionOpened(
+        const QString &userId, ConnectionId connection, Protocol::ChosenStatus status)
+        = 0;
+    virtual void connectionStatusChanged(
+        const QString &userId, ConnectionId connection, Protocol::ChosenStatus status)
+        = 0;
+    virtual void connectionClosed(const QString &userId, ConnectionId connection) = 0;
+
+    // The published presence of each id, in the order asked. The callback is not called
+    // once `context` is destroyed.
+    virtual void snapshot(const QStringList &ids, QObject *context, SnapshotCallback callback) = 0;
+
+    // This gateway has (or no longer has) a connection watching userId. A shared store
+    // listens for that user's changes only in between.
+    virtual void watch(const QString &userId) = 0;
+    virtual void unwatch(const QString &userId) = 0;
+
+Q_SIGNALS:
+    // A change other users may see, to be pushed to that user's watchers.
+    void presencePublished(const Presence::Protocol::UserPresence &presence);
+};
+
+} // namespace Presence::Gateway

@@ -1,0 +1,200 @@
+#include "server-mock/ServerOptions.h"
+
+#include "server-mock/PopulationGenerator.h"
+
+#include <QCommandLineParser>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+namespace {
+
+struct Endpoint {
+    QHostAddress address;
+    quint16 port = 0;
+};
+
+// HOST:PORT with HOST an IP address (IPv6 in brackets) or "localhost"; no DNS lookups.
+std::optional<Endpoint> parseEndpoint(const QString &text)
+{
+    const qsizetype colon = text.lastIndexOf(u':');
+    if (colon <= 0)
+        return std::nullopt;
+    QString host = text.left(colon);
+    bool ok = false;
+    const uint port = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || port > 65535)
+        return std::nullopt;
+    if (host.startsWith(u'[') && host.endsWith(u']'))
+        host = host.mid(1, host.size() - 2);
+    Endpoint endpoint;
+    endpoint.port = quint16(port);
+    if (host == u"localhost")
+        endpoint.address = QHostAddress::LocalHost;
+    else if (!endpoint.address.setAddress(host))
+        return std::nullopt;
+    return endpoint;
+}
+
+class Reader {
+public:
+    Reader(const QCommandLineParser &parser, QString *error)
+        : m_parser(parser)
+        , m_error(error)
+    {
+    }
+
+    // The option's value as an integer in [min, max], or fallback when it is absent.
+    std::optional<qint64> integer(const QString &name, qint64 min, qint64 max, qint64 fallback)
+    {
+        if (!m_parser.isSet(name))
+            return fallback;
+        bool ok = false;
+        const qint64 value = m_parser.value(name).toLongLong(&ok);
+        if (!ok || value < min || value > max) {
+            *m_error = u"--%1 must be an integer from %2 to %3 (got \"%4\")"_s.arg(name)
+                           .arg(min)
+                           .arg(max)
+                           .arg(m_parser.value(name));
+            return std::nullopt;
+        }
+        return value;
+    }
+
+private:
+    const QCommandLineParser &m_parser;
+    QString *m_error;
+};
+
+} // namespace
+
+std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QString *error)
+{
+    QString scratch;
+    if (!error)
+        error = &scratch;
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"The bundled presence gateway of Presence Chat: a WebSocket server speaking "
+        "protocol v1 (docs/protocol.md) for tests, QA and demos."_s);
+    const auto helpOption = parser.addHelpOption();
+    const auto versionOption = parser.addVersionOption();
+    parser.addOptions({
+        { u"listen"_s, u"Address to listen on; port 0 picks a free port. Default 127.0.0.1:8765."_s,
+            u"HOST:PORT"_s },
+        { u"users"_s, u"Users file (JSON) with ids, names, tokens and friends."_s, u"FILE"_s },
+        { u"generate"_s, u"Generate N users user0..user{N-1} (tokens for local QA only)."_s,
+            u"N"_s },
+        { u"friends"_s, u"With --generate: friends per user. Default 50."_s, u"K"_s },
+        { u"seed"_s, u"With --generate: seed of the population. Default 1."_s, u"S"_s },
+        { u"dump-users"_s, u"Write the population (tokens included) to a users file."_s,
+            u"FILE"_s },
+        { u"grace-ms"_s, u"Wait before publishing offline. Default 5000."_s, u"MS"_s },
+        { u"heartbeat-ms"_s,
+            u"WebSocket ping interval; silence for this + 10 s closes "
+            "a connection. Default 25000."_s,
+            u"MS"_s },
+        { u"hello-timeout-ms"_s, u"Time allowed for hello. Default 5000."_s, u"MS"_s },
+        { u"max-subscriptions"_s, u"Subscriptions per connection. Default 2000."_s, u"N"_s },
+        { u"max-ids-per-request"_s, u"Ids in one subscribe. Default 500."_s, u"N"_s },
+        { u"max-frame-bytes"_s, u"Largest frame accepted. Default 65536."_s, u"BYTES"_s },
+        { u"rate-limit"_s, u"Frames per second per connection (sustained). Default 50."_s, u"N"_s },
+        { u"rate-burst"_s, u"Frames allowed in a burst above the rate. Default 100."_s, u"N"_s },
+        { u"allow-origin"_s, u"Accept browser handshakes from ORIGIN (repeatable)."_s,
+            u"ORIGIN"_s },
+    });
+
+    if (!parser.parse(args)) {
+        *error = parser.errorText();
+        return std::nullopt;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        *error = u"unexpected argument \"%1\""_s.arg(parser.positionalArguments().constFirst());
+        return std::nullopt;
+    }
+
+    ServerOptions options;
+    options.helpText = parser.helpText();
+    if (parser.isSet(helpOption)) {
+        options.action = Action::ShowHelp;
+        return options;
+    }
+    if (parser.isSet(versionOption)) {
+        options.action = Action::ShowVersion;
+        return options;
+    }
+
+    GatewayConfig &config = options.config;
+    if (parser.isSet(u"listen"_s)) {
+        const auto endpoint = parseEndpoint(parser.value(u"listen"_s));
+        if (!endpoint) {
+            *error
+                = u"--listen must be HOST:PORT with an IP address or localhost (got \"%1\")"_s.arg(
+                    parser.value(u"listen"_s));
+            return std::nullopt;
+        }
+        config.address = endpoint->address;
+        config.port = endpoint->port;
+    }
+
+    const bool hasUsers = parser.isSet(u"users"_s);
+    const bool hasGenerate = parser.isSet(u"generate"_s);
+    if (hasUsers == hasGenerate) {
+        *error = hasUsers ? u"give either --users or --generate, not both"_s
+                          : u"give --users FILE or --generate N"_s;
+        return std::nullopt;
+    }
+    if (!hasGenerate && (parser.isSet(u"friends"_s) || parser.isSet(u"seed"_s))) {
+        *error = u"--friends and --seed go with --generate"_s;
+        return std::nullopt;
+    }
+    options.usersFile = parser.value(u"users"_s);
+    options.dumpUsersFile = parser.value(u"dump-users"_s);
+
+    constexpr qint64 kDay = 24LL * 3600 * 1000;
+    constexpr qint64 kIntMax = std::numeric_limits<int>::max();
+    Reader read(parser, error);
+    const auto generate = read.integer(u"generate"_s, 1, PopulationGenerator::kMaxUsers, 0);
+    const auto friends = read.integer(u"friends"_s, 0, PopulationGenerator::kMaxFriendsPerUser, 50);
+    const auto seed = read.integer(u"seed"_s, 0, std::numeric_limits<qint64>::max(), 1);
+    const auto grace = read.integer(u"grace-ms"_s, 0, kDay, config.grace.count());
+    const auto heartbeat = read.integer(u"heartbeat-ms"_s, 100, kDay, config.heartbeat.count());
+    const auto hello = read.integer(u"hello-timeout-ms"_s, 100, kDay, config.helloTimeout.count());
+    const auto maxSubscriptions
+        = read.integer(u"max-subscriptions"_s, 1, 1'000'000, config.maxSubscriptions);
+    const auto maxIds = read.integer(u"max-ids-per-request"_s, 1, 100'000, config.maxIdsPerRequest);
+    const auto maxFrame
+        = read.integer(u"max-frame-bytes"_s, 1024, 64 * 1024 * 1024, config.maxFrameBytes);
+    const auto rate = read.integer(u"rate-limit"_s, 1, kIntMax, config.maxFramesPerSecond);
+    const auto burst = read.integer(u"rate-burst"_s, 1, kIntMax, config.frameBurst);
+    if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !maxSubscriptions
+        || !maxIds || !maxFrame || !rate || !burst)
+        return std::nullopt;
+
+    if (hasGenerate)
+        options.generateCount = int(*generate);
+    options.friendsPerUser = int(*friends);
+    options.seed = quint64(*seed);
+    config.grace = std::chrono::milliseconds(*grace);
+    config.heartbeat = std::chrono::milliseconds(*heartbeat);
+    config.helloTimeout = std::chrono::milliseconds(*hello);
+    config.maxSubscriptions = int(*maxSubscriptions);
+    config.maxIdsPerRequest = int(*maxIds);
+    config.maxFrameBytes = int(*maxFrame);
+    config.maxFramesPerSecond = int(*rate);
+    config.frameBurst = int(*burst);
+    config.allowedOrigins = parser.values(u"allow-origin"_s);
+    for (const QString &origin : std::as_const(config.allowedOrigins)) {
+        if (!origin.startsWith(u"http://") && !origin.startsWith(u"https://")) {
+            *error = u"--allow-origin must be an origin such as https://example.org (got \"%1\")"_s
+                         .arg(origin);
+            return std::nullopt;
+        }
+    }
+    return options;
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "server-mock/GatewayConfig.h"
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace Presence::Gateway {
+
+// The command line of presence-mock-server, checked: every value is in range or the
+// parse fails with a message naming the option.
+struct ServerOptions {
+    enum class Action { Run, ShowHelp, ShowVersion };
+
+    Action action = Action::Run;
+    GatewayConfig config;
+    QString usersFile;
+    std::optional<int> generateCount;
+    int friendsPerUser = 50;
+    quint64 seed = 1;
+    QString dumpUsersFile;
+    QString helpText;
+
+    // args includes the program name, as QCoreApplication::arguments() gives it.
+    [[nodiscard]] static std::optional<ServerOptions> parse(
+        const QStringList &args, QString *error);
+};
+
+} // namespace Presence::Gateway

@@ -1,0 +1,55 @@
+#include "server-mock/UserDirectory.h"
+
+#include <algorithm>
+
+namespace Presence::Gateway {
+
+int UserDirectory::addUser(QString id, QString name, QString token)
+{
+    const int index = size();
+    m_byId.insert(id, index);
+    m_byToken.insert(token, index);
+    m_users.append(User { std::move(id), std::move(name), std::move(token), {} });
+    return index;
+}
+
+void UserDirectory::addFriendship(int a, int b)
+{
+    if (a == b)
+        return;
+    m_users[a].friends.append(b);
+    m_users[b].friends.append(a);
+}
+
+void UserDirectory::finish()
+{
+    for (User &user : m_users) {
+        std::sort(user.friends.begin(), user.friends.end());
+        user.friends.erase(
+            std::unique(user.friends.begin(), user.friends.end()), user.friends.end());
+    }
+}
+
+std::optional<int> UserDirectory::indexOfId(const QString &id) const
+{
+    const auto it = m_byId.constFind(id);
+    if (it == m_byId.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+std::optional<int> UserDirectory::indexOfToken(const QString &token) const
+{
+    const auto it = m_byToken.constFind(token);
+    if (it == m_byToken.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+bool UserDirectory::areFriends(int a, int b) const
+{
+    const QList<int> &friends = m_users.at(a).friends;
+    return std::binary_search(friends.cbegin(), friends.cend(), b);
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace Presence::Gateway {
+
+// The population a gateway serves: users, their tokens and their (mutual) friendships.
+// Users keep the order they were added in; friend lists follow that order, which makes
+// `friends` paging stable.
+class UserDirectory {
+public:
+    struct User {
+        QString id;
+        QString name;
+        QString token;
+        QList<int> friends; // indices into the directory, ascending
+    };
+
+    // Adds a user; the caller has validated the id and checked it is not taken.
+    int addUser(QString id, QString name, QString token);
+    // Records a mutual friendship; repeated calls are harmless.
+    void addFriendship(int a, int b);
+    // Sorts and de-duplicates friend lists; call once after the last addFriendship().
+    void finish();
+
+    [[nodiscard]] int size() const { return int(m_users.size()); }
+    [[nodiscard]] const User &user(int index) const { return m_users.at(index); }
+    [[nodiscard]] std::optional<int> indexOfId(const QString &id) const;
+    [[nodiscard]] std::optional<int> indexOfToken(const QString &token) const;
+    [[nodiscard]] bool areFriends(int a, int b) const;
+    [[nodiscard]] bool containsToken(const QString &token) const
+    {
+        return m_byToken.contains(token);
+    }
+
+private:
+    QList<User> m_users;
+    QHash<QString, int> m_byId;
+    QHash<QString, int> m_byToken;
+};
+
+} // namespace Presence::Gateway

@@ -1,0 +1,93 @@
+#include "server-mock/FileLimit.h"
+#include "server-mock/Gateway.h"
+#include "server-mock/PopulationGenerator.h"
+#include "server-mock/ServerOptions.h"
+#include "server-mock/UnixSignalWatcher.h"
+#include "server-mock/UsersFile.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+using namespace Presence::Gateway;
+
+namespace {
+
+QTextStream &out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+int fail(const QString &message, int exitCode = 1)
+{
+    QTextStream(stderr) << "presence-mock-server: " << message << '\n';
+    return exitCode;
+}
+
+std::optional<UserDirectory> population(const ServerOptions &options, QString *error)
+{
+    if (!options.generateCount)
+        return UsersFile::load(options.usersFile, error);
+    out() << "generating " << *options.generateCount << " users with " << options.friendsPerUser
+          << " friends each (seed " << options.seed
+          << "); generated tokens are for local QA only\n";
+    return PopulationGenerator::generate(
+        *options.generateCount, options.friendsPerUser, options.seed);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(u"presence-mock-server"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(PRESENCE_VERSION));
+
+    QString error;
+    const auto options = ServerOptions::parse(QCoreApplication::arguments(), &error);
+    if (!options)
+        return fail(error + u"\nTry 'presence-mock-server --help'."_s, 2);
+    if (options->action == ServerOptions::Action::ShowHelp) {
+        out() << options->helpText;
+        return 0;
+    }
+    if (options->action == ServerOptions::Action::ShowVersion) {
+        out() << "presence-mock-server " << QCoreApplication::applicationVersion() << '\n';
+        return 0;
+    }
+
+    auto directory = population(*options, &error);
+    if (!directory)
+        return fail(error);
+    if (!options->dumpUsersFile.isEmpty()) {
+        if (!UsersFile::save(*directory, options->dumpUsersFile, &error))
+            return fail(error);
+        out() << "wrote " << directory->size() << " users to " << options->dumpUsersFile << '\n';
+    }
+    const long fileLimit = raiseOpenFileLimit();
+
+    const QString exampleUser = directory->size() > 0 ? directory->user(0).id : u"alice"_s;
+    const int userCount = directory->size();
+    Gateway gateway(options->config, std::move(*directory));
+    if (!gateway.listen(&error))
+        return fail(error);
+
+    UnixSignalWatcher signalWatcher({ SIGINT, SIGTERM });
+    QObject::connect(
+        &signalWatcher, &UnixSignalWatcher::signalReceived, &gateway, &Gateway::shutdown);
+    QObject::connect(&gateway, &Gateway::shutdownFinished, &app, &QCoreApplication::quit);
+
+    out()
+        << "presence-mock-server listening on " << gateway.url().toString() << " (" << userCount
+        << " users, open-file limit " << fileLimit << ")\n"
+        << "log in: connect a WebSocket client and send {\"type\":\"hello\",\"token\":\"<token of "
+        << exampleUser << ">\",\"protocol\":1,\"client\":\"wscat/1\"}"
+        << (options->dumpUsersFile.isEmpty() ? u""_s
+                                             : u" (tokens are in %1)"_s.arg(options->dumpUsersFile))
+        << '\n';
+    out().flush();
+    return app.exec();
+}

@@ -1,0 +1,58 @@
+#include "GatewayFixture.h"
+
+#include "server-mock/UsersFile.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtDebug>
+
+using namespace Qt::StringLiterals;
+using namespace Presence::Gateway;
+
+QString tokenOf(const QString &id)
+{
+    return id + u"-secret"_s;
+}
+
+UserDirectory makeDirectory(const QList<TestUser> &users)
+{
+    QJsonArray entries;
+    for (const TestUser &user : users) {
+        QString name = user.name;
+        if (name.isEmpty())
+            name = user.id.left(1).toUpper() + user.id.mid(1);
+        entries.append(QJsonObject { { "id"_L1, user.id }, { "name"_L1, name },
+            { "token"_L1, user.token.isEmpty() ? tokenOf(user.id) : user.token },
+            { "friends"_L1, QJsonArray::fromStringList(user.friends) } });
+    }
+    const QByteArray json = QJsonDocument(QJsonObject { { "users"_L1, entries } }).toJson();
+    QString error;
+    auto directory = UsersFile::parse(json, u"<test users>"_s, &error);
+    if (!directory)
+        qFatal("bad test population: %s", qPrintable(error));
+    return std::move(*directory);
+}
+
+GatewayConfig testConfig()
+{
+    using namespace std::chrono_literals;
+    GatewayConfig config;
+    config.address = QHostAddress::LocalHost;
+    config.port = 0;
+    config.grace = 300ms;
+    config.helloTimeout = 1s;
+    config.shutdownTimeout = 1s;
+    return config;
+}
+
+std::unique_ptr<Gateway> startGateway(const QList<TestUser> &users, GatewayConfig config)
+{
+    auto gateway = std::make_unique<Gateway>(std::move(config), makeDirectory(users));
+    QString error;
+    if (!gateway->listen(&error)) {
+        qWarning("%s", qPrintable(error));
+        return nullptr;
+    }
+    return gateway;
+}

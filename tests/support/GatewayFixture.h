@@ -1,0 +1,30 @@
+#pragma once
+
+#include "server-mock/Gateway.h"
+#include "server-mock/GatewayConfig.h"
+#include "server-mock/UserDirectory.h"
+
+#include <QStringList>
+#include <memory>
+
+// Test scenery: a small population written as a users file and an in-process gateway
+// listening on a free loopback port.
+struct TestUser {
+    QString id;
+    QStringList friends;
+    QString name = {}; // defaults to the id capitalised
+    QString token = {}; // defaults to "<id>-secret"
+};
+
+// Builds the directory through the real users-file parser; aborts the test on a bad file.
+Presence::Gateway::UserDirectory makeDirectory(const QList<TestUser> &users);
+
+// A config with short timers suited to tests (grace 300 ms, hello 1 s); bind 127.0.0.1:0.
+Presence::Gateway::GatewayConfig testConfig();
+
+// Starts a gateway on 127.0.0.1 with a free port; nullptr (with a qWarning) if it cannot listen.
+std::unique_ptr<Presence::Gateway::Gateway> startGateway(
+    const QList<TestUser> &users, Presence::Gateway::GatewayConfig config = testConfig());
+
+// "alice" -> "alice-secret": the token makeDirectory gives a user by default.
+QString tokenOf(const QString &id);

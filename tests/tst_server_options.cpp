@@ -1,0 +1,239 @@
+// Tests for the command line of presence-mock-server (ServerOptions::parse): defaults,
+// accepted forms, the help and version actions, and refusals that name the option.
+
+#include "server-mock/ServerOptions.h"
+
+#include <QHostAddress>
+#include <QTest>
+
+#include <optional>
+
+using namespace Qt::StringLiterals;
+using namespace Presence::Gateway;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::optional<ServerOptions> parseArgs(const QStringList &args, QString *error)
+{
+    return ServerOptions::parse(QStringList { u"presence-mock-server"_s } + args, error);
+}
+
+} // namespace
+
+class TestServerOptions : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void defaults();
+    void generateWithEveryOption();
+    void listenForms_data();
+    void listenForms();
+    void actions_data();
+    void actions();
+    void allowOriginRepeats();
+    void rejects_data();
+    void rejects();
+    void nullErrorPointerIsAllowed();
+};
+
+void TestServerOptions::defaults()
+{
+    QString error;
+    const auto options = parseArgs({ u"--users"_s, u"people.json"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->action, ServerOptions::Action::Run);
+    QCOMPARE(options->usersFile, u"people.json"_s);
+    QCOMPARE(options->generateCount, std::nullopt);
+    QCOMPARE(options->dumpUsersFile, QString());
+    QCOMPARE(options->friendsPerUser, 50);
+    QCOMPARE(options->seed, quint64(1));
+
+    const GatewayConfig &config = options->config;
+    QCOMPARE(config.address, QHostAddress(u"127.0.0.1"_s));
+    QCOMPARE(config.port, quint16(8765));
+    QCOMPARE(config.grace, 5000ms);
+    QCOMPARE(config.heartbeat, 25000ms);
+    QCOMPARE(config.helloTimeout, 5000ms);
+    QCOMPARE(config.maxSubscriptions, 2000);
+    QCOMPARE(config.maxIdsPerRequest, 500);
+    QCOMPARE(config.maxFrameBytes, 65536);
+    QCOMPARE(config.maxFramesPerSecond, 50);
+    QCOMPARE(config.frameBurst, 100);
+    QCOMPARE(config.allowedOrigins, QStringList());
+    QVERIFY(options->helpText.contains(u"--listen"_s));
+}
+
+void TestServerOptions::generateWithEveryOption()
+{
+    QString error;
+    const auto options
+        = parseArgs({ u"--generate"_s, u"20"_s, u"--friends"_s, u"4"_s, u"--seed"_s, u"77"_s,
+                        u"--dump-users"_s, u"/tmp/out.json"_s, u"--grace-ms"_s, u"0"_s,
+                        u"--heartbeat-ms"_s, u"100"_s, u"--hello-timeout-ms"_s, u"1500"_s,
+                        u"--max-subscriptions"_s, u"7"_s, u"--max-ids-per-request"_s, u"3"_s,
+                        u"--max-frame-bytes"_s, u"2048"_s, u"--rate-limit"_s, u"9"_s,
+                        u"--rate-burst"_s, u"11"_s, u"--listen"_s, u"127.0.0.1:0"_s },
+            &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->action, ServerOptions::Action::Run);
+    QCOMPARE(options->generateCount, std::optional<int>(20));
+    QCOMPARE(options->usersFile, QString());
+    QCOMPARE(options->friendsPerUser, 4);
+    QCOMPARE(options->seed, quint64(77));
+    QCOMPARE(options->dumpUsersFile, u"/tmp/out.json"_s);
+    const GatewayConfig &config = options->config;
+    QCOMPARE(config.port, quint16(0));
+    QCOMPARE(config.grace, 0ms);
+    QCOMPARE(config.heartbeat, 100ms);
+    QCOMPARE(config.helloTimeout, 1500ms);
+    QCOMPARE(config.maxSubscriptions, 7);
+    QCOMPARE(config.maxIdsPerRequest, 3);
+    QCOMPARE(config.maxFrameBytes, 2048);
+    QCOMPARE(config.maxFramesPerSecond, 9);
+    QCOMPARE(config.frameBurst, 11);
+}
+
+void TestServerOptions::listenForms_data()
+{
+    QTest::addColumn<QString>("listen");
+    QTest::addColumn<QHostAddress>("address");
+    QTest::addColumn<int>("port");
+
+    QTest::addRow("IPv4 port 0") << u"127.0.0.1:0"_s << QHostAddress(u"127.0.0.1"_s) << 0;
+    QTest::addRow("IPv6 in brackets") << u"[::1]:9000"_s << QHostAddress(u"::1"_s) << 9000;
+    QTest::addRow("localhost") << u"localhost:1234"_s << QHostAddress(u"127.0.0.1"_s) << 1234;
+    QTest::addRow("any IPv4") << u"0.0.0.0:80"_s << QHostAddress(u"0.0.0.0"_s) << 80;
+    QTest::addRow("highest port") << u"127.0.0.1:65535"_s << QHostAddress(u"127.0.0.1"_s) << 65535;
+}
+
+void TestServerOptions::listenForms()
+{
+    QFETCH(QString, listen);
+    QFETCH(QHostAddress, address);
+    QFETCH(int, port);
+
+    QString error;
+    const auto options = parseArgs({ u"--generate"_s, u"3"_s, u"--listen"_s, listen }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->config.address, address);
+    QCOMPARE(options->config.port, quint16(port));
+}
+
+void TestServerOptions::actions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<ServerOptions::Action>("action");
+
+    // Help and version need neither --users nor --generate.
+    QTest::addRow("--help") << QStringList { u"--help"_s } << ServerOptions::Action::ShowHelp;
+    QTest::addRow("-h") << QStringList { u"-h"_s } << ServerOptions::Action::ShowHelp;
+    QTest::addRow("--help with others")
+        << QStringList { u"--generate"_s, u"5"_s, u"--help"_s } << ServerOptions::Action::ShowHelp;
+    QTest::addRow("--version") << QStringList { u"--version"_s }
+                               << ServerOptions::Action::ShowVersion;
+    QTest::addRow("-v") << QStringList { u"-v"_s } << ServerOptions::Action::ShowVersion;
+}
+
+void TestServerOptions::actions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(ServerOptions::Action, action);
+
+    QString error;
+    const auto options = parseArgs(args, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->action, action);
+    // The help text documents every option a user needs to start a server.
+    for (const QString &option : { u"--listen"_s, u"--users"_s, u"--generate"_s, u"--friends"_s,
+             u"--dump-users"_s, u"--grace-ms"_s, u"--heartbeat-ms"_s, u"--allow-origin"_s })
+        QVERIFY2(options->helpText.contains(option), qPrintable(option));
+}
+
+void TestServerOptions::allowOriginRepeats()
+{
+    QString error;
+    const auto options
+        = parseArgs({ u"--generate"_s, u"3"_s, u"--allow-origin"_s, u"https://chat.example.org"_s,
+                        u"--allow-origin"_s, u"http://localhost:8080"_s },
+            &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->config.allowedOrigins,
+        (QStringList { u"https://chat.example.org"_s, u"http://localhost:8080"_s }));
+}
+
+void TestServerOptions::rejects_data()
+{
+    QTest::addColumn<QStringList>("args");
+    // Text the message must contain: the option at fault (or the offending argument).
+    QTest::addColumn<QStringList>("expected");
+
+    const QStringList gen { u"--generate"_s, u"3"_s };
+    QTest::addRow("--listen without port") << gen + QStringList { u"--listen"_s, u"127.0.0.1"_s }
+                                           << QStringList { u"--listen"_s, u"127.0.0.1"_s };
+    QTest::addRow("--listen empty port")
+        << gen + QStringList { u"--listen"_s, u"127.0.0.1:"_s } << QStringList { u"--listen"_s };
+    QTest::addRow("--listen hostname") << gen + QStringList { u"--listen"_s, u"example.org:80"_s }
+                                       << QStringList { u"--listen"_s, u"example.org:80"_s };
+    QTest::addRow("--listen port 70000")
+        << gen + QStringList { u"--listen"_s, u"127.0.0.1:70000"_s }
+        << QStringList { u"--listen"_s, u"70000"_s };
+    QTest::addRow("--listen without value")
+        << gen + QStringList { u"--listen"_s } << QStringList { u"--listen"_s };
+    QTest::addRow("--generate 0") << QStringList { u"--generate"_s, u"0"_s }
+                                  << QStringList { u"--generate"_s, u"\"0\""_s };
+    QTest::addRow("--generate x") << QStringList { u"--generate"_s, u"x"_s }
+                                  << QStringList { u"--generate"_s, u"\"x\""_s };
+    QTest::addRow("--generate -1")
+        << QStringList { u"--generate"_s, u"-1"_s } << QStringList { u"--generate"_s, u"\"-1\""_s };
+    QTest::addRow("--friends -1") << gen + QStringList { u"--friends"_s, u"-1"_s }
+                                  << QStringList { u"--friends"_s, u"\"-1\""_s };
+    QTest::addRow("--grace-ms abc") << gen + QStringList { u"--grace-ms"_s, u"abc"_s }
+                                    << QStringList { u"--grace-ms"_s, u"\"abc\""_s };
+    QTest::addRow("--heartbeat-ms 5") << gen + QStringList { u"--heartbeat-ms"_s, u"5"_s }
+                                      << QStringList { u"--heartbeat-ms"_s, u"\"5\""_s };
+    QTest::addRow("neither --users nor --generate")
+        << QStringList {} << QStringList { u"--users"_s, u"--generate"_s };
+    QTest::addRow("only --listen") << QStringList { u"--listen"_s, u"127.0.0.1:0"_s }
+                                   << QStringList { u"--users"_s, u"--generate"_s };
+    QTest::addRow("both --users and --generate") << QStringList { u"--users"_s, u"u.json"_s,
+        u"--generate"_s, u"3"_s } << QStringList { u"--users"_s, u"--generate"_s, u"not both"_s };
+    QTest::addRow("--friends without --generate") << QStringList { u"--users"_s, u"u.json"_s,
+        u"--friends"_s, u"3"_s } << QStringList { u"--friends"_s, u"--generate"_s };
+    QTest::addRow("--seed without --generate") << QStringList { u"--users"_s, u"u.json"_s,
+        u"--seed"_s, u"3"_s } << QStringList { u"--seed"_s, u"--generate"_s };
+    QTest::addRow("unknown option") << gen + QStringList { u"--frobnicate"_s }
+                                    << QStringList { u"Unknown option"_s, u"frobnicate"_s };
+    QTest::addRow("positional argument")
+        << gen + QStringList { u"users.json"_s }
+        << QStringList { u"unexpected argument"_s, u"users.json"_s };
+    QTest::addRow("--allow-origin bare host")
+        << gen + QStringList { u"--allow-origin"_s, u"example.org"_s }
+        << QStringList { u"--allow-origin"_s, u"example.org"_s };
+    QTest::addRow("--allow-origin ws scheme")
+        << gen
+            + QStringList { u"--allow-origin"_s, u"https://ok.org"_s, u"--allow-origin"_s,
+                  u"ws://example.org"_s }
+        << QStringList { u"--allow-origin"_s, u"ws://example.org"_s };
+}
+
+void TestServerOptions::rejects()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, expected);
+
+    QString error;
+    const auto options = parseArgs(args, &error);
+    QVERIFY2(!options, qPrintable(u"accepted: "_s + args.join(u' ')));
+    for (const QString &piece : std::as_const(expected))
+        QVERIFY2(error.contains(piece), qPrintable(u"missing \"%1\" in: %2"_s.arg(piece, error)));
+}
+
+void TestServerOptions::nullErrorPointerIsAllowed()
+{
+    QVERIFY(!parseArgs({ u"--generate"_s, u"0"_s }, nullptr));
+    QVERIFY(parseArgs({ u"--generate"_s, u"1"_s }, nullptr));
+}
+
+QTEST_GUILESS_MAIN(TestServerOptions)
+#include "tst_server_options.moc"

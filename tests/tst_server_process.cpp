@@ -1,0 +1,374 @@
+// Tests for the presence-mock-server executable as a user runs it: startup output, logging in,
+// clean shutdown on SIGTERM/SIGINT, exit codes for bad input, --help/--version, and that two
+// servers can share a machine (port 0, no fixed port).
+
+#include "TestClient.h"
+
+#include "protocol/CloseCode.h"
+#include "server-mock/UsersFile.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <optional>
+#include <sys/types.h>
+
+using namespace Qt::StringLiterals;
+using namespace Presence::Gateway;
+
+namespace {
+
+constexpr int kStartTimeoutMs = 10000;
+constexpr int kExitTimeoutMs = 10000;
+
+// One presence-mock-server process. The destructor kills it if it still runs, so a test
+// that fails half-way never leaves a server behind.
+class ServerProcess {
+public:
+    ServerProcess()
+    {
+        m_process.setProgram(QStringLiteral(PRESENCE_MOCK_SERVER));
+        m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    }
+    ~ServerProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(5000);
+        }
+    }
+    ServerProcess(const ServerProcess &) = delete;
+    ServerProcess &operator=(const ServerProcess &) = delete;
+
+    [[nodiscard]] bool start(const QStringList &args)
+    {
+        m_process.setArguments(args);
+        m_process.start();
+        return m_process.waitForStarted(kStartTimeoutMs);
+    }
+
+    // The port from the "listening on ws://127.0.0.1:PORT/" line, once it is printed;
+    // nullopt when the process exits first or the deadline passes.
+    [[nodiscard]] std::optional<quint16> waitListening()
+    {
+        static const QRegularExpression listening(u"listening on ws://127\\.0\\.0\\.1:(\\d+)/"_s);
+        QRegularExpressionMatch match;
+        (void)QTest::qWaitFor(
+            [&] {
+                collect();
+                match = listening.match(output());
+                return match.hasMatch() || m_process.state() == QProcess::NotRunning;
+            },
+            kStartTimeoutMs);
+        if (!match.hasMatch())
+            return std::nullopt;
+        return quint16(match.captured(1).toUInt());
+    }
+
+    // Runs the event loop (so clients in this process keep talking) until the process exits.
+    [[nodiscard]] bool waitFinished()
+    {
+        const bool finished = QTest::qWaitFor(
+            [&] { return m_process.state() == QProcess::NotRunning; }, kExitTimeoutMs);
+        collect();
+        return finished;
+    }
+
+    void signal(int signalNumber) { ::kill(pid_t(m_process.processId()), signalNumber); }
+
+    [[nodiscard]] QString output() const { return QString::fromUtf8(m_stdout); }
+    [[nodiscard]] QString errorOutput() const { return QString::fromUtf8(m_stderr); }
+    // Both channels, for failure messages.
+    [[nodiscard]] QByteArray transcript() const
+    {
+        return "--- stdout:\n"_ba + m_stdout + "--- stderr:\n"_ba + m_stderr;
+    }
+    QProcess &process() { return m_process; }
+
+private:
+    void collect()
+    {
+        m_stdout += m_process.readAllStandardOutput();
+        m_stderr += m_process.readAllStandardError();
+    }
+
+    QProcess m_process;
+    QByteArray m_stdout;
+    QByteArray m_stderr;
+};
+
+QUrl urlOf(quint16 port)
+{
+    return QUrl(u"ws://127.0.0.1:%1/"_s.arg(port));
+}
+
+} // namespace
+
+class TestServerProcess : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void servesGeneratedPopulation();
+    void exitsCleanlyOnSignal_data();
+    void exitsCleanlyOnSignal();
+    void refusesBadUsersFile_data();
+    void refusesBadUsersFile();
+    void refusesBadArguments_data();
+    void refusesBadArguments();
+    void printsVersion();
+    void printsHelp();
+    void twoServersRunAtOnce();
+
+private:
+    // Starts `server` on a free port with a generated population dumped to dir; returns the
+    // port and fills *directory with the dumped users.
+    std::optional<quint16> startGenerated(
+        ServerProcess &server, const QTemporaryDir &dir, std::optional<UserDirectory> *directory);
+};
+
+void TestServerProcess::initTestCase()
+{
+    QVERIFY2(QFile::exists(QStringLiteral(PRESENCE_MOCK_SERVER)), PRESENCE_MOCK_SERVER);
+}
+
+std::optional<quint16> TestServerProcess::startGenerated(
+    ServerProcess &server, const QTemporaryDir &dir, std::optional<UserDirectory> *directory)
+{
+    const QString dumpPath = dir.filePath(u"users.json"_s);
+    if (!server.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"20"_s, u"--friends"_s,
+            u"4"_s, u"--dump-users"_s, dumpPath }))
+        return std::nullopt;
+    const auto port = server.waitListening();
+    if (!port)
+        return std::nullopt;
+    QString error;
+    *directory = UsersFile::load(dumpPath, &error);
+    if (!*directory)
+        qWarning("%s", qPrintable(error));
+    return port;
+}
+
+void TestServerProcess::servesGeneratedPopulation()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ServerProcess server;
+    std::optional<UserDirectory> users;
+    const auto port = startGenerated(server, dir, &users);
+    QVERIFY2(port, server.transcript().constData());
+    QVERIFY(*port != 0);
+    QVERIFY(users);
+
+    // The dumped file holds the population the server runs with.
+    QCOMPARE(users->size(), 20);
+    for (int i = 0; i < users->size(); ++i) {
+        QCOMPARE(users->user(i).id, u"user%1"_s.arg(i));
+        QCOMPARE(users->user(i).friends.size(), 4);
+    }
+    QVERIFY2(server.output().contains(u"generated tokens are for local QA only"_s),
+        server.transcript().constData());
+
+    const UserDirectory::User &user = users->user(3);
+    TestClient client;
+    const QJsonObject welcome = client.login(urlOf(*port), user.token);
+    QVERIFY2(!welcome.isEmpty(), server.transcript().constData());
+    QCOMPARE(welcome.value("user"_L1).toObject().value("id"_L1).toString(), user.id);
+    QCOMPARE(welcome.value("user"_L1).toObject().value("name"_L1).toString(), user.name);
+    const QJsonObject friends = client.request({ { "type"_L1, "friends"_L1 } });
+    QCOMPARE(friends.value("type"_L1).toString(), u"friends"_s);
+    QCOMPARE(friends.value("total"_L1).toInt(), 4);
+
+    // Stop it, so the check below sees everything it ever printed.
+    server.process().terminate();
+    QVERIFY(client.waitDisconnected());
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+
+    // Tokens are secrets: the server names where they are, never what they are.
+    const QString all = server.output() + server.errorOutput();
+    for (int i = 0; i < users->size(); ++i)
+        QVERIFY2(
+            !all.contains(users->user(i).token), qPrintable(u"token of user%1 printed"_s.arg(i)));
+}
+
+void TestServerProcess::exitsCleanlyOnSignal_data()
+{
+    QTest::addColumn<int>("signalNumber");
+    QTest::addRow("SIGTERM") << int(SIGTERM);
+    QTest::addRow("SIGINT") << int(SIGINT);
+}
+
+void TestServerProcess::exitsCleanlyOnSignal()
+{
+    QFETCH(int, signalNumber);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ServerProcess server;
+    std::optional<UserDirectory> users;
+    const auto port = startGenerated(server, dir, &users);
+    QVERIFY2(port, server.transcript().constData());
+    QVERIFY(users);
+
+    TestClient client;
+    QVERIFY2(!client.login(urlOf(*port), users->user(0).token).isEmpty(),
+        server.transcript().constData());
+
+    if (signalNumber == SIGTERM)
+        server.process().terminate(); // sends SIGTERM
+    else
+        server.signal(signalNumber);
+
+    QVERIFY(client.waitDisconnected());
+    QCOMPARE(client.closeCode(), int(Presence::Protocol::CloseCode::GoingAway));
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 0);
+}
+
+void TestServerProcess::refusesBadUsersFile_data()
+{
+    QTest::addColumn<QByteArray>("contents"); // null: no file at all
+    QTest::addColumn<QStringList>("expected");
+
+    QTest::addRow("missing file") << QByteArray() << QStringList { u"cannot open"_s };
+    QTest::addRow("malformed JSON")
+        << "{\"users\": [\n"_ba << QStringList { u"not valid JSON"_s, u"line"_s };
+    QTest::addRow("duplicate id")
+        << R"({"users": [{"id": "a", "token": "tok-secret-1"}, {"id": "a", "token": "tok-secret-2"}]})"_ba
+        << QStringList { u"entry 1 (\"a\")"_s, u"duplicate id"_s };
+    QTest::addRow("duplicate token")
+        << R"({"users": [{"id": "a", "token": "tok-secret-1"}, {"id": "b", "token": "tok-secret-1"}]})"_ba
+        << QStringList { u"entry 1 (\"b\")"_s, u"duplicate token"_s };
+    QTest::addRow("unknown friend")
+        << R"({"users": [{"id": "a", "token": "tok-secret-1", "friends": ["ghost"]}]})"_ba
+        << QStringList { u"entry 0 (\"a\")"_s, u"unknown friend id \"ghost\""_s };
+}
+
+void TestServerProcess::refusesBadUsersFile()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(QStringList, expected);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"team.json"_s);
+    if (!contents.isNull()) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(file.write(contents), contents.size());
+    }
+
+    ServerProcess server;
+    QVERIFY(server.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, path }));
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 1);
+    const QString errors = server.errorOutput();
+    QVERIFY2(errors.contains(path), server.transcript().constData());
+    for (const QString &piece : std::as_const(expected))
+        QVERIFY2(errors.contains(piece), server.transcript().constData());
+    QVERIFY2(!errors.contains(u"tok-secret"_s), server.transcript().constData());
+    QVERIFY2(!server.output().contains(u"listening on"_s), server.transcript().constData());
+}
+
+void TestServerProcess::refusesBadArguments_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("expected"); // the option the message must name
+
+    QTest::addRow("no population")
+        << QStringList { u"--listen"_s, u"127.0.0.1:0"_s } << u"--generate"_s;
+    QTest::addRow("bad --listen") << QStringList { u"--generate"_s, u"5"_s, u"--listen"_s,
+        u"nowhere"_s } << u"--listen"_s;
+    QTest::addRow("bad --generate") << QStringList { u"--generate"_s, u"0"_s } << u"--generate"_s;
+    QTest::addRow("unknown option")
+        << QStringList { u"--generate"_s, u"5"_s, u"--colour"_s } << u"colour"_s;
+    QTest::addRow("positional") << QStringList { u"--generate"_s, u"5"_s, u"stray"_s }
+                                << u"stray"_s;
+}
+
+void TestServerProcess::refusesBadArguments()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+
+    ServerProcess server;
+    QVERIFY(server.start(args));
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 2);
+    QVERIFY2(server.errorOutput().contains(expected), server.transcript().constData());
+    QVERIFY2(server.errorOutput().contains(u"--help"_s), server.transcript().constData());
+    QVERIFY2(!server.output().contains(u"listening on"_s), server.transcript().constData());
+}
+
+void TestServerProcess::printsVersion()
+{
+    ServerProcess server;
+    QVERIFY(server.start({ u"--version"_s }));
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 0);
+    static const QRegularExpression version(u"^presence-mock-server \\d+\\.\\d+\\.\\d+\\n$"_s);
+    QVERIFY2(version.match(server.output()).hasMatch(), server.transcript().constData());
+}
+
+void TestServerProcess::printsHelp()
+{
+    ServerProcess server;
+    QVERIFY(server.start({ u"--help"_s }));
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 0);
+    for (const QString &option : { u"--listen"_s, u"--users"_s, u"--generate"_s, u"--grace-ms"_s,
+             u"--heartbeat-ms"_s, u"--allow-origin"_s })
+        QVERIFY2(server.output().contains(option), qPrintable(option));
+    QVERIFY2(!server.output().contains(u"listening on"_s), server.transcript().constData());
+}
+
+void TestServerProcess::twoServersRunAtOnce()
+{
+    QTemporaryDir dir1;
+    QTemporaryDir dir2;
+    QVERIFY(dir1.isValid() && dir2.isValid());
+    ServerProcess server1;
+    ServerProcess server2;
+    std::optional<UserDirectory> users1;
+    std::optional<UserDirectory> users2;
+    const auto port1 = startGenerated(server1, dir1, &users1);
+    QVERIFY2(port1, server1.transcript().constData());
+    const auto port2 = startGenerated(server2, dir2, &users2);
+    QVERIFY2(port2, server2.transcript().constData());
+    QVERIFY(users1 && users2);
+    QVERIFY(*port1 != 0 && *port2 != 0);
+    QVERIFY(*port1 != *port2);
+
+    // Both serve at the same time.
+    TestClient client1;
+    TestClient client2;
+    QCOMPARE(client1.login(urlOf(*port1), users1->user(1).token)
+                 .value("user"_L1)
+                 .toObject()
+                 .value("id"_L1)
+                 .toString(),
+        u"user1"_s);
+    QCOMPARE(client2.login(urlOf(*port2), users2->user(2).token)
+                 .value("user"_L1)
+                 .toObject()
+                 .value("id"_L1)
+                 .toString(),
+        u"user2"_s);
+    QVERIFY(client1.isOpen());
+    QCOMPARE(client1.request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
+    QVERIFY(server1.process().state() == QProcess::Running);
+    QVERIFY(server2.process().state() == QProcess::Running);
+}
+
+QTEST_GUILESS_MAIN(TestServerProcess)
+#include "tst_server_process.moc"
