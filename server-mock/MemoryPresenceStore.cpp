@@ -59,12 +59,19 @@ void MemoryPresenceStore::settle(const QString &userId, UserState &state, Change
     switch (decide(state.published, current, cause)) {
     case Publication::Nothing:
         m_grace.cancel(userId);
+        state.pending.reset();
         return;
     case Publication::AfterGrace:
-        m_grace.arm(userId);
+        // The grace counts from the change that made the user less available: invisible
+        // actions that change nothing visible must not postpone it.
+        if (!m_grace.isArmed(userId) || state.pending != current) {
+            m_grace.arm(userId);
+            state.pending = current;
+        }
         return;
     case Publication::Now:
         m_grace.cancel(userId);
+        state.pending.reset();
         state.published = current;
         ++state.seq;
         Q_EMIT presencePublished(presenceOf(userId));
@@ -75,8 +82,10 @@ void MemoryPresenceStore::settle(const QString &userId, UserState &state, Change
 void MemoryPresenceStore::onGraceExpired(const QString &userId)
 {
     const auto it = m_users.find(userId);
-    if (it != m_users.end())
-        settle(userId, *it, ChangeCause::GraceExpired);
+    if (it == m_users.end())
+        return;
+    it->pending.reset();
+    settle(userId, *it, ChangeCause::GraceExpired);
 }
 
 UserPresence MemoryPresenceStore::presenceOf(const QString &userId) const

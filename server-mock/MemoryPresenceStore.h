@@ -34,6 +34,8 @@ private:
         Protocol::PresenceStatus published = Protocol::PresenceStatus::Offline;
         qint64 seq = 0;
         std::optional<qint64> lastSeen; // when the last visible device went away
+        // What the running grace will publish; a later change that aims elsewhere restarts it.
+        std::optional<Protocol::PresenceStatus> pending;
     };
 
     // Records a device change on `state` and publishes or arms the grace as the rules say.

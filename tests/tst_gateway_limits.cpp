@@ -1,0 +1,502 @@
+// Tests for the gateway's limits over real loopback WebSockets: ids per request, subscriptions
+// per connection, denied ids, frame size, frame rate and flooding, bad requests that must not
+// cost a connection its subscriptions, and one client's misbehaviour never reaching another.
+
+#include "GatewayFixture.h"
+#include "TestClient.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTest>
+
+#include <chrono>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Presence::Gateway::GatewayConfig;
+
+namespace {
+
+constexpr int kMaxIds = 5;
+constexpr int kMaxSubscriptions = 8;
+constexpr int kMaxFrameBytes = 4096;
+
+// "f01" .. "f12": alice's friends.
+QString friendId(int n)
+{
+    return u"f%1"_s.arg(n, 2, 10, QChar(u'0'));
+}
+
+// friendId(first) .. friendId(last), inclusive.
+QStringList friendIds(int first, int last)
+{
+    QStringList ids;
+    for (int n = first; n <= last; ++n)
+        ids.append(friendId(n));
+    return ids;
+}
+
+// alice has twelve friends, more than kMaxSubscriptions; eve is a stranger to her; carol
+// watches bob, who is also alice's friend.
+QList<TestUser> population()
+{
+    QList<TestUser> users { { u"alice"_s, friendIds(1, 12) + QStringList { u"bob"_s } },
+                            { u"bob"_s, {} },
+                            { u"carol"_s, { u"bob"_s } },
+                            { u"eve"_s, { u"f01"_s } } };
+    for (int n = 1; n <= 12; ++n)
+        users.append({ friendId(n), {} });
+    return users;
+}
+
+GatewayConfig limitsConfig()
+{
+    GatewayConfig config = testConfig();
+    config.maxIdsPerRequest = kMaxIds;
+    config.maxSubscriptions = kMaxSubscriptions;
+    config.maxFrameBytes = kMaxFrameBytes;
+    return config;
+}
+
+QJsonObject subscribe(const QStringList &ids)
+{
+    return { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } };
+}
+
+QJsonObject unsubscribe(const QStringList &ids)
+{
+    return { { "type"_L1, "unsubscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } };
+}
+
+QJsonObject ping(const QString &ref = {})
+{
+    QJsonObject frame { { "type"_L1, "ping"_L1 } };
+    if (!ref.isEmpty())
+        frame.insert("ref"_L1, ref);
+    return frame;
+}
+
+QString typeOf(const QJsonObject &frame)
+{
+    return frame.value("type"_L1).toString();
+}
+
+// The ids of a snapshot's users, sorted.
+QStringList snapshotIds(const QJsonObject &snapshot)
+{
+    QStringList ids;
+    for (const QJsonValue &user : snapshot.value("users"_L1).toArray())
+        ids.append(user.toObject().value("id"_L1).toString());
+    ids.sort();
+    return ids;
+}
+
+// Frames of `type` (and, for errors, of `code`) received so far, taken or not.
+int countOf(const TestClient &client, const QString &type, const QString &code = {})
+{
+    int count = 0;
+    for (const QJsonObject &frame : client.received()) {
+        if (typeOf(frame) == type
+            && (code.isEmpty() || frame.value("code"_L1).toString() == code))
+            ++count;
+    }
+    return count;
+}
+
+// The presence pushes received so far about `id`.
+QList<QJsonObject> presenceOf(const TestClient &client, const QString &id)
+{
+    QList<QJsonObject> frames;
+    for (const QJsonObject &frame : client.received()) {
+        if (typeOf(frame) == u"presence" && frame.value("id"_L1).toString() == id)
+            frames.append(frame);
+    }
+    return frames;
+}
+
+} // namespace
+
+class TestGatewayLimits : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void tooManyIdsAppliesNothing();
+    void tooManySubscriptionsAppliesNothing();
+    void deniedIdsAreNeitherCountedNorWatched();
+    void frameSizeLimit_data();
+    void frameSizeLimit();
+    void rateLimitDropsFramesOverBurst();
+    void floodClosesWith4029();
+    void badRequestKeepsConnectionAndSubscriptions_data();
+    void badRequestKeepsConnectionAndSubscriptions();
+    void misbehaviourStaysWithItsConnection_data();
+    void misbehaviourStaysWithItsConnection();
+};
+
+void TestGatewayLimits::tooManyIdsAppliesNothing()
+{
+    const auto gateway = startGateway(population(), limitsConfig());
+    QVERIFY(gateway);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+
+    QCOMPARE(typeOf(alice.request(subscribe(friendIds(1, 2)))), u"snapshot"_s);
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 2));
+
+    // One id too many: refused whole, though every id is a friend and would fit.
+    QJsonObject tooMany = subscribe(friendIds(3, 3 + kMaxIds));
+    tooMany.insert("ref"_L1, "big"_L1);
+    alice.sendJson(tooMany);
+    const QJsonObject error = alice.waitFor(u"error"_s);
+    QCOMPARE(error.value("code"_L1).toString(), u"too_many_ids"_s);
+    QCOMPARE(error.value("ref"_L1).toString(), u"big"_s);
+    QVERIFY(alice.isOpen());
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 2));
+
+    // Exactly the limit is fine.
+    const QJsonObject snapshot = alice.request(subscribe(friendIds(3, 2 + kMaxIds)));
+    QCOMPARE(typeOf(snapshot), u"snapshot"_s);
+    QCOMPARE(snapshotIds(snapshot), friendIds(3, 2 + kMaxIds));
+    QCOMPARE(snapshot.value("denied"_L1).toArray(), QJsonArray());
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 2 + kMaxIds));
+}
+
+void TestGatewayLimits::tooManySubscriptionsAppliesNothing()
+{
+    const auto gateway = startGateway(population(), limitsConfig());
+    QVERIFY(gateway);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+
+    QCOMPARE(typeOf(alice.request(subscribe(friendIds(1, 5)))), u"snapshot"_s);
+
+    // 5 + 4 = 9 > 8: refused whole, though three of the four would have fitted.
+    QJsonObject error = alice.request(subscribe(friendIds(6, 9)));
+    QCOMPARE(typeOf(error), u"error"_s);
+    QCOMPARE(error.value("code"_L1).toString(), u"too_many_subscriptions"_s);
+    QVERIFY(alice.isOpen());
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 5));
+
+    // 5 + 3 = 8: exactly the limit.
+    QCOMPARE(typeOf(alice.request(subscribe(friendIds(6, 8)))), u"snapshot"_s);
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 8));
+
+    // Ids already watched do not count twice, duplicates within a request neither.
+    const QJsonObject again =
+            alice.request(subscribe(friendIds(1, 4) + QStringList { friendId(1) }));
+    QCOMPARE(typeOf(again), u"snapshot"_s);
+    QCOMPARE(snapshotIds(again), friendIds(1, 4));
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 8));
+
+    // One watched id plus one new one: the new one does not fit, and nothing changes.
+    error = alice.request(subscribe({ friendId(1), friendId(9) }));
+    QCOMPARE(error.value("code"_L1).toString(), u"too_many_subscriptions"_s);
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 8));
+
+    // Unsubscribing frees room.
+    QCOMPARE(typeOf(alice.request(unsubscribe({ friendId(1) }))), u"ok"_s);
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(2, 8));
+    const QJsonObject snapshot = alice.request(subscribe({ friendId(9) }));
+    QCOMPARE(typeOf(snapshot), u"snapshot"_s);
+    QCOMPARE(snapshotIds(snapshot), QStringList { friendId(9) });
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(2, 9));
+
+    // Full again: the next one is refused.
+    error = alice.request(subscribe({ friendId(10) }));
+    QCOMPARE(error.value("code"_L1).toString(), u"too_many_subscriptions"_s);
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(2, 9));
+}
+
+void TestGatewayLimits::deniedIdsAreNeitherCountedNorWatched()
+{
+    const auto gateway = startGateway(population(), limitsConfig());
+    QVERIFY(gateway);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+
+    // Nothing but denied ids: nothing watched.
+    QJsonObject snapshot = alice.request(subscribe({ u"eve"_s, u"ghost"_s, u"alice"_s }));
+    QCOMPARE(typeOf(snapshot), u"snapshot"_s);
+    QCOMPARE(snapshot.value("users"_L1).toArray(), QJsonArray());
+    QCOMPARE(snapshot.value("denied"_L1).toArray(),
+             (QJsonArray { u"eve"_s, u"ghost"_s, u"alice"_s }));
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList());
+
+    // Fill up to the limit; denied ids then still do not count against it.
+    QCOMPARE(typeOf(alice.request(subscribe(friendIds(1, 5)))), u"snapshot"_s);
+    QCOMPARE(typeOf(alice.request(subscribe(friendIds(6, 8)))), u"snapshot"_s);
+    snapshot = alice.request(subscribe({ u"eve"_s, u"ghost"_s, u"alice"_s, friendId(1) }));
+    QCOMPARE(typeOf(snapshot), u"snapshot"_s);
+    QCOMPARE(snapshotIds(snapshot), QStringList { friendId(1) });
+    QCOMPARE(snapshot.value("denied"_L1).toArray(),
+             (QJsonArray { u"eve"_s, u"ghost"_s, u"alice"_s }));
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 8));
+    QCOMPARE(gateway->watchedUserCount(), kMaxSubscriptions);
+
+    // eve comes online before f01: alice hears of f01 and never of eve.
+    TestClient eve;
+    QVERIFY(!eve.login(gateway->url(), tokenOf(u"eve"_s)).isEmpty());
+    TestClient f01;
+    QVERIFY(!f01.login(gateway->url(), tokenOf(friendId(1))).isEmpty());
+    const QJsonObject presence = alice.waitFor(u"presence"_s);
+    QCOMPARE(presence.value("id"_L1).toString(), friendId(1));
+    QCOMPARE(presence.value("status"_L1).toString(), u"online"_s);
+    QCOMPARE(presenceOf(alice, u"eve"_s).size(), 0);
+    QCOMPARE(presenceOf(alice, u"alice"_s).size(), 0);
+}
+
+void TestGatewayLimits::frameSizeLimit_data()
+{
+    QTest::addColumn<int>("frameBytes");
+    QTest::addColumn<bool>("accepted");
+    QTest::addRow("well under") << kMaxFrameBytes - 100 << true;
+    QTest::addRow("one under") << kMaxFrameBytes - 1 << true;
+    QTest::addRow("exactly the limit") << kMaxFrameBytes << true;
+    QTest::addRow("one over") << kMaxFrameBytes + 1 << false;
+    QTest::addRow("far over") << kMaxFrameBytes * 4 << false;
+}
+
+void TestGatewayLimits::frameSizeLimit()
+{
+    QFETCH(int, frameBytes);
+    QFETCH(bool, accepted);
+    const auto gateway = startGateway(population(), limitsConfig());
+    QVERIFY(gateway);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+
+    // A subscribe padded with an ignored field to exactly frameBytes bytes of UTF-8.
+    QJsonObject frame = subscribe({ friendId(1) });
+    frame.insert("ref"_L1, "big"_L1);
+    frame.insert("pad"_L1, QString());
+    const qsizetype bare = QJsonDocument(frame).toJson(QJsonDocument::Compact).size();
+    frame.insert("pad"_L1, QString(frameBytes - bare, u'x'));
+    const QString text = QString::fromUtf8(QJsonDocument(frame).toJson(QJsonDocument::Compact));
+    QCOMPARE(text.toUtf8().size(), frameBytes);
+    alice.sendText(text);
+
+    if (accepted) {
+        const QJsonObject snapshot = alice.waitFor(u"snapshot"_s);
+        QCOMPARE(snapshot.value("ref"_L1).toString(), u"big"_s);
+        QCOMPARE(snapshotIds(snapshot), QStringList { friendId(1) });
+        QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList { friendId(1) });
+        QVERIFY(alice.isOpen());
+        return;
+    }
+    QVERIFY(alice.waitDisconnected());
+    QCOMPARE(alice.closeCode(), 1009);
+    QCOMPARE(countOf(alice, u"snapshot"_s), 0);
+    QTRY_COMPARE(gateway->connectionCount(), 0);
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList());
+}
+
+void TestGatewayLimits::rateLimitDropsFramesOverBurst()
+{
+    GatewayConfig config = limitsConfig();
+    config.maxFramesPerSecond = 10;
+    config.frameBurst = 20;
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+
+    constexpr int kPings = 30;
+    for (int i = 0; i < kPings; ++i)
+        alice.sendJson(ping(u"p%1"_s.arg(i)));
+    QTRY_COMPARE(countOf(alice, u"pong"_s) + countOf(alice, u"error"_s), kPings);
+
+    const int pongs = countOf(alice, u"pong"_s);
+    const int limited = countOf(alice, u"error"_s, u"rate_limited"_s);
+    QCOMPARE(pongs + limited, kPings);
+    // The burst (20, less the one hello) passes, give or take a refill during the test.
+    QVERIFY2(pongs >= 19 && pongs <= 25, qPrintable(QString::number(pongs)));
+    QVERIFY2(limited >= 5, qPrintable(QString::number(limited)));
+    // Each frame is answered at most once.
+    QSet<QString> refs;
+    for (const QJsonObject &pong : alice.pending(u"pong"_s))
+        refs.insert(pong.value("ref"_L1).toString());
+    QCOMPARE(int(refs.size()), pongs);
+    QVERIFY(alice.isOpen());
+
+    // Still served once the bucket refills.
+    QTRY_COMPARE(typeOf(alice.request(ping(), 300)), u"pong"_s);
+    QVERIFY(alice.isOpen());
+}
+
+void TestGatewayLimits::floodClosesWith4029()
+{
+    GatewayConfig config = limitsConfig();
+    config.maxFramesPerSecond = 10;
+    config.frameBurst = 20;
+    config.abuseDropLimit = 10;
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+
+    for (int i = 0; i < 100; ++i)
+        alice.sendJson(ping(u"p%1"_s.arg(i)));
+    QVERIFY(alice.waitDisconnected());
+    QCOMPARE(alice.closeCode(), 4029);
+    // abuseDropLimit drops are reported; the one beyond closes the connection.
+    QCOMPARE(countOf(alice, u"error"_s, u"rate_limited"_s), 10);
+    const int pongs = countOf(alice, u"pong"_s);
+    QVERIFY2(pongs >= 19 && pongs <= 25, qPrintable(QString::number(pongs)));
+    QTRY_COMPARE(gateway->connectionCount(), 0);
+}
+
+void TestGatewayLimits::badRequestKeepsConnectionAndSubscriptions_data()
+{
+    QTest::addColumn<bool>("binary");
+    QTest::addColumn<QByteArray>("payload");
+    QTest::addColumn<QString>("ref"); // the ref the error must carry; empty: none
+
+    const QString bad = u"bad"_s;
+    const auto text = [](const char *name, const QByteArray &payload, const QString &ref) {
+        QTest::addRow("%s", name) << false << payload << ref;
+    };
+    text("subscribe: ids not an array", R"({"type":"subscribe","ref":"bad","ids":"f02"})", bad);
+    text("subscribe: ids missing", R"({"type":"subscribe","ref":"bad"})", bad);
+    text("subscribe: ids null", R"({"type":"subscribe","ref":"bad","ids":null})", bad);
+    text("subscribe: ids an object", R"({"type":"subscribe","ref":"bad","ids":{"f02":true}})", bad);
+    text("subscribe: id with a space", R"({"type":"subscribe","ref":"bad","ids":["f02","f 03"]})",
+         bad);
+    text("subscribe: empty id", R"({"type":"subscribe","ref":"bad","ids":["f02",""]})", bad);
+    text("subscribe: id of 65 chars",
+         R"({"type":"subscribe","ref":"bad","ids":["f02",")" + QByteArray(65, 'a') + R"("]})",
+         bad);
+    text("subscribe: id a number", R"({"type":"subscribe","ref":"bad","ids":["f02",7]})", bad);
+    text("unsubscribe: id a number", R"({"type":"unsubscribe","ref":"bad","ids":["f01",7]})", bad);
+    text("unsubscribe: ids a string", R"({"type":"unsubscribe","ref":"bad","ids":"f01"})", bad);
+    text("set_status: unknown", R"({"type":"set_status","ref":"bad","status":"busy"})", bad);
+    text("set_status: offline", R"({"type":"set_status","ref":"bad","status":"offline"})", bad);
+    text("set_status: a number", R"({"type":"set_status","ref":"bad","status":1})", bad);
+    text("set_status: missing", R"({"type":"set_status","ref":"bad"})", bad);
+    text("friends: limit a string", R"({"type":"friends","ref":"bad","limit":"3"})", bad);
+    text("type a number", R"({"type":5,"ref":"bad"})", bad);
+    text("type empty", R"({"type":"","ref":"bad"})", bad);
+    text("type missing", R"({"ref":"bad","ids":["f02"]})", bad);
+    text("ref too long", R"({"type":"ping","ref":")" + QByteArray(33, 'r') + R"("})", QString());
+    text("ref a number", R"({"type":"ping","ref":5})", QString());
+    text("not JSON", "subscribe f02 please", QString());
+    text("JSON array", R"(["subscribe","f02"])", QString());
+    text("JSON string", R"("ping")", QString());
+    QTest::addRow("binary frame") << true << R"({"type":"subscribe","ids":["f02"]})"_ba
+                                  << QString();
+}
+
+void TestGatewayLimits::badRequestKeepsConnectionAndSubscriptions()
+{
+    QFETCH(bool, binary);
+    QFETCH(QByteArray, payload);
+    QFETCH(QString, ref);
+    const auto gateway = startGateway(population(), limitsConfig());
+    QVERIFY(gateway);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+    QCOMPARE(typeOf(alice.request(subscribe({ friendId(1) }))), u"snapshot"_s);
+
+    if (binary)
+        alice.sendBinary(payload);
+    else
+        alice.sendText(QString::fromUtf8(payload));
+    const QJsonObject error = alice.waitFor(u"error"_s);
+    QCOMPARE(error.value("code"_L1).toString(), u"bad_request"_s);
+    QVERIFY(!error.value("message"_L1).toString().isEmpty());
+    if (ref.isEmpty())
+        QVERIFY(!error.contains("ref"_L1));
+    else
+        QCOMPARE(error.value("ref"_L1).toString(), ref);
+
+    QVERIFY(alice.isOpen());
+    QCOMPARE(typeOf(alice.request(ping())), u"pong"_s);
+    // Nothing of the bad request was applied, and nothing else was answered.
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList { friendId(1) });
+    QCOMPARE(alice.pending(u"snapshot"_s).size(), 0);
+    QCOMPARE(alice.pending(u"ok"_s).size(), 0);
+    QCOMPARE(alice.pending(u"error"_s).size(), 0);
+
+    TestClient f01;
+    QVERIFY(!f01.login(gateway->url(), tokenOf(friendId(1))).isEmpty());
+    const QJsonObject presence = alice.waitFor(u"presence"_s);
+    QCOMPARE(presence.value("id"_L1).toString(), friendId(1));
+    QCOMPARE(presence.value("status"_L1).toString(), u"online"_s);
+}
+
+void TestGatewayLimits::misbehaviourStaysWithItsConnection_data()
+{
+    QTest::addColumn<QString>("misdeed");
+    QTest::addColumn<int>("closeCode"); // 0: the offender stays connected
+    QTest::addRow("flood") << u"flood"_s << 4029;
+    QTest::addRow("oversized frame") << u"oversized"_s << 1009;
+    QTest::addRow("garbage") << u"garbage"_s << 0;
+}
+
+void TestGatewayLimits::misbehaviourStaysWithItsConnection()
+{
+    QFETCH(QString, misdeed);
+    QFETCH(int, closeCode);
+    GatewayConfig config = limitsConfig();
+    config.maxFramesPerSecond = 10;
+    config.frameBurst = 20;
+    config.abuseDropLimit = 10;
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+
+    // Both watch bob; alice is about to misbehave, carol is not.
+    TestClient carol;
+    QVERIFY(!carol.login(gateway->url(), tokenOf(u"carol"_s)).isEmpty());
+    QCOMPARE(typeOf(carol.request(subscribe({ u"bob"_s }))), u"snapshot"_s);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
+    QCOMPARE(typeOf(alice.request(subscribe({ u"bob"_s }))), u"snapshot"_s);
+
+    constexpr int kGarbage = 15; // with hello and subscribe, within the burst of 20
+    if (misdeed == u"flood") {
+        for (int i = 0; i < 100; ++i)
+            alice.sendJson(ping());
+    } else if (misdeed == u"oversized") {
+        alice.sendText(QString(kMaxFrameBytes + 1, u'x'));
+    } else {
+        for (int i = 0; i < kGarbage; ++i)
+            alice.sendText(i % 2 ? u"{not json"_s : u"{\"type\":\"subscribe\",\"ids\":7}"_s);
+    }
+
+    // bob comes online while alice misbehaves; carol hears of it.
+    TestClient bob;
+    QVERIFY(!bob.login(gateway->url(), tokenOf(u"bob"_s)).isEmpty());
+    QJsonObject presence = carol.waitFor(u"presence"_s);
+    QCOMPARE(presence.value("id"_L1).toString(), u"bob"_s);
+    QCOMPARE(presence.value("status"_L1).toString(), u"online"_s);
+    QCOMPARE(presence.value("seq"_L1).toInteger(), 1);
+
+    if (closeCode != 0) {
+        QVERIFY(alice.waitDisconnected());
+        QCOMPARE(alice.closeCode(), closeCode);
+        QTRY_COMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList());
+    } else {
+        QTRY_COMPARE(countOf(alice, u"error"_s, u"bad_request"_s), kGarbage);
+        QVERIFY(alice.isOpen());
+        QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList { u"bob"_s });
+    }
+
+    // Later changes still reach carol, and carol's own rate budget is untouched.
+    QCOMPARE(typeOf(bob.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, "away"_L1 } })),
+             u"ok"_s);
+    presence = carol.waitFor(u"presence"_s);
+    QCOMPARE(presence.value("status"_L1).toString(), u"away"_s);
+    QCOMPARE(presence.value("seq"_L1).toInteger(), 2);
+    for (int i = 0; i < 15; ++i)
+        carol.sendJson(ping(u"c%1"_s.arg(i)));
+    QTRY_COMPARE(countOf(carol, u"pong"_s), 15);
+    QCOMPARE(countOf(carol, u"error"_s), 0);
+    QVERIFY(carol.isOpen());
+    QCOMPARE(gateway->subscriptionsOfUser(u"carol"_s), QStringList { u"bob"_s });
+}
+
+QTEST_GUILESS_MAIN(TestGatewayLimits)
+#include "tst_gateway_limits.moc"
