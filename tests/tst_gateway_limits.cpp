@@ -44,9 +44,7 @@ QStringList friendIds(int first, int last)
 QList<TestUser> population()
 {
     QList<TestUser> users { { u"alice"_s, friendIds(1, 12) + QStringList { u"bob"_s } },
-                            { u"bob"_s, {} },
-                            { u"carol"_s, { u"bob"_s } },
-                            { u"eve"_s, { u"f01"_s } } };
+        { u"bob"_s, {} }, { u"carol"_s, { u"bob"_s } }, { u"eve"_s, { u"f01"_s } } };
     for (int n = 1; n <= 12; ++n)
         users.append({ friendId(n), {} });
     return users;
@@ -99,8 +97,7 @@ int countOf(const TestClient &client, const QString &type, const QString &code =
 {
     int count = 0;
     for (const QJsonObject &frame : client.received()) {
-        if (typeOf(frame) == type
-            && (code.isEmpty() || frame.value("code"_L1).toString() == code))
+        if (typeOf(frame) == type && (code.isEmpty() || frame.value("code"_L1).toString() == code))
             ++count;
     }
     return count;
@@ -119,8 +116,7 @@ QList<QJsonObject> presenceOf(const TestClient &client, const QString &id)
 
 } // namespace
 
-class TestGatewayLimits : public QObject
-{
+class TestGatewayLimits : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -186,8 +182,8 @@ void TestGatewayLimits::tooManySubscriptionsAppliesNothing()
     QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 8));
 
     // Ids already watched do not count twice, duplicates within a request neither.
-    const QJsonObject again =
-            alice.request(subscribe(friendIds(1, 4) + QStringList { friendId(1) }));
+    const QJsonObject again
+        = alice.request(subscribe(friendIds(1, 4) + QStringList { friendId(1) }));
     QCOMPARE(typeOf(again), u"snapshot"_s);
     QCOMPARE(snapshotIds(again), friendIds(1, 4));
     QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 8));
@@ -222,8 +218,8 @@ void TestGatewayLimits::deniedIdsAreNeitherCountedNorWatched()
     QJsonObject snapshot = alice.request(subscribe({ u"eve"_s, u"ghost"_s, u"alice"_s }));
     QCOMPARE(typeOf(snapshot), u"snapshot"_s);
     QCOMPARE(snapshot.value("users"_L1).toArray(), QJsonArray());
-    QCOMPARE(snapshot.value("denied"_L1).toArray(),
-             (QJsonArray { u"eve"_s, u"ghost"_s, u"alice"_s }));
+    QCOMPARE(
+        snapshot.value("denied"_L1).toArray(), (QJsonArray { u"eve"_s, u"ghost"_s, u"alice"_s }));
     QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList());
 
     // Fill up to the limit; denied ids then still do not count against it.
@@ -232,8 +228,8 @@ void TestGatewayLimits::deniedIdsAreNeitherCountedNorWatched()
     snapshot = alice.request(subscribe({ u"eve"_s, u"ghost"_s, u"alice"_s, friendId(1) }));
     QCOMPARE(typeOf(snapshot), u"snapshot"_s);
     QCOMPARE(snapshotIds(snapshot), QStringList { friendId(1) });
-    QCOMPARE(snapshot.value("denied"_L1).toArray(),
-             (QJsonArray { u"eve"_s, u"ghost"_s, u"alice"_s }));
+    QCOMPARE(
+        snapshot.value("denied"_L1).toArray(), (QJsonArray { u"eve"_s, u"ghost"_s, u"alice"_s }));
     QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 8));
     QCOMPARE(gateway->watchedUserCount(), kMaxSubscriptions);
 
@@ -364,11 +360,10 @@ void TestGatewayLimits::badRequestKeepsConnectionAndSubscriptions_data()
     text("subscribe: ids null", R"({"type":"subscribe","ref":"bad","ids":null})", bad);
     text("subscribe: ids an object", R"({"type":"subscribe","ref":"bad","ids":{"f02":true}})", bad);
     text("subscribe: id with a space", R"({"type":"subscribe","ref":"bad","ids":["f02","f 03"]})",
-         bad);
+        bad);
     text("subscribe: empty id", R"({"type":"subscribe","ref":"bad","ids":["f02",""]})", bad);
     text("subscribe: id of 65 chars",
-         R"({"type":"subscribe","ref":"bad","ids":["f02",")" + QByteArray(65, 'a') + R"("]})",
-         bad);
+        R"({"type":"subscribe","ref":"bad","ids":["f02",")" + QByteArray(65, 'a') + R"("]})", bad);
     text("subscribe: id a number", R"({"type":"subscribe","ref":"bad","ids":["f02",7]})", bad);
     text("unsubscribe: id a number", R"({"type":"unsubscribe","ref":"bad","ids":["f01",7]})", bad);
     text("unsubscribe: ids a string", R"({"type":"unsubscribe","ref":"bad","ids":"f01"})", bad);
@@ -486,7 +481,7 @@ void TestGatewayLimits::misbehaviourStaysWithItsConnection()
 
     // Later changes still reach carol, and carol's own rate budget is untouched.
     QCOMPARE(typeOf(bob.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, "away"_L1 } })),
-             u"ok"_s);
+        u"ok"_s);
     presence = carol.waitFor(u"presence"_s);
     QCOMPARE(presence.value("status"_L1).toString(), u"away"_s);
     QCOMPARE(presence.value("seq"_L1).toInteger(), 2);

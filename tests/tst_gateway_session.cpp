@@ -35,15 +35,13 @@ QStringList idsOf(const QJsonArray &items)
 
 QJsonObject helloFor(const QString &token)
 {
-    return QJsonObject { { "type"_L1, "hello"_L1 },
-                         { "token"_L1, token },
-                         { "protocol"_L1, 1 },
-                         { "client"_L1, "tests/1"_L1 } };
+    return QJsonObject { { "type"_L1, "hello"_L1 }, { "token"_L1, token }, { "protocol"_L1, 1 },
+        { "client"_L1, "tests/1"_L1 } };
 }
 
 // Alice's friends in users-file order: the order every friends page must follow.
-const QStringList kAliceFriends { u"zed"_s, u"bob"_s, u"kim"_s, u"amy"_s,
-                                  u"lou"_s, u"ned"_s, u"cat"_s };
+const QStringList kAliceFriends { u"zed"_s, u"bob"_s, u"kim"_s, u"amy"_s, u"lou"_s, u"ned"_s,
+    u"cat"_s };
 
 // Alice has seven friends spread around her own entry, some listed on her side (out of file
 // order), some only on theirs; mia and eve are strangers placed in between.
@@ -71,8 +69,7 @@ QString nameOf(const QString &id)
 
 } // namespace
 
-class TestGatewaySession : public QObject
-{
+class TestGatewaySession : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -116,9 +113,8 @@ void TestGatewaySession::welcomeCarriesUserAndLimits()
     config.maxSubscriptions = 77;
     config.maxIdsPerRequest = 11;
     config.maxFramesPerSecond = 33;
-    const auto gateway = startGateway({ { u"alice"_s, { u"bob"_s }, u"Alice Liddell"_s },
-                                        { u"bob"_s, {} } },
-                                      config);
+    const auto gateway = startGateway(
+        { { u"alice"_s, { u"bob"_s }, u"Alice Liddell"_s }, { u"bob"_s, {} } }, config);
     QVERIFY(gateway);
 
     TestClient client;
@@ -128,14 +124,12 @@ void TestGatewaySession::welcomeCarriesUserAndLimits()
     const QJsonObject welcome = client.login(gateway->url(), tokenOf(u"alice"_s), extra);
     QCOMPARE(welcome.value("type"_L1).toString(), u"welcome"_s);
     QCOMPARE(welcome.value("user"_L1).toObject(),
-             (QJsonObject { { "id"_L1, "alice"_L1 }, { "name"_L1, "Alice Liddell"_L1 } }));
+        (QJsonObject { { "id"_L1, "alice"_L1 }, { "name"_L1, "Alice Liddell"_L1 } }));
     QCOMPARE(welcome.value("heartbeat_ms"_L1).toInt(), 7000);
     QCOMPARE(welcome.value("protocol"_L1).toInt(), 1);
     QCOMPARE(welcome.value("limits"_L1).toObject(),
-             (QJsonObject { { "max_frame_bytes"_L1, 12345 },
-                            { "max_subscriptions"_L1, 77 },
-                            { "max_ids_per_request"_L1, 11 },
-                            { "max_frames_per_second"_L1, 33 } }));
+        (QJsonObject { { "max_frame_bytes"_L1, 12345 }, { "max_subscriptions"_L1, 77 },
+            { "max_ids_per_request"_L1, 11 }, { "max_frames_per_second"_L1, 33 } }));
     if (ref.isEmpty())
         QVERIFY(!welcome.contains("ref"_L1));
     else
@@ -154,22 +148,22 @@ void TestGatewaySession::helloFailureSendsErrorThenCloses_data()
     const QString text = u"text"_s;
     const QString unauthorized = u"unauthorized"_s;
     QTest::addRow("unknown token")
-            << text << R"({"type":"hello","token":"mallory-secret","protocol":1,"client":"t/1"})"_ba
-            << unauthorized << QString() << 4001;
+        << text << R"({"type":"hello","token":"mallory-secret","protocol":1,"client":"t/1"})"_ba
+        << unauthorized << QString() << 4001;
     QTest::addRow("unknown token, ref echoed")
-            << text
-            << R"({"type":"hello","ref":"h1","token":"mallory-secret","protocol":1,"client":"t/1"})"_ba
-            << unauthorized << u"h1"_s << 4001;
+        << text
+        << R"({"type":"hello","ref":"h1","token":"mallory-secret","protocol":1,"client":"t/1"})"_ba
+        << unauthorized << u"h1"_s << 4001;
     QTest::addRow("protocol 2")
-            << text
-            << R"({"type":"hello","ref":"h2","token":"alice-secret","protocol":2,"client":"t/1"})"_ba
-            << u"unsupported_protocol"_s << u"h2"_s << 4002;
+        << text
+        << R"({"type":"hello","ref":"h2","token":"alice-secret","protocol":2,"client":"t/1"})"_ba
+        << u"unsupported_protocol"_s << u"h2"_s << 4002;
     QTest::addRow("protocol 0")
-            << text << R"({"type":"hello","token":"alice-secret","protocol":0,"client":"t/1"})"_ba
-            << u"unsupported_protocol"_s << QString() << 4002;
+        << text << R"({"type":"hello","token":"alice-secret","protocol":0,"client":"t/1"})"_ba
+        << u"unsupported_protocol"_s << QString() << 4002;
     QTest::addRow("subscribe first")
-            << text << R"({"type":"subscribe","ref":"s1","ids":["bob"]})"_ba << unauthorized
-            << u"s1"_s << 4001;
+        << text << R"({"type":"subscribe","ref":"s1","ids":["bob"]})"_ba << unauthorized << u"s1"_s
+        << 4001;
     QTest::addRow("ping first") << text << R"({"type":"ping"})"_ba << unauthorized << QString()
                                 << 4001;
     QTest::addRow("not JSON") << text << "hello, gateway"_ba << unauthorized << QString() << 4001;
@@ -178,25 +172,26 @@ void TestGatewaySession::helloFailureSendsErrorThenCloses_data()
                             << R"({"type":"hello","token":"alice-secret","protocol":1})"_ba
                             << unauthorized << QString() << 4001;
     QTest::addRow("missing token")
-            << text << R"({"type":"hello","ref":"h3","protocol":1,"client":"t/1"})"_ba
-            << unauthorized << u"h3"_s << 4001;
+        << text << R"({"type":"hello","ref":"h3","protocol":1,"client":"t/1"})"_ba << unauthorized
+        << u"h3"_s << 4001;
     QTest::addRow("empty token") << text
                                  << R"({"type":"hello","token":"","protocol":1,"client":"t/1"})"_ba
                                  << unauthorized << QString() << 4001;
     QTest::addRow("token not a string")
-            << text << R"({"type":"hello","token":42,"protocol":1,"client":"t/1"})"_ba
-            << unauthorized << QString() << 4001;
+        << text << R"({"type":"hello","token":42,"protocol":1,"client":"t/1"})"_ba << unauthorized
+        << QString() << 4001;
     QTest::addRow("missing protocol")
-            << text << R"({"type":"hello","token":"alice-secret","client":"t/1"})"_ba
-            << unauthorized << QString() << 4001;
+        << text << R"({"type":"hello","token":"alice-secret","client":"t/1"})"_ba << unauthorized
+        << QString() << 4001;
     QTest::addRow("protocol as string")
-            << text << R"({"type":"hello","token":"alice-secret","protocol":"1","client":"t/1"})"_ba
-            << unauthorized << QString() << 4001;
+        << text << R"({"type":"hello","token":"alice-secret","protocol":"1","client":"t/1"})"_ba
+        << unauthorized << QString() << 4001;
     QTest::addRow("unknown status")
-            << text
-            << R"({"type":"hello","token":"alice-secret","protocol":1,"client":"t/1","status":"busy"})"_ba
-            << unauthorized << QString() << 4001;
-    QTest::addRow("no hello in time") << u"none"_s << QByteArray() << QString() << QString() << 4008;
+        << text
+        << R"({"type":"hello","token":"alice-secret","protocol":1,"client":"t/1","status":"busy"})"_ba
+        << unauthorized << QString() << 4001;
+    QTest::addRow("no hello in time")
+        << u"none"_s << QByteArray() << QString() << QString() << 4008;
 }
 
 void TestGatewaySession::helloFailureSendsErrorThenCloses()
@@ -216,7 +211,7 @@ void TestGatewaySession::helloFailureSendsErrorThenCloses()
     // What the client had received when the close came: the error must already be there.
     qsizetype framesAtClose = -1;
     connect(&client.socket(), &QWebSocket::disconnected, this,
-            [&] { framesAtClose = client.received().size(); });
+        [&] { framesAtClose = client.received().size(); });
     client.open(gateway->url());
     QVERIFY(client.waitConnected());
     QElapsedTimer sinceOpen;
@@ -250,16 +245,13 @@ void TestGatewaySession::helloFailureSendsErrorThenCloses()
 void TestGatewaySession::identityComesOnlyFromToken()
 {
     // alice and bob have disjoint friends, so what the session may see tells who it is.
-    const auto gateway = startGateway({ { u"alice"_s, { u"carol"_s } },
-                                        { u"bob"_s, { u"dave"_s } },
-                                        { u"carol"_s, {} },
-                                        { u"dave"_s, {} } });
+    const auto gateway = startGateway({ { u"alice"_s, { u"carol"_s } }, { u"bob"_s, { u"dave"_s } },
+        { u"carol"_s, {} }, { u"dave"_s, {} } });
     QVERIFY(gateway);
 
     TestClient client;
-    const QJsonObject welcome = client.login(
-            gateway->url(), tokenOf(u"alice"_s),
-            QJsonObject { { "user"_L1, "bob"_L1 }, { "id"_L1, "bob"_L1 }, { "user_id"_L1, "bob"_L1 } });
+    const QJsonObject welcome = client.login(gateway->url(), tokenOf(u"alice"_s),
+        QJsonObject { { "user"_L1, "bob"_L1 }, { "id"_L1, "bob"_L1 }, { "user_id"_L1, "bob"_L1 } });
     QCOMPARE(welcome.value("user"_L1).toObject().value("id"_L1).toString(), u"alice"_s);
 
     const QJsonObject page = client.request({ { "type"_L1, "friends"_L1 } });
@@ -267,7 +259,7 @@ void TestGatewaySession::identityComesOnlyFromToken()
     QCOMPARE(idsOf(page.value("items"_L1).toArray()), QStringList { u"carol"_s });
 
     const QJsonObject snapshot = client.request(
-            { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { u"carol"_s, u"dave"_s } } });
+        { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { u"carol"_s, u"dave"_s } } });
     QCOMPARE(snapshot.value("type"_L1).toString(), u"snapshot"_s);
     QCOMPARE(snapshot.value("denied"_L1).toArray(), QJsonArray { u"dave"_s });
     QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList { u"carol"_s });
@@ -276,10 +268,8 @@ void TestGatewaySession::identityComesOnlyFromToken()
 
 void TestGatewaySession::secondHelloIsBadRequestAndKeepsSession()
 {
-    const auto gateway = startGateway({ { u"alice"_s, { u"carol"_s } },
-                                        { u"bob"_s, { u"dave"_s } },
-                                        { u"carol"_s, {} },
-                                        { u"dave"_s, {} } });
+    const auto gateway = startGateway({ { u"alice"_s, { u"carol"_s } }, { u"bob"_s, { u"dave"_s } },
+        { u"carol"_s, {} }, { u"dave"_s, {} } });
     QVERIFY(gateway);
 
     TestClient client;
@@ -330,7 +320,7 @@ void TestGatewaySession::friendsPagesInUsersFileOrder()
     QJsonArray collected;
     for (const int offset : { 0, 3, 6 }) {
         const QJsonObject page = client.request(
-                { { "type"_L1, "friends"_L1 }, { "offset"_L1, offset }, { "limit"_L1, 3 } });
+            { { "type"_L1, "friends"_L1 }, { "offset"_L1, offset }, { "limit"_L1, 3 } });
         QCOMPARE(page.value("type"_L1).toString(), u"friends"_s);
         QCOMPARE(page.value("offset"_L1).toInt(-1), offset);
         QCOMPARE(page.value("total"_L1).toInt(-1), 7);
@@ -365,7 +355,7 @@ void TestGatewaySession::friendsPastTheEndIsEmpty()
     QVERIFY(!client.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
 
     const QJsonObject page = client.request(
-            { { "type"_L1, "friends"_L1 }, { "offset"_L1, offset }, { "limit"_L1, 3 } });
+        { { "type"_L1, "friends"_L1 }, { "offset"_L1, offset }, { "limit"_L1, 3 } });
     QCOMPARE(page.value("type"_L1).toString(), u"friends"_s);
     QCOMPARE(page.value("offset"_L1).toInt(-1), offset);
     QCOMPARE(page.value("total"_L1).toInt(-1), 7);
@@ -446,8 +436,8 @@ void TestGatewaySession::unknownTypeKeepsConnectionAndSubscriptions()
     QVERIFY(gateway);
     TestClient alice;
     QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s)).isEmpty());
-    const QJsonObject snapshot = alice.request(
-            { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { u"bob"_s } } });
+    const QJsonObject snapshot
+        = alice.request({ { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { u"bob"_s } } });
     QCOMPARE(snapshot.value("type"_L1).toString(), u"snapshot"_s);
 
     const QJsonObject error = alice.request({ { "type"_L1, "dance"_L1 } });
@@ -504,8 +494,8 @@ void TestGatewaySession::originIsChecked()
     QTRY_COMPARE(disconnected.count(), 1);
     QCOMPARE(connected.count(), 0);
     // Refused with HTTP 403 (Qt names the status in its error string).
-    QVERIFY2(client.socket().errorString().contains(u"403"),
-             qPrintable(client.socket().errorString()));
+    QVERIFY2(
+        client.socket().errorString().contains(u"403"), qPrintable(client.socket().errorString()));
     QVERIFY(!client.isOpen());
     QCOMPARE(gateway->connectionCount(), 0);
 }
@@ -530,7 +520,7 @@ void TestGatewaySession::heartbeatClosesSilentPeerOnly()
     bobTime.start();
     QVERIFY(QTest::qWaitFor([&] { return !bob.texts().isEmpty(); }, 5000));
     QCOMPARE(QJsonDocument::fromJson(bob.texts().constFirst()).object().value("type"_L1).toString(),
-             u"welcome"_s);
+        u"welcome"_s);
 
     QVERIFY(bob.waitForCloseOrDrop(2000));
     // Not before heartbeat + slack (500 ms), give or take a coarse timer.
