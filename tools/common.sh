@@ -1,0 +1,56 @@
+# Shared set-up for the README's commands: sourced, not run.
+# Installs the Debian packages the project needs (only those missing), then configures
+# and builds incrementally in build/<name>.
+
+PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Debian 12 packages needed to build and test everything.
+PRESENCE_PACKAGES=(
+    g++ cmake ninja-build
+    qt6-base-dev qt6-websockets-dev
+)
+
+presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+presence_die() {
+    printf 'error: %s\n' "$*" >&2
+    exit 1
+}
+
+# presence_ensure_packages PKG...: installs whichever of PKG are not installed yet.
+presence_ensure_packages() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
+            || missing+=("$pkg")
+    done
+    ((${#missing[@]} == 0)) && return 0
+
+    command -v apt-get >/dev/null \
+        || presence_die "missing packages (${missing[*]}) and no apt-get: this set-up expects Debian 12"
+    local sudo=()
+    if ((EUID != 0)); then
+        command -v sudo >/dev/null \
+            || presence_die "missing packages: ${missing[*]}. Install them as root (apt-get install ${missing[*]}) or install sudo."
+        sudo=(sudo)
+    fi
+    presence_log "installing Debian packages: ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+        || presence_die "apt-get update failed"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" || presence_die "could not install: ${missing[*]}"
+}
+
+# presence_build NAME [CMAKE ARGS...]: configures build/NAME once, then builds incrementally.
+presence_build() {
+    local name=$1
+    shift
+    local dir="$PRESENCE_ROOT/build/$name"
+    if [[ ! -f "$dir/build.ninja" ]]; then
+        presence_log "configuring build/$name"
+        cmake -S "$PRESENCE_ROOT" -B "$dir" -G Ninja "$@" >/dev/null \
+            || presence_die "cmake configure failed"
+    fi
+    presence_log "building build/$name"
+    cmake --build "$dir" --parallel "$(nproc)" || presence_die "build failed"
+}
