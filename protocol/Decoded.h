@@ -28,4 +28,15 @@ private:
     std::variant<T, ProtocolError> m_state;
 };
 
+// An error about a request names the request's ref, so the peer can match it.
+template <typename T>
+[[nodiscard]] Decoded<T> withRef(Decoded<T> decoded, const std::optional<QString> &ref)
+{
+    if (decoded.ok())
+        return decoded;
+    ProtocolError error = decoded.error();
+    error.ref = ref;
+    return error;
+}
+
 } // namespace Presence::Protocol

@@ -244,11 +244,7 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
         return ProtocolError { ErrorCode::UnknownType,
             u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
     }();
-    if (decoded.ok())
-        return decoded;
-    ProtocolError error = decoded.error();
-    error.ref = envelope.ref;
-    return error;
+    return withRef(std::move(decoded), envelope.ref);
 }
 
 } // namespace Presence::Protocol

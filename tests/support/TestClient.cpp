@@ -67,29 +67,20 @@ QJsonObject TestClient::request(QJsonObject frame, int timeoutMs)
     const QString ref = u"r%1"_s.arg(m_nextRef++);
     frame.insert("ref"_L1, ref);
     sendJson(frame);
-    QJsonObject answer;
-    const auto take = [&] {
-        for (qsizetype i = 0; i < m_received.size(); ++i) {
-            if (!m_taken[i] && m_received[i].value("ref"_L1).toString() == ref) {
-                m_taken[i] = true;
-                answer = m_received[i];
-                return true;
-            }
-        }
-        return false;
-    };
-    (void)QTest::qWaitFor([&] { return take() || !isOpen(); }, timeoutMs);
-    if (answer.isEmpty())
-        take();
-    return answer;
+    return waitForField("ref"_L1, ref, timeoutMs);
 }
 
 QJsonObject TestClient::waitFor(const QString &type, int timeoutMs)
 {
+    return waitForField("type"_L1, type, timeoutMs);
+}
+
+QJsonObject TestClient::waitForField(QLatin1StringView key, const QString &value, int timeoutMs)
+{
     QJsonObject found;
     const auto take = [&] {
         for (qsizetype i = 0; i < m_received.size(); ++i) {
-            if (!m_taken[i] && m_received[i].value("type"_L1).toString() == type) {
+            if (!m_taken[i] && m_received[i].value(key).toString() == value) {
                 m_taken[i] = true;
                 found = m_received[i];
                 return true;

@@ -46,6 +46,9 @@ Q_SIGNALS:
     void frameReceived(const QJsonObject &frame);
 
 private:
+    // Takes the first untaken frame whose field key equals value, waiting for it if needed.
+    QJsonObject waitForField(QLatin1StringView key, const QString &value, int timeoutMs);
+
     QWebSocket m_socket;
     QList<QJsonObject> m_received;
     QList<bool> m_taken;
