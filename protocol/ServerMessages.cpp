@@ -85,6 +85,8 @@ Decoded<ServerMessage> decodeWelcome(FieldReader &in)
     welcome.limits.maxFramesPerSecond
         = int(limits.integer("max_frames_per_second"_L1, 1, kMaxInt, Need::Optional)
                   .value_or(welcome.limits.maxFramesPerSecond));
+    welcome.limits.frameBurst = int(limits.integer("frame_burst"_L1, 1, kMaxInt, Need::Optional)
+                                        .value_or(welcome.limits.frameBurst));
     if (!in.failed() && limits.failed())
         in.fail(limits.error().message);
     if (in.failed())
@@ -160,7 +162,8 @@ QJsonObject toJson(const Welcome &message)
         QJsonObject { { "max_frame_bytes"_L1, message.limits.maxFrameBytes },
             { "max_subscriptions"_L1, message.limits.maxSubscriptions },
             { "max_ids_per_request"_L1, message.limits.maxIdsPerRequest },
-            { "max_frames_per_second"_L1, message.limits.maxFramesPerSecond } });
+            { "max_frames_per_second"_L1, message.limits.maxFramesPerSecond },
+            { "frame_burst"_L1, message.limits.frameBurst } });
     return object;
 }
 

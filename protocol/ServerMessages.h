@@ -25,7 +25,8 @@ struct Limits {
     int maxFrameBytes = 65536;
     int maxSubscriptions = 2000;
     int maxIdsPerRequest = 500;
-    int maxFramesPerSecond = 50; // sustained rate; see docs/protocol.md for the burst
+    int maxFramesPerSecond = 50; // sustained rate of text frames
+    int frameBurst = 100; // frames allowed at once above the sustained rate
     friend bool operator==(const Limits &, const Limits &) = default;
 };
 

@@ -47,6 +47,12 @@ ClientConnection::ClientConnection(
 
     m_closeTimer.setSingleShot(true);
     connect(&m_closeTimer, &QTimer::timeout, this, [this] { m_socket->abort(); });
+
+    // A peer can hang up between its handshake and our taking the socket: disconnected()
+    // will never come, so report it ourselves once the gateway has connected to us.
+    if (m_socket->state() != QAbstractSocket::ConnectedState)
+        QMetaObject::invokeMethod(
+            this, &ClientConnection::onSocketDisconnected, Qt::QueuedConnection);
 }
 
 ClientConnection::~ClientConnection() = default;

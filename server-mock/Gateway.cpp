@@ -8,6 +8,8 @@
 #include "server-mock/MemoryPresenceStore.h"
 
 #include <QSet>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QWebSocket>
 #include <QWebSocketCorsAuthenticator>
 #include <QWebSocketServer>
@@ -24,11 +26,13 @@ Gateway::Gateway(
     , m_config(std::move(config))
     , m_directory(std::move(directory))
     , m_store(store ? store : new MemoryPresenceStore(m_config.grace))
+    , m_listener(new QTcpServer(this))
     , m_server(
           new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
 {
     m_store->setParent(this);
     m_server->setHandshakeTimeout(m_config.helloTimeout);
+    connect(m_listener, &QTcpServer::newConnection, this, &Gateway::onNewTcpConnection);
     connect(m_server, &QWebSocketServer::newConnection, this, &Gateway::onNewConnection);
     connect(
         m_server, &QWebSocketServer::originAuthenticationRequired, this, &Gateway::onOriginCheck);
@@ -57,12 +61,12 @@ Gateway::~Gateway()
 
 bool Gateway::listen(QString *error)
 {
-    if (m_server->listen(m_config.address, m_config.port))
+    if (m_listener->listen(m_config.address, m_config.port))
         return true;
     if (error)
         *error = u"cannot listen on %1:%2: %3"_s.arg(m_config.address.toString())
                      .arg(m_config.port)
-                     .arg(m_server->errorString());
+                     .arg(m_listener->errorString());
     return false;
 }
 
@@ -70,15 +74,15 @@ QUrl Gateway::url() const
 {
     QUrl url;
     url.setScheme(u"ws"_s);
-    url.setHost(m_server->serverAddress().toString());
-    url.setPort(m_server->serverPort());
+    url.setHost(m_listener->serverAddress().toString());
+    url.setPort(m_listener->serverPort());
     url.setPath(u"/"_s);
     return url;
 }
 
 quint16 Gateway::port() const
 {
-    return m_server->serverPort();
+    return m_listener->serverPort();
 }
 
 int Gateway::authenticatedCount() const
@@ -112,6 +116,16 @@ void Gateway::onOriginCheck(QWebSocketCorsAuthenticator *authenticator)
     if (!allowed)
         qCInfo(lcGateway) << "refused a handshake from origin" << origin;
     authenticator->setAllowed(allowed);
+}
+
+void Gateway::onNewTcpConnection()
+{
+    while (QTcpSocket *socket = m_listener->nextPendingConnection()) {
+        // Qt writes a frame's header and payload separately; with Nagle on, a large frame
+        // waits for the peer's delayed ACK (about 40 ms) before its payload leaves.
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        m_server->handleConnection(socket);
+    }
 }
 
 void Gateway::onNewConnection()
@@ -161,7 +175,7 @@ void Gateway::onHello(
     welcome.user = { user.id, user.name };
     welcome.heartbeatMs = int(m_config.heartbeat.count());
     welcome.limits = { m_config.maxFrameBytes, m_config.maxSubscriptions, m_config.maxIdsPerRequest,
-        m_config.maxFramesPerSecond };
+        m_config.maxFramesPerSecond, m_config.frameBurst };
     connection->send(toJson(welcome), ref);
     m_store->connectionOpened(user.id, connection->id(), status);
 }
@@ -303,7 +317,7 @@ void Gateway::shutdown()
     if (m_shuttingDown)
         return;
     m_shuttingDown = true;
-    m_server->close();
+    m_listener->close();
     qCInfo(lcGateway) << "shutting down: closing" << m_connections.size() << "connections";
     for (ClientConnection *connection : std::as_const(m_connections))
         connection->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);

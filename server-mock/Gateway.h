@@ -12,6 +12,7 @@
 #include <QUrl>
 #include <optional>
 
+class QTcpServer;
 class QWebSocketServer;
 class QWebSocketCorsAuthenticator;
 
@@ -53,6 +54,7 @@ Q_SIGNALS:
     void shutdownFinished();
 
 private:
+    void onNewTcpConnection();
     void onNewConnection();
     void onOriginCheck(QWebSocketCorsAuthenticator *authenticator);
     void onHello(ClientConnection *connection, const Protocol::Hello &hello,
@@ -78,6 +80,7 @@ private:
     GatewayConfig m_config;
     UserDirectory m_directory;
     PresenceStore *m_store;
+    QTcpServer *m_listener; // accepts TCP, so that sockets get TCP_NODELAY before the handshake
     QWebSocketServer *m_server;
     SubscriptionRegistry m_subscriptions;
     QHash<ConnectionId, ClientConnection *> m_connections;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "protocol/TokenBucket.h"
+
 #include <chrono>
 
 namespace Presence::Gateway {
@@ -19,10 +21,7 @@ public:
     [[nodiscard]] Verdict admit(Clock::time_point now);
 
 private:
-    double m_ratePerSecond;
-    double m_capacity;
-    double m_tokens;
-    Clock::time_point m_lastRefill;
+    Protocol::TokenBucket m_bucket;
     int m_abuseDropLimit;
     std::chrono::milliseconds m_abuseWindow;
     Clock::time_point m_windowStart;

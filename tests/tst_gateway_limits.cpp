@@ -159,6 +159,13 @@ void TestGatewayLimits::tooManyIdsAppliesNothing()
     QCOMPARE(snapshotIds(snapshot), friendIds(3, 2 + kMaxIds));
     QCOMPARE(snapshot.value("denied"_L1).toArray(), QJsonArray());
     QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 2 + kMaxIds));
+
+    // The same limit holds for unsubscribe, and nothing of a refused one is applied.
+    QJsonObject tooManyOff = subscribe(friendIds(1, 1 + kMaxIds));
+    tooManyOff.insert("type"_L1, "unsubscribe"_L1);
+    const QJsonObject offError = alice.request(tooManyOff);
+    QCOMPARE(offError.value("code"_L1).toString(), u"too_many_ids"_s);
+    QCOMPARE(gateway->subscriptionsOfUser(u"alice"_s), friendIds(1, 2 + kMaxIds));
 }
 
 void TestGatewayLimits::tooManySubscriptionsAppliesNothing()

@@ -113,6 +113,7 @@ void TestGatewaySession::welcomeCarriesUserAndLimits()
     config.maxSubscriptions = 77;
     config.maxIdsPerRequest = 11;
     config.maxFramesPerSecond = 33;
+    config.frameBurst = 44;
     const auto gateway = startGateway(
         { { u"alice"_s, { u"bob"_s }, u"Alice Liddell"_s }, { u"bob"_s, {} } }, config);
     QVERIFY(gateway);
@@ -129,7 +130,8 @@ void TestGatewaySession::welcomeCarriesUserAndLimits()
     QCOMPARE(welcome.value("protocol"_L1).toInt(), 1);
     QCOMPARE(welcome.value("limits"_L1).toObject(),
         (QJsonObject { { "max_frame_bytes"_L1, 12345 }, { "max_subscriptions"_L1, 77 },
-            { "max_ids_per_request"_L1, 11 }, { "max_frames_per_second"_L1, 33 } }));
+            { "max_ids_per_request"_L1, 11 }, { "max_frames_per_second"_L1, 33 },
+            { "frame_burst"_L1, 44 } }));
     if (ref.isEmpty())
         QVERIFY(!welcome.contains("ref"_L1));
     else
