@@ -1,0 +1,204 @@
+#include "models/FriendListModel.h"
+
+#include <QSet>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Models {
+
+namespace {
+
+const QList<int> kPresenceRoles = { FriendListModel::StatusRole, FriendListModel::LastSeenRole,
+    FriendListModel::FreshRole, FriendListModel::AnnouncedStatusRole };
+
+} // namespace
+
+FriendListModel::FriendListModel(QObject *parent)
+    : QAbstractListModel(parent)
+{
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setTimerType(Qt::PreciseTimer);
+    m_flushTimer.setInterval(std::chrono::milliseconds(16));
+    connect(&m_flushTimer, &QTimer::timeout, this, &FriendListModel::flush);
+}
+
+int FriendListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+QVariant FriendListModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.model() != this || index.row() >= m_rows.size())
+        return {};
+    const Row &row = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+    case NameRole:
+        return row.name;
+    case IdRole:
+        return row.id;
+    case StatusRole:
+        return int(row.state);
+    case LastSeenRole:
+        return row.lastSeen ? QVariant(*row.lastSeen) : QVariant();
+    case FreshRole:
+        return row.fresh;
+    case AnnouncedStatusRole:
+        return int(row.announced);
+    default:
+        return {};
+    }
+}
+
+QHash<int, QByteArray> FriendListModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert(IdRole, "friendId");
+    names.insert(NameRole, "name");
+    names.insert(StatusRole, "status");
+    names.insert(LastSeenRole, "lastSeen");
+    names.insert(FreshRole, "fresh");
+    names.insert(AnnouncedStatusRole, "announcedStatus");
+    return names;
+}
+
+void FriendListModel::setFriends(const QList<FriendRecord> &input)
+{
+    // A duplicate id would make two rows for one friend: the first one wins.
+    QList<FriendRecord> friends;
+    friends.reserve(input.size());
+    QSet<QString> seen;
+    seen.reserve(input.size());
+    for (const FriendRecord &f : input) {
+        if (!seen.contains(f.id)) {
+            seen.insert(f.id);
+            friends.append(f);
+        }
+    }
+    const bool same = friends.size() == m_rows.size()
+        && std::equal(friends.cbegin(), friends.cend(), m_rows.cbegin(),
+            [](const FriendRecord &f, const Row &r) { return f.id == r.id && f.name == r.name; });
+    if (same)
+        return;
+
+    beginResetModel();
+    QHash<QString, Row> previous;
+    previous.reserve(m_rows.size());
+    for (Row &row : m_rows)
+        previous.insert(row.id, std::move(row));
+    m_rows.clear();
+    m_rows.reserve(friends.size());
+    m_rowOfId.clear();
+    m_rowOfId.reserve(friends.size());
+    for (const FriendRecord &f : friends) {
+        Row row = previous.take(f.id);
+        row.id = f.id;
+        row.name = f.name;
+        row.announced = row.state; // a reset tells views everything
+        m_rowOfId.insert(f.id, int(m_rows.size()));
+        m_rows.append(std::move(row));
+    }
+    m_dirtyRows.clear();
+    m_isDirty.assign(size_t(m_rows.size()), false);
+    m_flushTimer.stop();
+    endResetModel();
+}
+
+void FriendListModel::updatePresence(
+    const QString &id, PresenceState state, std::optional<qint64> lastSeen)
+{
+    const auto it = m_rowOfId.constFind(id);
+    if (it == m_rowOfId.constEnd())
+        return;
+    Row &row = m_rows[*it];
+    if (row.state == state && row.lastSeen == lastSeen && row.fresh)
+        return;
+    row.state = state;
+    row.lastSeen = lastSeen;
+    row.fresh = true;
+    markDirty(*it);
+}
+
+void FriendListModel::markStale(const QStringList &ids)
+{
+    for (const QString &id : ids) {
+        const auto it = m_rowOfId.constFind(id);
+        if (it == m_rowOfId.constEnd() || !m_rows[*it].fresh)
+            continue;
+        m_rows[*it].fresh = false;
+        markDirty(*it);
+    }
+}
+
+void FriendListModel::markAllUnknown()
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        Row &row = m_rows[i];
+        if (row.state == PresenceState::Unknown && !row.fresh)
+            continue;
+        row.state = PresenceState::Unknown;
+        row.fresh = false;
+        markDirty(i);
+    }
+}
+
+std::optional<int> FriendListModel::rowOf(const QString &id) const
+{
+    const auto it = m_rowOfId.constFind(id);
+    if (it == m_rowOfId.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+int FriendListModel::countIn(PresenceState state) const
+{
+    return int(std::count_if(
+        m_rows.cbegin(), m_rows.cend(), [state](const Row &row) { return row.state == state; }));
+}
+
+void FriendListModel::setFlushInterval(std::chrono::milliseconds interval)
+{
+    m_flushTimer.setInterval(interval);
+}
+
+std::chrono::milliseconds FriendListModel::flushInterval() const
+{
+    return m_flushTimer.intervalAsDuration();
+}
+
+void FriendListModel::markDirty(int row)
+{
+    if (m_isDirty[size_t(row)])
+        return;
+    m_isDirty[size_t(row)] = true;
+    m_dirtyRows.push_back(row);
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+void FriendListModel::flush()
+{
+    m_flushTimer.stop();
+    if (m_dirtyRows.empty())
+        return;
+    std::vector<int> rows;
+    rows.swap(m_dirtyRows);
+    std::sort(rows.begin(), rows.end());
+    for (const int row : rows)
+        m_isDirty[size_t(row)] = false;
+    size_t start = 0;
+    for (size_t i = 1; i <= rows.size(); ++i) {
+        if (i == rows.size() || rows[i] != rows[i - 1] + 1) {
+            for (size_t k = start; k < i; ++k)
+                m_rows[rows[k]].announced = m_rows[rows[k]].state;
+            Q_EMIT dataChanged(index(rows[start]), index(rows[i - 1]), kPresenceRoles);
+            start = i;
+        }
+    }
+    Q_EMIT presenceFlushed();
+}
+
+} // namespace Presence::Models

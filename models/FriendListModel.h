@@ -1,0 +1,86 @@
+#pragma once
+
+#include "models/PresenceState.h"
+
+#include <QAbstractListModel>
+#include <QHash>
+#include <QTimer>
+#include <chrono>
+#include <optional>
+#include <vector>
+
+namespace Presence::Models {
+
+struct FriendRecord {
+    QString id;
+    QString name;
+};
+
+// The friend list with each friend's presence. It knows nothing about sockets: whoever
+// holds the session feeds it. Presence changes are applied to the data at once, while views
+// hear of them once per flush interval: one dataChanged per contiguous run of changed rows,
+// naming only the presence roles, so storms of events stay cheap for 100,000 rows.
+class FriendListModel : public QAbstractListModel {
+    Q_OBJECT
+public:
+    enum Role {
+        IdRole = Qt::UserRole + 1,
+        NameRole,
+        StatusRole, // PresenceState as int
+        LastSeenRole, // qint64 ms since the epoch, or an invalid QVariant
+        FreshRole, // bool: received from a live subscription on this connection
+        // The status as views were last told it (int of PresenceState). Sorting proxies sort
+        // on this, never on StatusRole: while one flush announces its runs one by one, rows
+        // of later runs must not look moved to a proxy re-placing the rows of earlier ones.
+        AnnouncedStatusRole,
+    };
+    Q_ENUM(Role)
+
+    explicit FriendListModel(QObject *parent = nullptr);
+
+    [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex &index, int role) const override;
+    [[nodiscard]] QHash<int, QByteArray> roleNames() const override;
+
+    // Replaces the list. Presence already known for ids that stay is kept; an identical
+    // list changes nothing (a reconnect reloads the same friends without a reset).
+    void setFriends(const QList<FriendRecord> &friends);
+    void updatePresence(const QString &id, PresenceState state, std::optional<qint64> lastSeen);
+    // These friends are no longer watched: their last status stays, marked not fresh.
+    void markStale(const QStringList &ids);
+    // No live connection: every row becomes unknown.
+    void markAllUnknown();
+
+    [[nodiscard]] std::optional<int> rowOf(const QString &id) const;
+    [[nodiscard]] PresenceState stateAt(int row) const { return m_rows.at(row).state; }
+    [[nodiscard]] int countIn(PresenceState state) const;
+
+    void setFlushInterval(std::chrono::milliseconds interval);
+    [[nodiscard]] std::chrono::milliseconds flushInterval() const;
+    // Tells views about pending changes now (tests, and before a synchronous read).
+    void flush();
+
+Q_SIGNALS:
+    // A flush finished telling views its runs: sorting proxies move rows now, once.
+    void presenceFlushed();
+
+private:
+    struct Row {
+        QString id;
+        QString name;
+        PresenceState state = PresenceState::Unknown;
+        PresenceState announced = PresenceState::Unknown;
+        std::optional<qint64> lastSeen;
+        bool fresh = false;
+    };
+
+    void markDirty(int row);
+
+    QList<Row> m_rows;
+    QHash<QString, int> m_rowOfId;
+    std::vector<int> m_dirtyRows;
+    std::vector<bool> m_isDirty;
+    QTimer m_flushTimer;
+};
+
+} // namespace Presence::Models

@@ -1,0 +1,401 @@
+#include "models/FriendSortFilterProxy.h"
+
+#include "models/FriendListModel.h"
+
+#include <QCollator>
+#include <QCollatorSortKey>
+
+#include <algorithm>
+#include <numeric>
+
+namespace Presence::Models {
+
+FriendSortFilterProxy::FriendSortFilterProxy(QObject *parent)
+    : QAbstractProxyModel(parent)
+{
+    m_moveTimer.setSingleShot(true);
+    m_moveTimer.setInterval(0);
+    connect(&m_moveTimer, &QTimer::timeout, this, &FriendSortFilterProxy::applyPendingMoves);
+}
+
+void FriendSortFilterProxy::setSourceModel(QAbstractItemModel *source)
+{
+    beginResetModel();
+    for (const auto &connection : std::as_const(m_sourceConnections))
+        disconnect(connection);
+    m_sourceConnections.clear();
+    QAbstractProxyModel::setSourceModel(source);
+    if (source)
+        connectSource(source);
+    rebuild();
+    endResetModel();
+}
+
+void FriendSortFilterProxy::connectSource(QAbstractItemModel *source)
+{
+    using M = QAbstractItemModel;
+    const auto begin = [this] { beginSourceReset(); };
+    const auto end = [this] { endSourceReset(); };
+    m_sourceConnections = {
+        connect(source, &M::dataChanged, this, &FriendSortFilterProxy::onSourceDataChanged),
+        connect(source, &M::modelAboutToBeReset, this, begin),
+        connect(source, &M::modelReset, this, end),
+        connect(source, &M::rowsAboutToBeInserted, this, begin),
+        connect(source, &M::rowsInserted, this, end),
+        connect(source, &M::rowsAboutToBeRemoved, this, begin),
+        connect(source, &M::rowsRemoved, this, end),
+        connect(source, &M::rowsAboutToBeMoved, this, begin),
+        connect(source, &M::rowsMoved, this, end),
+        connect(source, &M::layoutAboutToBeChanged, this, begin),
+        connect(source, &M::layoutChanged, this, end),
+    };
+    // Our own model says when a flush is complete: move rows then, in the same event as the
+    // dataChanged, so no frame is painted unsorted. Other sources get the next-turn timer.
+    if (auto *friends = qobject_cast<FriendListModel *>(source)) {
+        m_sourceConnections.append(connect(friends, &FriendListModel::presenceFlushed, this,
+            &FriendSortFilterProxy::applyPendingMoves));
+    }
+}
+
+void FriendSortFilterProxy::beginSourceReset()
+{
+    if (m_inSourceReset)
+        return;
+    m_inSourceReset = true;
+    beginResetModel();
+}
+
+void FriendSortFilterProxy::endSourceReset()
+{
+    if (!m_inSourceReset)
+        return;
+    rebuild();
+    m_inSourceReset = false;
+    endResetModel();
+}
+
+QModelIndex FriendSortFilterProxy::mapToSource(const QModelIndex &proxyIndex) const
+{
+    if (!proxyIndex.isValid() || !sourceModel() || proxyIndex.model() != this
+        || size_t(proxyIndex.row()) >= m_proxyToSource.size())
+        return {};
+    return sourceModel()->index(m_proxyToSource[size_t(proxyIndex.row())], proxyIndex.column());
+}
+
+QModelIndex FriendSortFilterProxy::mapFromSource(const QModelIndex &sourceIndex) const
+{
+    if (!sourceIndex.isValid() || sourceIndex.model() != sourceModel()
+        || size_t(sourceIndex.row()) >= m_sourceToProxy.size())
+        return {};
+    const int row = m_sourceToProxy[size_t(sourceIndex.row())];
+    return row < 0 ? QModelIndex() : createIndex(row, sourceIndex.column());
+}
+
+QModelIndex FriendSortFilterProxy::index(int row, int column, const QModelIndex &parent) const
+{
+    if (parent.isValid() || row < 0 || size_t(row) >= m_proxyToSource.size() || column < 0
+        || column >= columnCount())
+        return {};
+    return createIndex(row, column);
+}
+
+QModelIndex FriendSortFilterProxy::parent(const QModelIndex &) const
+{
+    return {};
+}
+
+int FriendSortFilterProxy::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_proxyToSource.size());
+}
+
+int FriendSortFilterProxy::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !sourceModel() ? 0 : sourceModel()->columnCount();
+}
+
+bool FriendSortFilterProxy::hasChildren(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_proxyToSource.empty();
+}
+
+void FriendSortFilterProxy::setSortMode(SortMode mode)
+{
+    if (m_mode == mode)
+        return;
+    applyPendingMoves();
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QList<int> sourceRows;
+    sourceRows.reserve(before.size());
+    for (const QModelIndex &index : before)
+        sourceRows.append(m_proxyToSource[size_t(index.row())]);
+    m_mode = mode;
+    rebuildOrder();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after.append(index(m_sourceToProxy[size_t(sourceRows[i])], before[i].column()));
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void FriendSortFilterProxy::setSearchText(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed == m_search)
+        return;
+    applyPendingMoves();
+    m_search = trimmed;
+    const size_t rows = m_accepted.size();
+    std::vector<bool> accepted(rows);
+    for (size_t row = 0; row < rows; ++row)
+        accepted[row] = accepts(int(row));
+
+    // Rows leaving, as runs of proxy rows; rows entering, grouped by where they land.
+    std::vector<std::pair<int, int>> removeRuns;
+    for (size_t i = 0; i < m_proxyToSource.size(); ++i) {
+        if (accepted[size_t(m_proxyToSource[i])])
+            continue;
+        if (!removeRuns.empty() && removeRuns.back().second == int(i) - 1)
+            removeRuns.back().second = int(i);
+        else
+            removeRuns.push_back({ int(i), int(i) });
+    }
+    std::vector<int> entering;
+    for (size_t row = 0; row < rows; ++row) {
+        if (accepted[row] && !m_accepted[row])
+            entering.push_back(int(row));
+    }
+    const auto less = [this](int a, int b) { return lessThan(a, b); };
+    std::sort(entering.begin(), entering.end(), less);
+
+    // Typing in the search box should keep the view's selection and scroll position, so
+    // rows are removed and inserted; a change that scatters into very many runs resets.
+    constexpr size_t kMaxRuns = 64;
+    if (removeRuns.size() > kMaxRuns || entering.size() > kMaxRuns * 16) {
+        beginResetModel();
+        m_accepted = std::move(accepted);
+        rebuildOrder();
+        endResetModel();
+        return;
+    }
+    for (auto run = removeRuns.crbegin(); run != removeRuns.crend(); ++run) {
+        beginRemoveRows({}, run->first, run->second);
+        for (int i = run->first; i <= run->second; ++i)
+            m_accepted[size_t(m_proxyToSource[size_t(i)])] = false;
+        m_proxyToSource.erase(
+            m_proxyToSource.begin() + run->first, m_proxyToSource.begin() + run->second + 1);
+        rebuildSourceToProxy();
+        endRemoveRows();
+    }
+    size_t next = 0;
+    while (next < entering.size()) {
+        const auto at = std::lower_bound(
+            m_proxyToSource.begin(), m_proxyToSource.end(), entering[next], less);
+        const int position = int(at - m_proxyToSource.begin());
+        size_t end = next + 1; // the following rows that land in the same gap
+        while (
+            end < entering.size() && (at == m_proxyToSource.end() || lessThan(entering[end], *at)))
+            ++end;
+        beginInsertRows({}, position, position + int(end - next) - 1);
+        m_proxyToSource.insert(
+            at, entering.begin() + qsizetype(next), entering.begin() + qsizetype(end));
+        for (size_t i = next; i < end; ++i)
+            m_accepted[size_t(entering[i])] = true;
+        rebuildSourceToProxy();
+        endInsertRows();
+        next = end;
+    }
+}
+
+void FriendSortFilterProxy::rebuildSourceToProxy()
+{
+    m_sourceToProxy.assign(m_accepted.size(), -1);
+    for (size_t i = 0; i < m_proxyToSource.size(); ++i)
+        m_sourceToProxy[size_t(m_proxyToSource[i])] = int(i);
+}
+
+bool FriendSortFilterProxy::accepts(int sourceRow) const
+{
+    if (m_search.isEmpty())
+        return true;
+    const QModelIndex index = sourceModel()->index(sourceRow, 0);
+    return index.data(FriendListModel::NameRole).toString().contains(m_search, Qt::CaseInsensitive)
+        || index.data(FriendListModel::IdRole).toString().contains(m_search, Qt::CaseInsensitive);
+}
+
+int FriendSortFilterProxy::availabilityOf(int sourceRow) const
+{
+    // The announced status, never the live one: see FriendListModel::AnnouncedStatusRole.
+    const QVariant value
+        = sourceModel()->index(sourceRow, 0).data(FriendListModel::AnnouncedStatusRole);
+    return availabilityRank(PresenceState(value.toInt()));
+}
+
+bool FriendSortFilterProxy::lessThan(int left, int right) const
+{
+    if (m_mode == SortMode::Availability) {
+        const int l = m_availability[size_t(left)];
+        const int r = m_availability[size_t(right)];
+        if (l != r)
+            return l < r;
+    }
+    return m_nameRank[size_t(left)] < m_nameRank[size_t(right)];
+}
+
+void FriendSortFilterProxy::rebuild()
+{
+    m_pendingMoves.clear();
+    m_moveTimer.stop();
+    const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
+
+    // Rank names once: collation keys make this sort cheap, and every later comparison is
+    // between two integers.
+    QCollator collator;
+    if (collator.locale().language() == QLocale::C) // Qt's C collation ignores numeric mode
+        collator.setLocale(QLocale(QLocale::English));
+    collator.setCaseSensitivity(Qt::CaseInsensitive);
+    collator.setNumericMode(true); // user2 before user10
+    std::vector<QCollatorSortKey> keys;
+    std::vector<QString> ids;
+    keys.reserve(size_t(rows));
+    ids.reserve(size_t(rows));
+    for (int row = 0; row < rows; ++row) {
+        const QModelIndex index = sourceModel()->index(row, 0);
+        keys.push_back(collator.sortKey(index.data(FriendListModel::NameRole).toString()));
+        ids.push_back(index.data(FriendListModel::IdRole).toString());
+    }
+    std::vector<int> byName(static_cast<size_t>(rows));
+    std::iota(byName.begin(), byName.end(), 0);
+    std::sort(byName.begin(), byName.end(), [&](int a, int b) {
+        const int c = keys[size_t(a)].compare(keys[size_t(b)]);
+        return c != 0 ? c < 0 : ids[size_t(a)] < ids[size_t(b)];
+    });
+    m_nameRank.assign(size_t(rows), 0);
+    for (int position = 0; position < rows; ++position)
+        m_nameRank[size_t(byName[size_t(position)])] = position;
+
+    m_availability.resize(size_t(rows));
+    m_accepted.resize(size_t(rows));
+    for (int row = 0; row < rows; ++row) {
+        m_availability[size_t(row)] = availabilityOf(row);
+        m_accepted[size_t(row)] = accepts(row);
+    }
+    rebuildOrder();
+}
+
+void FriendSortFilterProxy::rebuildOrder()
+{
+    const size_t rows = m_accepted.size();
+    m_proxyToSource.clear();
+    for (size_t row = 0; row < rows; ++row) {
+        if (m_accepted[row])
+            m_proxyToSource.push_back(int(row));
+    }
+    std::sort(m_proxyToSource.begin(), m_proxyToSource.end(),
+        [this](int a, int b) { return lessThan(a, b); });
+    rebuildSourceToProxy();
+}
+
+void FriendSortFilterProxy::onSourceDataChanged(
+    const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
+{
+    if (m_inSourceReset || !topLeft.isValid() || !bottomRight.isValid())
+        return;
+    const int first = topLeft.row();
+    const int last = bottomRight.row();
+    const bool all = roles.isEmpty();
+    if (all || roles.contains(FriendListModel::NameRole)
+        || roles.contains(FriendListModel::IdRole)) {
+        // Names or ids changed (FriendListModel never does this; other sources might).
+        beginSourceReset();
+        endSourceReset();
+        return;
+    }
+    if (roles.contains(FriendListModel::AnnouncedStatusRole)) {
+        for (int row = first; row <= last; ++row) {
+            const int rank = availabilityOf(row);
+            if (rank == m_availability[size_t(row)])
+                continue;
+            if (m_mode == SortMode::Availability && m_accepted[size_t(row)])
+                m_pendingMoves.push_back(row); // moved with the others on the next turn
+            else
+                m_availability[size_t(row)] = rank;
+        }
+        if (!m_pendingMoves.empty() && !m_moveTimer.isActive())
+            m_moveTimer.start();
+    }
+    emitProxyDataChanged(first, last, roles);
+}
+
+void FriendSortFilterProxy::emitProxyDataChanged(
+    int firstSourceRow, int lastSourceRow, const QList<int> &roles)
+{
+    // One signal per run of consecutive proxy rows among the changed source rows.
+    std::vector<int> proxyRows;
+    proxyRows.reserve(size_t(lastSourceRow - firstSourceRow + 1));
+    for (int row = firstSourceRow; row <= lastSourceRow; ++row) {
+        const int proxyRow = m_sourceToProxy[size_t(row)];
+        if (proxyRow >= 0)
+            proxyRows.push_back(proxyRow);
+    }
+    std::sort(proxyRows.begin(), proxyRows.end());
+    const int lastColumn = columnCount() - 1;
+    size_t start = 0;
+    for (size_t i = 1; i <= proxyRows.size(); ++i) {
+        if (i == proxyRows.size() || proxyRows[i] != proxyRows[i - 1] + 1) {
+            Q_EMIT dataChanged(
+                createIndex(proxyRows[start], 0), createIndex(proxyRows[i - 1], lastColumn), roles);
+            start = i;
+        }
+    }
+}
+
+void FriendSortFilterProxy::applyPendingMoves()
+{
+    m_moveTimer.stop();
+    if (m_pendingMoves.empty())
+        return;
+    std::vector<int> moving;
+    moving.swap(m_pendingMoves);
+    std::sort(moving.begin(), moving.end());
+    moving.erase(std::unique(moving.begin(), moving.end()), moving.end());
+
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QList<int> sourceRows;
+    sourceRows.reserve(before.size());
+    for (const QModelIndex &index : before)
+        sourceRows.append(m_proxyToSource[size_t(index.row())]);
+
+    // Take the moving rows out, give them their new rank, and merge them back in:
+    // O(rows + moved log moved) for the whole batch.
+    std::vector<bool> isMoving(m_accepted.size(), false);
+    for (const int row : moving) {
+        isMoving[size_t(row)] = true;
+        m_availability[size_t(row)] = availabilityOf(row);
+    }
+    std::vector<int> staying;
+    staying.reserve(m_proxyToSource.size());
+    for (const int row : m_proxyToSource) {
+        if (!isMoving[size_t(row)])
+            staying.push_back(row);
+    }
+    const auto less = [this](int a, int b) { return lessThan(a, b); };
+    std::sort(moving.begin(), moving.end(), less);
+    m_proxyToSource.clear();
+    std::merge(staying.cbegin(), staying.cend(), moving.cbegin(), moving.cend(),
+        std::back_inserter(m_proxyToSource), less);
+    for (size_t i = 0; i < m_proxyToSource.size(); ++i)
+        m_sourceToProxy[size_t(m_proxyToSource[i])] = int(i);
+
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after.append(createIndex(m_sourceToProxy[size_t(sourceRows[i])], before[i].column()));
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+} // namespace Presence::Models

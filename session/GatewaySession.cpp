@@ -1,0 +1,513 @@
+#include "session/GatewaySession.h"
+
+#include "protocol/ClientMessages.h"
+#include "protocol/CloseCode.h"
+#include "protocol/Frame.h"
+#include "session/Logging.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Session {
+
+using namespace Protocol;
+
+GatewaySession::GatewaySession(QObject *parent)
+    : GatewaySession(Options {}, parent)
+{
+}
+
+GatewaySession::GatewaySession(Options options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_backoff(m_options.backoff)
+{
+    connect(&m_socket, &QWebSocket::connected, this, &GatewaySession::onConnected);
+    // stateChanged covers every way an attempt ends: refused, closed, aborted, timed out.
+    connect(&m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState s) {
+        if (s == QAbstractSocket::UnconnectedState)
+            onDisconnected();
+    });
+    connect(&m_socket, &QWebSocket::textMessageReceived, this, &GatewaySession::onTextMessage);
+    connect(&m_socket, &QWebSocket::pong, &m_pongTimer, &QTimer::stop);
+
+    m_retryTimer.setSingleShot(true);
+    connect(&m_retryTimer, &QTimer::timeout, this, &GatewaySession::connectSocket);
+    m_connectTimer.setSingleShot(true);
+    connect(&m_connectTimer, &QTimer::timeout, this, [this] {
+        qCInfo(lcSession) << "connecting took longer than" << m_options.connectTimeout.count()
+                          << "ms";
+        scheduleReconnect(tr("The gateway did not answer in time."));
+        m_socket.abort();
+    });
+    connect(&m_pingTimer, &QTimer::timeout, this, [this] {
+        if (m_pongTimer.isActive())
+            return; // the previous ping is still waiting for its pong
+        m_socket.ping();
+        m_pongTimer.start(m_options.pongTimeout);
+    });
+    m_pongTimer.setSingleShot(true);
+    connect(&m_pongTimer, &QTimer::timeout, this, &GatewaySession::onPongMissed);
+    m_drainTimer.setSingleShot(true);
+    connect(&m_drainTimer, &QTimer::timeout, this, &GatewaySession::drain);
+    m_stableTimer.setSingleShot(true);
+    connect(&m_stableTimer, &QTimer::timeout, this, [this] { m_backoff.reset(); });
+}
+
+GatewaySession::~GatewaySession()
+{
+    m_state = State::Disconnected; // the socket's last state change must not reschedule
+    m_socket.disconnect(this);
+}
+
+void GatewaySession::open(const QUrl &url, const QString &token)
+{
+    m_url = url;
+    m_token = token;
+    m_backoff.reset();
+    // Whatever an earlier open() left running belongs to another connection.
+    const bool wasOnline = m_state == State::Online;
+    setState(State::Disconnected);
+    m_retryTimer.stop();
+    m_connectTimer.stop();
+    m_pingTimer.stop();
+    m_pongTimer.stop();
+    m_stableTimer.stop();
+    if (m_socket.state() != QAbstractSocket::UnconnectedState)
+        m_socket.abort();
+    if (wasOnline)
+        loseConnectionState();
+    connectSocket();
+}
+
+void GatewaySession::close()
+{
+    const bool wasOnline = m_state == State::Online;
+    setState(State::Disconnected);
+    m_retryTimer.stop();
+    m_connectTimer.stop();
+    m_pingTimer.stop();
+    m_pongTimer.stop();
+    m_stableTimer.stop();
+    m_socket.close();
+    if (wasOnline)
+        loseConnectionState();
+}
+
+void GatewaySession::retryNow()
+{
+    if (m_state != State::Reconnecting && m_state != State::Failed)
+        return;
+    m_retryTimer.stop();
+    connectSocket();
+}
+
+void GatewaySession::setWanted(const QSet<QString> &ids)
+{
+    m_wanted = ids;
+    // Coalesce several updates within one event-loop turn into one round of requests.
+    if (!m_syncQueued) {
+        m_syncQueued = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_syncQueued = false;
+                syncSubscriptions();
+            },
+            Qt::QueuedConnection);
+    }
+}
+
+void GatewaySession::setChosenStatus(ChosenStatus status)
+{
+    m_chosenStatus = status;
+    if (m_state == State::Online)
+        sendFrame(toJson(SetStatusRequest { status }));
+}
+
+void GatewaySession::connectSocket()
+{
+    m_errorString.clear();
+    m_sendBudget.reset();
+    m_outbox.clear();
+    m_drainTimer.stop();
+    setState(State::Connecting);
+    m_connectTimer.start(m_options.connectTimeout);
+    qCDebug(lcSession) << "connecting to" << m_url.toString();
+    m_socket.open(m_url);
+}
+
+void GatewaySession::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+void GatewaySession::scheduleReconnect(const QString &reason)
+{
+    if (m_state == State::Reconnecting || m_state == State::Failed
+        || m_state == State::Disconnected)
+        return;
+    const bool wasOnline = m_state == State::Online;
+    m_connectTimer.stop();
+    m_pingTimer.stop();
+    m_pongTimer.stop();
+    m_stableTimer.stop();
+    m_errorString = reason;
+    m_retryDelay = m_backoff.next();
+    setState(State::Reconnecting);
+    qCInfo(lcSession) << "connection lost:" << reason << "- retry" << m_backoff.attempts() << "in"
+                      << m_retryDelay.count() << "ms";
+    Q_EMIT retryScheduled(m_backoff.attempts(), m_retryDelay);
+    m_retryTimer.start(m_retryDelay);
+    if (wasOnline)
+        loseConnectionState();
+}
+
+void GatewaySession::fail(const QString &reason)
+{
+    const bool wasOnline = m_state == State::Online;
+    m_errorString = reason;
+    m_retryTimer.stop();
+    m_connectTimer.stop();
+    m_pingTimer.stop();
+    m_pongTimer.stop();
+    m_stableTimer.stop();
+    setState(State::Failed);
+    qCWarning(lcSession) << "giving up:" << reason;
+    if (m_socket.state() != QAbstractSocket::UnconnectedState)
+        m_socket.abort();
+    if (wasOnline)
+        loseConnectionState();
+}
+
+void GatewaySession::loseConnectionState()
+{
+    // Whatever the gateway held for that connection is gone with it.
+    m_outbox.clear();
+    m_syncDeferred = false;
+    m_drainTimer.stop();
+    m_subscribed.clear();
+    m_pendingSubscribes.clear();
+    m_seq.clear();
+    Q_EMIT subscriptionsChanged(0);
+    Q_EMIT presenceLost();
+}
+
+void GatewaySession::onConnected()
+{
+    setState(State::Authenticating);
+    Hello hello;
+    hello.token = m_token;
+    hello.client = m_options.clientName;
+    hello.status = m_chosenStatus; // a reconnect while invisible must never show us online
+    sendFrame(toJson(hello));
+}
+
+void GatewaySession::onDisconnected()
+{
+    const auto code = m_socket.closeCode();
+    if (code == CloseCode::Unauthorized) {
+        fail(tr("The gateway did not accept the token."));
+        return;
+    }
+    if (code == CloseCode::UnsupportedProtocol) {
+        fail(tr("The gateway speaks another protocol version."));
+        return;
+    }
+    QString reason = m_socket.closeReason();
+    if (reason.isEmpty())
+        reason = m_socket.errorString();
+    scheduleReconnect(reason);
+}
+
+void GatewaySession::onTextMessage(const QString &text)
+{
+    const auto envelope = parseFrame(text);
+    if (!envelope.ok()) {
+        qCWarning(lcSession) << "ignoring a malformed frame:" << envelope.error().message;
+        return;
+    }
+    const auto decoded = decodeServerMessage(envelope.value());
+    if (!decoded.ok()) {
+        if (decoded.error().code == ErrorCode::UnknownType)
+            qCDebug(lcSession) << "ignoring a frame of unknown type" << envelope.value().type;
+        else
+            qCWarning(lcSession) << "ignoring a malformed frame:" << decoded.error().message;
+        return;
+    }
+    const QString ref = envelope.value().ref.value_or(QString());
+    std::visit(
+        [&](const auto &message) {
+            using T = std::decay_t<decltype(message)>;
+            if constexpr (std::is_same_v<T, Welcome>)
+                onWelcome(message);
+            else if constexpr (std::is_same_v<T, FriendsPage>)
+                onFriendsPage(message);
+            else if constexpr (std::is_same_v<T, Snapshot>)
+                onSnapshot(message, ref);
+            else if constexpr (std::is_same_v<T, PresenceEvent>)
+                onPresence(message.presence);
+            else if constexpr (std::is_same_v<T, ErrorMessage>)
+                onError(message, ref);
+        },
+        decoded.value());
+}
+
+void GatewaySession::onWelcome(const Welcome &welcome)
+{
+    if (m_state != State::Authenticating)
+        return;
+    m_connectTimer.stop();
+    m_self = welcome.user;
+    m_limits = welcome.limits;
+    // What the gateway holds for us starts empty on every connection.
+    m_subscribed.clear();
+    m_denied.clear();
+    m_pendingSubscribes.clear();
+    m_seq.clear();
+    m_friends.clear();
+    m_outbox.clear();
+    m_syncDeferred = false;
+    // 80 % of the gateway's rate and burst: its clock and ours never agree exactly.
+    m_sendBudget.emplace(0.8 * m_limits.maxFramesPerSecond,
+        std::max(1.0, 0.8 * m_limits.frameBurst), Protocol::TokenBucket::Clock::now());
+    setState(State::Online);
+
+    const auto heartbeat = m_options.heartbeatOverride.count() > 0
+        ? m_options.heartbeatOverride
+        : std::chrono::milliseconds(welcome.heartbeatMs);
+    m_pongTimer.stop();
+    m_pingTimer.start(heartbeat);
+    m_stableTimer.start(m_options.stableAfter);
+    qCInfo(lcSession) << "signed in as" << m_self.id;
+    Q_EMIT signedIn(m_self);
+    requestFriends(0);
+    syncSubscriptions();
+}
+
+void GatewaySession::requestFriends(int offset)
+{
+    sendFrame(toJson(FriendsRequest { offset, m_options.friendsPageSize }));
+}
+
+void GatewaySession::onFriendsPage(const FriendsPage &page)
+{
+    if (m_state != State::Online || page.offset != m_friends.size())
+        return; // a page of an earlier connection, or out of order
+    m_friends.append(page.items);
+    if (page.items.isEmpty() || m_friends.size() >= page.total) {
+        Q_EMIT friendsLoaded(m_friends);
+        m_friends.clear();
+        return;
+    }
+    requestFriends(int(m_friends.size()));
+}
+
+void GatewaySession::syncSubscriptions()
+{
+    if (m_state != State::Online)
+        return;
+    const int before = int(m_subscribed.size());
+    const int chunkSize = std::max(1, m_limits.maxIdsPerRequest);
+    bool outOfBudget = false;
+
+    // Unsubscribe first: it frees room for what is wanted now.
+    QStringList toRemove;
+    for (const QString &id : std::as_const(m_subscribed)) {
+        if (!m_wanted.contains(id))
+            toRemove.append(id);
+    }
+    toRemove.sort();
+    QStringList removed;
+    for (qsizetype i = 0; i < toRemove.size(); i += chunkSize) {
+        if (!takeSendToken()) {
+            outOfBudget = true;
+            break;
+        }
+        const QStringList chunk = toRemove.mid(i, chunkSize);
+        sendNow(toJson(UnsubscribeRequest { chunk }), {});
+        ++m_unsubscribeRequests;
+        for (const QString &id : chunk)
+            m_subscribed.remove(id);
+        removed += chunk;
+    }
+
+    QStringList toAdd;
+    for (const QString &id : std::as_const(m_wanted)) {
+        if (!m_subscribed.contains(id) && !m_denied.contains(id))
+            toAdd.append(id);
+    }
+    toAdd.sort();
+    const qsizetype room = std::max<qsizetype>(0, m_limits.maxSubscriptions - m_subscribed.size());
+    if (toAdd.size() > room && !outOfBudget) {
+        qCWarning(lcSession) << "wanted" << m_wanted.size() << "users, more than the gateway's"
+                             << m_limits.maxSubscriptions << ": watching only some";
+        toAdd.resize(room);
+    }
+    bool added = false;
+    for (qsizetype i = 0; i < toAdd.size() && !outOfBudget; i += chunkSize) {
+        if (!takeSendToken()) {
+            outOfBudget = true;
+            break;
+        }
+        const QStringList chunk = toAdd.mid(i, chunkSize);
+        const QString ref = nextRef(u's');
+        m_pendingSubscribes.insert(ref, chunk);
+        for (const QString &id : chunk) {
+            m_subscribed.insert(id);
+            m_seq.remove(id); // the snapshot is the truth, whatever was held before
+        }
+        sendNow(toJson(SubscribeRequest { chunk }), ref);
+        ++m_subscribeRequests;
+        added = true;
+    }
+    // The rest goes when the budget allows; the difference is computed afresh then.
+    m_syncDeferred = outOfBudget;
+    if (outOfBudget)
+        scheduleDrain();
+
+    if (!removed.isEmpty())
+        Q_EMIT presenceStale(removed);
+    if (int(m_subscribed.size()) != before || !removed.isEmpty() || added)
+        Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
+}
+
+void GatewaySession::onSnapshot(const Snapshot &snapshot, const QString &ref)
+{
+    m_pendingSubscribes.remove(ref);
+    bool changed = false;
+    for (const QString &id : snapshot.denied) {
+        changed |= m_subscribed.remove(id);
+        m_denied.insert(id);
+    }
+    QList<UserPresence> accepted;
+    accepted.reserve(snapshot.users.size());
+    for (const UserPresence &presence : snapshot.users) {
+        if (!m_subscribed.contains(presence.id))
+            continue; // unsubscribed while the request was in flight
+        const auto held = m_seq.constFind(presence.id);
+        if (held != m_seq.constEnd() && *held > presence.seq)
+            continue; // a push overtook this snapshot
+        m_seq.insert(presence.id, presence.seq);
+        accepted.append(presence);
+    }
+    if (!accepted.isEmpty())
+        Q_EMIT presenceReceived(accepted);
+    if (changed)
+        Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
+}
+
+void GatewaySession::onPresence(const UserPresence &presence)
+{
+    if (!m_subscribed.contains(presence.id))
+        return; // in flight when we unsubscribed
+    const auto held = m_seq.constFind(presence.id);
+    if (held != m_seq.constEnd() && *held >= presence.seq) {
+        qCDebug(lcSession) << "dropping stale presence of" << presence.id << "seq" << presence.seq
+                           << "<=" << *held;
+        return;
+    }
+    m_seq.insert(presence.id, presence.seq);
+    Q_EMIT presenceReceived({ presence });
+}
+
+void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
+{
+    qCWarning(lcSession) << "gateway error" << error.codeText << error.message;
+    Q_EMIT errorReceived(error.codeText, error.message);
+    if (m_state == State::Authenticating
+        && (error.code == ErrorCode::Unauthorized
+            || error.code == ErrorCode::UnsupportedProtocol)) {
+        fail(error.code == ErrorCode::Unauthorized
+                ? tr("The gateway did not accept the token.")
+                : tr("The gateway speaks another protocol version."));
+        return;
+    }
+    if (error.code == ErrorCode::RateLimited) {
+        // Pacing should make this impossible; if a request was dropped anyway, what the
+        // gateway holds is unknown, and a fresh connection is the one exact way back.
+        scheduleReconnect(tr("The gateway dropped a request (rate limited)."));
+        m_socket.abort();
+        return;
+    }
+    // A refused subscribe: do not ask for those ids again on this connection.
+    const auto pending = m_pendingSubscribes.constFind(ref);
+    if (pending != m_pendingSubscribes.constEnd()) {
+        for (const QString &id : *pending) {
+            m_subscribed.remove(id);
+            m_denied.insert(id);
+        }
+        m_pendingSubscribes.erase(pending);
+        Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
+    }
+}
+
+void GatewaySession::onPongMissed()
+{
+    // Half-open TCP looks exactly like this: no error, just silence.
+    qCInfo(lcSession) << "no pong within" << m_options.pongTimeout.count()
+                      << "ms: the connection is dead";
+    scheduleReconnect(tr("The gateway stopped answering."));
+    m_socket.abort();
+}
+
+void GatewaySession::sendFrame(const QJsonObject &message, const QString &ref)
+{
+    if (m_outbox.empty() && takeSendToken()) {
+        sendNow(message, ref);
+        return;
+    }
+    m_outbox.push_back(serialize(message, ref));
+    scheduleDrain();
+}
+
+void GatewaySession::sendNow(const QJsonObject &message, const QString &ref)
+{
+    m_socket.sendTextMessage(serialize(message, ref));
+}
+
+QString GatewaySession::serialize(const QJsonObject &message, const QString &ref)
+{
+    return QString::fromUtf8(
+        serializeFrame(message, ref.isEmpty() ? std::nullopt : std::optional<QString>(ref)));
+}
+
+bool GatewaySession::takeSendToken()
+{
+    // Before welcome there is only hello; after it, stay under the gateway's frame rate so
+    // that no request of ours is ever dropped as rate_limited.
+    return !m_sendBudget || m_sendBudget->tryTake(Protocol::TokenBucket::Clock::now());
+}
+
+void GatewaySession::scheduleDrain()
+{
+    if (m_drainTimer.isActive() || !m_sendBudget)
+        return;
+    m_drainTimer.start(
+        std::max(1ms, m_sendBudget->timeUntilToken(Protocol::TokenBucket::Clock::now())));
+}
+
+void GatewaySession::drain()
+{
+    if (m_state != State::Online)
+        return;
+    while (!m_outbox.empty() && takeSendToken()) {
+        m_socket.sendTextMessage(m_outbox.front());
+        m_outbox.pop_front();
+    }
+    if (m_outbox.empty() && m_syncDeferred)
+        syncSubscriptions();
+    if (!m_outbox.empty() || m_syncDeferred)
+        scheduleDrain();
+}
+
+QString GatewaySession::nextRef(QChar kind)
+{
+    return kind + QString::number(++m_refCounter);
+}
+
+} // namespace Presence::Session

@@ -1,0 +1,152 @@
+#pragma once
+
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "protocol/TokenBucket.h"
+#include "session/Backoff.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+#include <QUrl>
+#include <QWebSocket>
+#include <chrono>
+#include <deque>
+#include <optional>
+
+namespace Presence::Session {
+
+// The client's one connection to a presence gateway: signs in, loads the friend list,
+// keeps the gateway subscribed to exactly the set the UI wants, and turns pushes into
+// presence updates. It reconnects by itself with jittered backoff and resubscribes.
+// It knows nothing of models or widgets: it reports through signals.
+class GatewaySession : public QObject {
+    Q_OBJECT
+public:
+    enum class State {
+        Disconnected, // not started, or closed on purpose
+        Connecting,
+        Authenticating, // socket open, hello sent
+        Online, // welcome received
+        Reconnecting, // waiting retryDelay() before attempt retryAttempt()
+        Failed, // an error retrying cannot fix (bad token, unsupported protocol)
+    };
+    Q_ENUM(State)
+
+    struct Options {
+        Backoff::Policy backoff;
+        // Online this long without trouble resets the backoff.
+        std::chrono::milliseconds stableAfter = 30s;
+        // A ping unanswered for this long means the connection is dead.
+        std::chrono::milliseconds pongTimeout = 10s;
+        // Overrides the gateway's heartbeat_ms (tests); zero means use the gateway's.
+        std::chrono::milliseconds heartbeatOverride = 0ms;
+        // Connecting plus signing in may take this long before the attempt counts as failed.
+        std::chrono::milliseconds connectTimeout = 15s;
+        QString clientName = QStringLiteral("presence-chat/0.1");
+        int friendsPageSize = 1000;
+    };
+
+    explicit GatewaySession(QObject *parent = nullptr);
+    GatewaySession(Options options, QObject *parent = nullptr);
+    ~GatewaySession() override;
+
+    void open(const QUrl &url, const QString &token);
+    // Closes on purpose: no reconnect.
+    void close();
+    // Skips the remaining backoff delay (or retries after a failure, e.g. with a new token).
+    void retryNow();
+
+    // The set of users whose presence the UI wants now; the session subscribes and
+    // unsubscribes to make the gateway's set equal to it (capped by max_subscriptions).
+    void setWanted(const QSet<QString> &ids);
+    void setChosenStatus(Protocol::ChosenStatus status);
+
+    [[nodiscard]] State state() const { return m_state; }
+    [[nodiscard]] int retryAttempt() const { return m_backoff.attempts(); }
+    [[nodiscard]] std::chrono::milliseconds retryDelay() const { return m_retryDelay; }
+    [[nodiscard]] QString errorString() const { return m_errorString; }
+    [[nodiscard]] const Protocol::UserInfo &self() const { return m_self; }
+    [[nodiscard]] const Protocol::Limits &limits() const { return m_limits; }
+    [[nodiscard]] Protocol::ChosenStatus chosenStatus() const { return m_chosenStatus; }
+    [[nodiscard]] const QSet<QString> &wanted() const { return m_wanted; }
+    // Ids the gateway is subscribed to for us (requests sent and not refused).
+    [[nodiscard]] const QSet<QString> &subscribed() const { return m_subscribed; }
+    [[nodiscard]] int subscribeRequestsSent() const { return m_subscribeRequests; }
+    [[nodiscard]] int unsubscribeRequestsSent() const { return m_unsubscribeRequests; }
+
+Q_SIGNALS:
+    void stateChanged(Presence::Session::GatewaySession::State state);
+    void retryScheduled(int attempt, std::chrono::milliseconds delay);
+    void signedIn(const Presence::Protocol::UserInfo &self);
+    void friendsLoaded(const QList<Presence::Protocol::UserInfo> &friends);
+    // Presence that is newer than anything held (by seq); snapshots replace what was held.
+    void presenceReceived(const QList<Presence::Protocol::UserPresence> &presence);
+    // These users are no longer watched: what is known of them is no longer live.
+    void presenceStale(const QStringList &ids);
+    // The connection is gone: nothing known is live any more.
+    void presenceLost();
+    void subscriptionsChanged(int count);
+    void errorReceived(const QString &code, const QString &message);
+
+private:
+    void connectSocket();
+    void setState(State state);
+    void scheduleReconnect(const QString &reason);
+    void fail(const QString &reason);
+    void loseConnectionState();
+    void onConnected();
+    void onDisconnected();
+    void onTextMessage(const QString &text);
+    void onWelcome(const Protocol::Welcome &welcome);
+    void onFriendsPage(const Protocol::FriendsPage &page);
+    void onSnapshot(const Protocol::Snapshot &snapshot, const QString &ref);
+    void onPresence(const Protocol::UserPresence &presence);
+    void onError(const Protocol::ErrorMessage &error, const QString &ref);
+    void onPongMissed();
+    void requestFriends(int offset);
+    void syncSubscriptions();
+    // Sends now if the frame budget allows, else queues it in order behind the others.
+    void sendFrame(const QJsonObject &message, const QString &ref = {});
+    void sendNow(const QJsonObject &message, const QString &ref);
+    [[nodiscard]] static QString serialize(const QJsonObject &message, const QString &ref);
+    [[nodiscard]] bool takeSendToken();
+    void scheduleDrain();
+    void drain();
+    QString nextRef(QChar kind);
+
+    Options m_options;
+    QWebSocket m_socket;
+    QUrl m_url;
+    QString m_token;
+    State m_state = State::Disconnected;
+    QString m_errorString;
+    Backoff m_backoff;
+    std::chrono::milliseconds m_retryDelay { 0 };
+    QTimer m_retryTimer;
+    QTimer m_connectTimer;
+    QTimer m_pingTimer;
+    QTimer m_stableTimer;
+    QTimer m_pongTimer; // running while a ping awaits its pong
+
+    Protocol::UserInfo m_self;
+    Protocol::Limits m_limits;
+    Protocol::ChosenStatus m_chosenStatus = Protocol::ChosenStatus::Online;
+    QList<Protocol::UserInfo> m_friends; // being loaded
+    QSet<QString> m_wanted;
+    QSet<QString> m_subscribed;
+    QSet<QString> m_denied; // refused by the gateway this connection: never asked again
+    QHash<QString, QStringList> m_pendingSubscribes; // ref -> ids
+    QHash<QString, qint64> m_seq;
+    int m_subscribeRequests = 0;
+    int m_unsubscribeRequests = 0;
+    quint64 m_refCounter = 0;
+    bool m_syncQueued = false;
+    bool m_syncDeferred = false; // subscription changes wait for frame budget
+    std::optional<Protocol::TokenBucket> m_sendBudget; // set once welcome gave the limits
+    std::deque<QString> m_outbox;
+    QTimer m_drainTimer;
+};
+
+} // namespace Presence::Session

@@ -1,0 +1,51 @@
+#include "session/SessionModelBridge.h"
+
+#include "models/FriendListModel.h"
+#include "session/GatewaySession.h"
+
+namespace Presence::Session {
+
+using Models::FriendListModel;
+using Models::FriendRecord;
+using Models::PresenceState;
+using Protocol::PresenceStatus;
+
+namespace {
+
+PresenceState toState(PresenceStatus status)
+{
+    switch (status) {
+    case PresenceStatus::Online:
+        return PresenceState::Online;
+    case PresenceStatus::Away:
+        return PresenceState::Away;
+    case PresenceStatus::Offline:
+        return PresenceState::Offline;
+    }
+    return PresenceState::Unknown;
+}
+
+} // namespace
+
+SessionModelBridge::SessionModelBridge(
+    GatewaySession *session, FriendListModel *model, QObject *parent)
+    : QObject(parent)
+{
+    connect(session, &GatewaySession::friendsLoaded, model,
+        [model](const QList<Protocol::UserInfo> &friends) {
+            QList<FriendRecord> records;
+            records.reserve(friends.size());
+            for (const Protocol::UserInfo &user : friends)
+                records.append({ user.id, user.name });
+            model->setFriends(records);
+        });
+    connect(session, &GatewaySession::presenceReceived, model,
+        [model](const QList<Protocol::UserPresence> &presence) {
+            for (const Protocol::UserPresence &p : presence)
+                model->updatePresence(p.id, toState(p.status), p.lastSeen);
+        });
+    connect(session, &GatewaySession::presenceStale, model, &FriendListModel::markStale);
+    connect(session, &GatewaySession::presenceLost, model, &FriendListModel::markAllUnknown);
+}
+
+} // namespace Presence::Session

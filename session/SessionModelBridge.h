@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QObject>
+
+namespace Presence::Models {
+class FriendListModel;
+}
+
+namespace Presence::Session {
+
+class GatewaySession;
+
+// Feeds a friend-list model from a gateway session: the friend list, presence that is
+// newer than what the model holds, staleness when a friend is no longer watched, and
+// "unknown" for everyone while there is no live connection.
+class SessionModelBridge : public QObject {
+    Q_OBJECT
+public:
+    SessionModelBridge(
+        GatewaySession *session, Models::FriendListModel *model, QObject *parent = nullptr);
+};
+
+} // namespace Presence::Session
