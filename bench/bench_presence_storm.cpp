@@ -427,8 +427,8 @@ void printMode(const ModeResult &r)
     std::printf("  gaps over %.0f ms: %d, over 50 ms: %d\n", kTargetMs, r.gapsOverTarget,
         r.gapsOver50);
     printDistribution("  thread CPU time within a gap", r.cpuGaps);
-    std::printf("  gaps with over %.0f ms of thread CPU time: %d\n", kTargetMs,
-        r.cpuGapsOverTarget);
+    std::printf(
+        "  gaps with over %.0f ms of thread CPU time: %d\n", kTargetMs, r.cpuGapsOverTarget);
     printDistribution("model flush slice (incl. proxy + view slots)", r.flushes);
     printDistribution("  of it in proxy/view slots, per flush", r.proxyPerFlush);
     std::printf("  signals: model dataChanged %d, proxy dataChanged %d, proxy layoutChanged %d\n",
@@ -540,14 +540,13 @@ int main(int argc, char *argv[])
 
     std::printf("\nsummary (target: no stall over %.0f ms)\n", kTargetMs);
     std::printf("  %-13s %4s %9s %9s %9s %7s %9s %9s %9s %9s %9s\n", "mode", "run", "gap med",
-        "gap p99", "gap max", ">16ms", "cpu max", "flush max", "model dC", "proxy dC",
-        "proxy lC");
+        "gap p99", "gap max", ">16ms", "cpu max", "flush max", "model dC", "proxy dC", "proxy lC");
     int index = 0;
     for (const ModeResult &r : results) {
-        std::printf("  %-13s %4d %9.2f %9.2f %9.2f %7d %9.2f %9.2f %9d %9d %9d\n",
-            modeName(r.mode), index % options.runs + 1, r.gaps.median, r.gaps.p99, r.gaps.max,
-            r.gapsOverTarget, r.cpuGaps.max, r.flushes.max, r.modelDataChanged,
-            r.proxyDataChanged, r.proxyLayoutChanged);
+        std::printf("  %-13s %4d %9.2f %9.2f %9.2f %7d %9.2f %9.2f %9d %9d %9d\n", modeName(r.mode),
+            index % options.runs + 1, r.gaps.median, r.gaps.p99, r.gaps.max, r.gapsOverTarget,
+            r.cpuGaps.max, r.flushes.max, r.modelDataChanged, r.proxyDataChanged,
+            r.proxyLayoutChanged);
         ++index;
     }
     return 0;

@@ -67,6 +67,16 @@ QHash<int, QByteArray> FriendListModel::roleNames() const
 
 void FriendListModel::setFriends(const QList<FriendRecord> &input)
 {
+    const auto sameAsRows = [this](const QList<FriendRecord> &list) {
+        return list.size() == m_rows.size()
+            && std::equal(list.cbegin(), list.cend(), m_rows.cbegin(),
+                [](const FriendRecord &f, const Row &r) {
+                    return f.id == r.id && f.name == r.name;
+                });
+    };
+    // The common case, a reconnect reloading the same friends, costs one comparison.
+    if (sameAsRows(input))
+        return;
     // A duplicate id would make two rows for one friend: the first one wins.
     QList<FriendRecord> friends;
     friends.reserve(input.size());
@@ -78,10 +88,7 @@ void FriendListModel::setFriends(const QList<FriendRecord> &input)
             friends.append(f);
         }
     }
-    const bool same = friends.size() == m_rows.size()
-        && std::equal(friends.cbegin(), friends.cend(), m_rows.cbegin(),
-            [](const FriendRecord &f, const Row &r) { return f.id == r.id && f.name == r.name; });
-    if (same)
+    if (friends.size() != input.size() && sameAsRows(friends))
         return;
 
     beginResetModel();
