@@ -173,7 +173,25 @@ void FriendSortFilterProxy::setSearchText(const QString &text)
     // Typing in the search box should keep the view's selection and scroll position, so
     // rows are removed and inserted; a change that scatters into very many runs resets.
     constexpr size_t kMaxRuns = 64;
-    if (removeRuns.size() > kMaxRuns || entering.size() > kMaxRuns * 16) {
+    // Entering rows land in groups between rows that stay: count the groups (in one merge
+    // pass) so that a scattered change resets instead of doing a vector insert per group.
+    size_t enterGroups = 0;
+    {
+        size_t staying = 0;
+        bool inGroup = false;
+        for (const int row : entering) {
+            while (staying < m_proxyToSource.size()
+                && (!accepted[size_t(m_proxyToSource[staying])]
+                    || lessThan(m_proxyToSource[staying], row))) {
+                inGroup = inGroup && !accepted[size_t(m_proxyToSource[staying])];
+                ++staying;
+            }
+            if (!inGroup)
+                ++enterGroups;
+            inGroup = true;
+        }
+    }
+    if (removeRuns.size() > kMaxRuns || enterGroups > kMaxRuns) {
         beginResetModel();
         m_accepted = std::move(accepted);
         rebuildOrder();

@@ -12,6 +12,7 @@ inline constexpr quint16 Unauthorized = 4001;
 inline constexpr quint16 UnsupportedProtocol = 4002;
 inline constexpr quint16 HeartbeatTimeout = 4003;
 inline constexpr quint16 HelloTimeout = 4008;
+inline constexpr quint16 SlowConsumer = 4010; // over a few MiB of output the peer does not read
 inline constexpr quint16 RateLimited = 4029; // sustained abuse of the frame rate limit
 
 } // namespace Presence::Protocol::CloseCode

@@ -81,6 +81,14 @@ void ClientConnection::sendSerialized(const QString &frame)
 {
     if (m_state == State::Closing)
         return;
+    // A peer that sends but never reads would make us buffer its replies without end.
+    const qint64 backlogLimit = 4 * qint64(m_config.maxFrameBytes) + (qint64(1) << 20);
+    if (m_socket->bytesToWrite() > backlogLimit) {
+        qCInfo(lcConnection) << "connection" << m_id << "reads nothing: closing";
+        close(CloseCode::SlowConsumer, u"not reading: output backlog over the limit"_s);
+        m_socket->abort(); // what is queued would never be read anyway
+        return;
+    }
     m_socket->sendTextMessage(frame);
 }
 

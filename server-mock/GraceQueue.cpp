@@ -13,6 +13,14 @@ GraceQueue::GraceQueue(std::chrono::milliseconds grace, QObject *parent)
 
 void GraceQueue::arm(const QString &userId)
 {
+    // Cancelled and re-armed users leave dead entries behind until their deadline; keep
+    // them from piling up when someone toggles quickly with a long grace.
+    if (m_entries.size() > 2 * size_t(m_generation.size()) + 64) {
+        std::erase_if(m_entries, [this](const Entry &entry) {
+            const auto live = m_generation.constFind(entry.userId);
+            return live == m_generation.constEnd() || *live != entry.generation;
+        });
+    }
     const quint64 generation = m_nextGeneration++;
     m_generation.insert(userId, generation);
     m_entries.push_back({ Clock::now() + m_grace, userId, generation });

@@ -24,7 +24,9 @@ void MemoryPresenceStore::connectionOpened(
 void MemoryPresenceStore::connectionStatusChanged(
     const QString &userId, ConnectionId connection, ChosenStatus status)
 {
-    changeDevice(userId, connection, status, ChangeCause::StatusChosen);
+    // Going invisible must look exactly like leaving, down to the timing.
+    changeDevice(userId, connection, status,
+        status == ChosenStatus::Invisible ? ChangeCause::DeviceLeft : ChangeCause::StatusChosen);
 }
 
 void MemoryPresenceStore::connectionClosed(const QString &userId, ConnectionId connection)

@@ -204,19 +204,27 @@ void GatewaySession::onConnected()
     hello.token = m_token;
     hello.client = m_options.clientName;
     hello.status = m_chosenStatus; // a reconnect while invisible must never show us online
+    m_statusInHello = m_chosenStatus;
     sendFrame(toJson(hello));
 }
 
 void GatewaySession::onDisconnected()
 {
+    // QWebSocket keeps the close code of an earlier connection: only a close during
+    // sign-in can mean the token or the protocol was refused.
     const auto code = m_socket.closeCode();
-    if (code == CloseCode::Unauthorized) {
+    if (m_state == State::Authenticating && code == CloseCode::Unauthorized) {
         fail(tr("The gateway did not accept the token."));
         return;
     }
-    if (code == CloseCode::UnsupportedProtocol) {
+    if (m_state == State::Authenticating && code == CloseCode::UnsupportedProtocol) {
         fail(tr("The gateway speaks another protocol version."));
         return;
+    }
+    if (m_state == State::Online && code == CloseCode::RateLimited) {
+        // The gateway asked us to slow down: come back late, not in 100 ms.
+        while (Backoff::ceiling(m_backoff.policy(), m_backoff.attempts()) < m_backoff.policy().cap)
+            (void)m_backoff.next();
     }
     QString reason = m_socket.closeReason();
     if (reason.isEmpty())
@@ -285,6 +293,9 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_stableTimer.start(m_options.stableAfter);
     qCInfo(lcSession) << "signed in as" << m_self.id;
     Q_EMIT signedIn(m_self);
+    // A status chosen while hello was on its way is not lost.
+    if (m_chosenStatus != m_statusInHello)
+        sendFrame(toJson(SetStatusRequest { m_chosenStatus }));
     requestFriends(0);
     syncSubscriptions();
 }
@@ -307,12 +318,36 @@ void GatewaySession::onFriendsPage(const FriendsPage &page)
     requestFriends(int(m_friends.size()));
 }
 
+QList<QStringList> GatewaySession::splitRequest(const QStringList &ids) const
+{
+    // At most max_ids_per_request ids, and a frame under max_frame_bytes: long ids with a
+    // small frame limit must not make a request the gateway closes the connection for.
+    constexpr qsizetype kOverhead = 128; // type, ref, brackets
+    const qsizetype maxIds = std::max(1, m_limits.maxIdsPerRequest);
+    const qsizetype maxBytes = std::max<qsizetype>(kOverhead * 2, m_limits.maxFrameBytes);
+    QList<QStringList> chunks;
+    QStringList chunk;
+    qsizetype bytes = kOverhead;
+    for (const QString &id : ids) {
+        const qsizetype cost = id.size() + 3; // ids are ASCII: quotes and a comma
+        if (!chunk.isEmpty() && (chunk.size() == maxIds || bytes + cost > maxBytes)) {
+            chunks.append(chunk);
+            chunk.clear();
+            bytes = kOverhead;
+        }
+        chunk.append(id);
+        bytes += cost;
+    }
+    if (!chunk.isEmpty())
+        chunks.append(chunk);
+    return chunks;
+}
+
 void GatewaySession::syncSubscriptions()
 {
     if (m_state != State::Online)
         return;
     const int before = int(m_subscribed.size());
-    const int chunkSize = std::max(1, m_limits.maxIdsPerRequest);
     bool outOfBudget = false;
 
     // Unsubscribe first: it frees room for what is wanted now.
@@ -323,12 +358,11 @@ void GatewaySession::syncSubscriptions()
     }
     toRemove.sort();
     QStringList removed;
-    for (qsizetype i = 0; i < toRemove.size(); i += chunkSize) {
+    for (const QStringList &chunk : splitRequest(toRemove)) {
         if (!takeSendToken()) {
             outOfBudget = true;
             break;
         }
-        const QStringList chunk = toRemove.mid(i, chunkSize);
         sendNow(toJson(UnsubscribeRequest { chunk }), {});
         ++m_unsubscribeRequests;
         for (const QString &id : chunk)
@@ -349,12 +383,11 @@ void GatewaySession::syncSubscriptions()
         toAdd.resize(room);
     }
     bool added = false;
-    for (qsizetype i = 0; i < toAdd.size() && !outOfBudget; i += chunkSize) {
-        if (!takeSendToken()) {
+    for (const QStringList &chunk : splitRequest(toAdd)) {
+        if (outOfBudget || !takeSendToken()) {
             outOfBudget = true;
             break;
         }
-        const QStringList chunk = toAdd.mid(i, chunkSize);
         const QString ref = nextRef(u's');
         m_pendingSubscribes.insert(ref, chunk);
         for (const QString &id : chunk) {

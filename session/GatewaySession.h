@@ -107,6 +107,7 @@ private:
     void onPongMissed();
     void requestFriends(int offset);
     void syncSubscriptions();
+    [[nodiscard]] QList<QStringList> splitRequest(const QStringList &ids) const;
     // Sends now if the frame budget allows, else queues it in order behind the others.
     void sendFrame(const QJsonObject &message, const QString &ref = {});
     void sendNow(const QJsonObject &message, const QString &ref);
@@ -133,6 +134,7 @@ private:
     Protocol::UserInfo m_self;
     Protocol::Limits m_limits;
     Protocol::ChosenStatus m_chosenStatus = Protocol::ChosenStatus::Online;
+    Protocol::ChosenStatus m_statusInHello = Protocol::ChosenStatus::Online;
     QList<Protocol::UserInfo> m_friends; // being loaded
     QSet<QString> m_wanted;
     QSet<QString> m_subscribed;

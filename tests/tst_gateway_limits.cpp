@@ -3,6 +3,7 @@
 // cost a connection its subscriptions, and one client's misbehaviour never reaching another.
 
 #include "GatewayFixture.h"
+#include "RawWebSocketPeer.h"
 #include "TestClient.h"
 
 #include <QJsonArray>
@@ -131,6 +132,7 @@ private Q_SLOTS:
     void badRequestKeepsConnectionAndSubscriptions();
     void misbehaviourStaysWithItsConnection_data();
     void misbehaviourStaysWithItsConnection();
+    void peerThatNeverReadsIsClosed();
 };
 
 void TestGatewayLimits::tooManyIdsAppliesNothing()
@@ -498,6 +500,38 @@ void TestGatewayLimits::misbehaviourStaysWithItsConnection()
     QCOMPARE(countOf(carol, u"error"_s), 0);
     QVERIFY(carol.isOpen());
     QCOMPARE(gateway->subscriptionsOfUser(u"carol"_s), QStringList { u"bob"_s });
+}
+
+void TestGatewayLimits::peerThatNeverReadsIsClosed()
+{
+    // A client that keeps asking but never reads would make the gateway buffer its replies
+    // without end; past a few MiB of backlog the gateway gives up on it (4010) instead.
+    TestUser alice { u"alice"_s, {} };
+    QList<TestUser> users;
+    for (int n = 0; n < 1000; ++n) {
+        const QString id = u"p%1"_s.arg(n, 4, 10, QChar(u'0'));
+        alice.friends.append(id);
+        users.append({ id, {}, QString(100, QChar(u'n')) + id });
+    }
+    users.prepend(alice);
+    GatewayConfig config = testConfig();
+    config.maxFrameBytes = 1024; // backlog limit: 4 KiB + 1 MiB
+    config.maxFramesPerSecond = 100000;
+    config.frameBurst = 100000;
+    const auto gateway = startGateway(users, config);
+    QVERIFY(gateway);
+
+    RawWebSocketPeer peer;
+    QVERIFY(peer.connectAndHandshake(gateway->port()));
+    peer.sendText(R"({"type":"hello","token":"alice-secret","protocol":1})");
+    QTRY_VERIFY(!peer.texts().isEmpty()); // welcome
+    peer.stopReading();
+    // Each friends page is ~110 KB; kernel buffers take a few MB before the backlog grows.
+    for (int i = 0; i < 400 && !peer.dropped(); ++i) {
+        peer.sendText(R"({"type":"friends","limit":1000})");
+        QCoreApplication::processEvents();
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(gateway->connectionCount(), 0, 10000);
 }
 
 QTEST_GUILESS_MAIN(TestGatewayLimits)

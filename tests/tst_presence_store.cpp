@@ -121,6 +121,7 @@ private Q_SLOTS:
     void returnWithinGracePublishesNothing();
     void onlineDeviceLeavingLeavesAwayAfterGrace();
     void secondDeviceKeepsUserOnline();
+    void onlineDeviceGoingInvisibleLooksLikeLeaving();
     void lastDeviceLeavingDuringAwayGraceRestartsIt();
     void goingInvisibleLooksLikeLeaving();
     void invisibleActionsDoNotMoveOfflineUser();
@@ -396,6 +397,25 @@ void TestPresenceStore::onlineDeviceLeavingLeavesAwayAfterGrace()
     QVERIFY(sinceClose.elapsed() >= kGrace.count());
     QCOMPARE(spy.count(), 2);
     // Away: the user was visible all along, so no last_seen.
+    QCOMPARE(publishedAt(spy, 1), presence(u"bob"_s, PresenceStatus::Away, 2));
+}
+
+void TestPresenceStore::onlineDeviceGoingInvisibleLooksLikeLeaving()
+{
+    // Laptop online, phone away: the laptop going invisible must publish exactly what the
+    // laptop closing would, and as late, or watchers could tell invisible from gone.
+    MemoryPresenceStore store(kGrace);
+    QSignalSpy spy(&store, &PresenceStore::presencePublished);
+    store.connectionOpened(u"bob"_s, 1, ChosenStatus::Online);
+    store.connectionOpened(u"bob"_s, 2, ChosenStatus::Away);
+    QCOMPARE(spy.count(), 1);
+
+    QElapsedTimer sinceInvisible;
+    sinceInvisible.start();
+    store.connectionStatusChanged(u"bob"_s, 1, ChosenStatus::Invisible);
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(spy.wait(5000));
+    QVERIFY(sinceInvisible.elapsed() >= kGrace.count());
     QCOMPARE(publishedAt(spy, 1), presence(u"bob"_s, PresenceStatus::Away, 2));
 }
 

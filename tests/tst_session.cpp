@@ -11,6 +11,7 @@
 #include "protocol/ClientMessages.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/MemoryPresenceStore.h"
 #include "session/Backoff.h"
 #include "session/GatewaySession.h"
 
@@ -366,6 +367,9 @@ private Q_SLOTS:
     void stableSessionResetsTheBackoff_data();
     void stableSessionResetsTheBackoff();
     void reopenWhileOnlineStartsClean();
+    void dropAfterARefusedTokenStillReconnects();
+    void statusChosenWhileSigningInIsKept();
+    void requestsStayUnderTheFrameSizeLimit();
 
     // Subscriptions
     void subscriptionsFollowWanted();
@@ -411,23 +415,20 @@ void TestSession::backoffDrawsStayWithinBoundsAndAreJittered()
             const qint64 delay = backoff.next().count();
             QCOMPARE(backoff.attempts(), attempt + 1);
             QVERIFY2(delay >= low && delay <= high,
-                qPrintable(u"attempt %1: %2 ms outside [%3, %4]"_s.arg(attempt)
-                        .arg(delay)
-                        .arg(low)
-                        .arg(high)));
+                qPrintable(
+                    u"attempt %1: %2 ms outside [%3, %4]"_s.arg(attempt).arg(delay).arg(low).arg(
+                        high)));
             distinct.insert(delay);
             smallest = std::min(smallest, delay);
             largest = std::max(largest, delay);
         }
         // Full jitter: draws spread over the whole window, not clustered near the ceiling.
-        QVERIFY2(distinct.size() > kDraws / 2, qPrintable(u"attempt %1: only %2 distinct"_s
-                                                              .arg(attempt)
-                                                              .arg(distinct.size())));
+        QVERIFY2(distinct.size() > kDraws / 2,
+            qPrintable(u"attempt %1: only %2 distinct"_s.arg(attempt).arg(distinct.size())));
         const qint64 quarter = (high - low) / 4;
         QVERIFY2(smallest < low + quarter && largest > high - quarter,
-            qPrintable(u"attempt %1: draws in [%2, %3] only"_s.arg(attempt)
-                    .arg(smallest)
-                    .arg(largest)));
+            qPrintable(
+                u"attempt %1: draws in [%2, %3] only"_s.arg(attempt).arg(smallest).arg(largest)));
     }
 }
 
@@ -478,8 +479,8 @@ void TestSession::logInGoesOnlineWithFriends()
 
     session.open(gateway->url(), tokenOf(u"alice"_s));
     QVERIFY(friendsLoaded.wait());
-    QCOMPARE(statesOf(states), (QList<State> { State::Connecting, State::Authenticating,
-                                   State::Online }));
+    QCOMPARE(statesOf(states),
+        (QList<State> { State::Connecting, State::Authenticating, State::Online }));
     QCOMPARE(session.state(), State::Online);
     QVERIFY(session.errorString().isEmpty());
 
@@ -782,9 +783,9 @@ void TestSession::retriesWithGrowingJitteredDelays()
         const auto ceiling = Backoff::ceiling(options.backoff, attempts.at(i) - 1);
         QVERIFY2(delays.at(i) >= options.backoff.floor && delays.at(i) <= ceiling,
             qPrintable(u"attempt %1 waits %2 ms, outside [%3, %4]"_s.arg(attempts.at(i))
-                    .arg(delays.at(i).count())
-                    .arg(options.backoff.floor.count())
-                    .arg(ceiling.count())));
+                           .arg(delays.at(i).count())
+                           .arg(options.backoff.floor.count())
+                           .arg(ceiling.count())));
     }
     QVERIFY(std::any_of(delays.cbegin() + 1, delays.cbegin() + 6,
         [&](std::chrono::milliseconds d) { return d != delays.constFirst(); }));
@@ -798,8 +799,8 @@ void TestSession::retriesWithGrowingJitteredDelays()
     for (qsizetype i = 0; i < 5; ++i) {
         QVERIFY2(double(waited.at(i)) >= double(delays.at(i).count()) * 0.95 - 2,
             qPrintable(u"attempt %1 announced %2 ms, waited %3 ms"_s.arg(attempts.at(i))
-                    .arg(delays.at(i).count())
-                    .arg(waited.at(i))));
+                           .arg(delays.at(i).count())
+                           .arg(waited.at(i))));
     }
     QCOMPARE(session.retryAttempt(), attempts.constLast());
     session.close();
@@ -871,8 +872,7 @@ void TestSession::stableSessionResetsTheBackoff()
     QVERIFY(retries.wait());
     QCOMPARE(retries.at(0).at(0).toInt(), resets ? 1 : attemptsBefore + 1);
     const auto delay = retries.at(0).at(1).value<std::chrono::milliseconds>();
-    QVERIFY(delay
-        <= Backoff::ceiling(options.backoff, retries.at(0).at(0).toInt() - 1));
+    QVERIFY(delay <= Backoff::ceiling(options.backoff, retries.at(0).at(0).toInt() - 1));
     session.close();
 }
 
@@ -1183,6 +1183,86 @@ void TestSession::closeStopsForGood()
     // The gateway lets go of the connection too; one that never said hello at the latest
     // when its hello timeout (1 s) has closed it.
     QTRY_COMPARE_WITH_TIMEOUT(gateway->connectionCount(), 0, 1500);
+}
+
+void TestSession::dropAfterARefusedTokenStillReconnects()
+{
+    // QWebSocket keeps the close code of an earlier connection: a refused token once must not
+    // turn every later ordinary drop into "token refused".
+    const QList<TestUser> users = smallPopulation();
+    auto gateway = startGateway(users);
+    QVERIFY(gateway);
+    const quint16 port = gateway->port();
+    GatewaySession session(fastOptions());
+    session.open(gateway->url(), u"wrong-token"_s);
+    QTRY_COMPARE(session.state(), GatewaySession::State::Failed);
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), GatewaySession::State::Online);
+
+    gateway.reset();
+    QTRY_COMPARE(session.state(), GatewaySession::State::Reconnecting);
+    gateway = restartGateway(users, port);
+    QVERIFY(gateway);
+    QTRY_COMPARE(session.state(), GatewaySession::State::Online);
+}
+
+void TestSession::statusChosenWhileSigningInIsKept()
+{
+    // Invisible chosen after hello left must still reach the gateway: nobody sees alice.
+    auto gateway = startGateway(smallPopulation());
+    QVERIFY(gateway);
+    GatewaySession watcher(fastOptions());
+    watcher.open(gateway->url(), tokenOf(u"bob"_s));
+    QTRY_COMPARE(watcher.state(), GatewaySession::State::Online);
+    QSignalSpy seen(&watcher, &GatewaySession::presenceReceived);
+    watcher.setWanted({ u"alice"_s });
+    QVERIFY(seen.wait());
+    seen.clear();
+
+    GatewaySession session(fastOptions());
+    connect(&session, &GatewaySession::stateChanged, &session, [&](GatewaySession::State state) {
+        if (state == GatewaySession::State::Authenticating)
+            session.setChosenStatus(Presence::Protocol::ChosenStatus::Invisible);
+    });
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), GatewaySession::State::Online);
+    // Absence over a period is the point: past the grace, alice was never published.
+    QTest::qWait(int(testConfig().grace.count()) + 200);
+    QCOMPARE(seen.count(), 0);
+    const auto *store = qobject_cast<Presence::Gateway::MemoryPresenceStore *>(gateway->store());
+    QVERIFY(store);
+    QCOMPARE(store->presenceOf(u"alice"_s).seq, 0);
+}
+
+void TestSession::requestsStayUnderTheFrameSizeLimit()
+{
+    // 64-character ids and the smallest frame limit: batches are cut by size too, or the
+    // gateway would close with 1009 and the session would loop reconnecting.
+    GatewayConfig config = testConfig();
+    config.maxFrameBytes = 1024;
+    TestUser alice { u"alice"_s, {} };
+    QList<TestUser> users;
+    for (int n = 0; n < 60; ++n) {
+        const QString id = u"x%1"_s.arg(n, 63, 10, QChar(u'0'));
+        alice.friends.append(id);
+        users.append({ id, {} });
+    }
+    users.prepend(alice);
+    auto gateway = startGateway(users, config);
+    QVERIFY(gateway);
+    GatewaySession session(fastOptions());
+    QSignalSpy states(&session, &GatewaySession::stateChanged);
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), GatewaySession::State::Online);
+    const QSet<QString> wanted(alice.friends.cbegin(), alice.friends.cend());
+    session.setWanted(wanted);
+    QStringList expected = alice.friends;
+    expected.sort();
+    QTRY_COMPARE(gateway->subscriptionsOfUser(u"alice"_s), expected);
+    QVERIFY(session.subscribeRequestsSent() >= 4); // 60 x 67 bytes cannot fit in one 1 KiB frame
+    QCOMPARE(session.state(), GatewaySession::State::Online);
+    QVERIFY(!states.contains(
+        QVariantList { QVariant::fromValue(GatewaySession::State::Reconnecting) }));
 }
 
 QTEST_MAIN(TestSession)

@@ -47,8 +47,16 @@ bool RawWebSocketPeer::waitForCloseOrDrop(int timeoutMs)
     return QTest::qWaitFor([this] { return m_closeCode.has_value() || dropped(); }, timeoutMs);
 }
 
+void RawWebSocketPeer::stopReading()
+{
+    m_reading = false;
+    m_socket.setReadBufferSize(4096); // Qt stops taking data from the kernel past this
+}
+
 void RawWebSocketPeer::onReadyRead()
 {
+    if (!m_reading)
+        return;
     m_buffer.append(m_socket.readAll());
     if (!m_handshakeDone) {
         const qsizetype end = m_buffer.indexOf("\r\n\r\n");

@@ -16,6 +16,8 @@ public:
 
     bool connectAndHandshake(quint16 port, int timeoutMs = 5000);
     void sendText(const QByteArray &payload);
+    // Stops reading what the gateway sends, like a client whose event loop is stuck.
+    void stopReading();
 
     // Waits until the gateway sends a close frame or drops the TCP connection.
     bool waitForCloseOrDrop(int timeoutMs);
@@ -34,6 +36,7 @@ private:
     QTcpSocket m_socket;
     QByteArray m_buffer;
     bool m_handshakeDone = false;
+    bool m_reading = true;
     std::optional<int> m_closeCode;
     int m_pings = 0;
     QList<QByteArray> m_texts;
