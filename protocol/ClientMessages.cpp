@@ -67,6 +67,31 @@ Decoded<ClientMessage> decodeSetStatus(FieldReader &in)
     return ClientMessage(SetStatusRequest { *status });
 }
 
+Decoded<ClientMessage> decodeSendMessage(FieldReader &in)
+{
+    SendMessageRequest request;
+    request.to = in.id("to"_L1, Need::Required);
+    request.text = in.string("text"_L1, 1, kMaxMessageTextLength, Need::Required);
+    if (!in.failed() && request.text.trimmed().isEmpty())
+        in.fail(u"field 'text' must not be blank"_s);
+    if (in.failed())
+        return in.error();
+    return ClientMessage(request);
+}
+
+Decoded<ClientMessage> decodeHistory(FieldReader &in)
+{
+    HistoryRequest request;
+    request.with = in.id("with"_L1, Need::Required);
+    if (in.has("before"_L1))
+        request.before = in.id("before"_L1, Need::Required);
+    request.limit = int(
+        in.integer("limit"_L1, 1, kMaxHistoryLimit, Need::Optional).value_or(kDefaultHistoryLimit));
+    if (in.failed())
+        return in.error();
+    return ClientMessage(request);
+}
+
 QJsonArray toArray(const QStringList &ids)
 {
     return QJsonArray::fromStringList(ids);
@@ -114,6 +139,24 @@ QJsonObject toJson(const SetStatusRequest &message)
     return object;
 }
 
+QJsonObject toJson(const SendMessageRequest &message)
+{
+    QJsonObject object = typed("message"_L1);
+    object.insert("to"_L1, message.to);
+    object.insert("text"_L1, message.text);
+    return object;
+}
+
+QJsonObject toJson(const HistoryRequest &message)
+{
+    QJsonObject object = typed("history"_L1);
+    object.insert("with"_L1, message.with);
+    if (message.before)
+        object.insert("before"_L1, *message.before);
+    object.insert("limit"_L1, message.limit);
+    return object;
+}
+
 QJsonObject toJson(const PingRequest &)
 {
     return typed("ping"_L1);
@@ -138,6 +181,10 @@ Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
             return decodeIds<UnsubscribeRequest>(in);
         if (envelope.type == u"set_status")
             return decodeSetStatus(in);
+        if (envelope.type == u"message")
+            return decodeSendMessage(in);
+        if (envelope.type == u"history")
+            return decodeHistory(in);
         if (envelope.type == u"ping")
             return ClientMessage(PingRequest {});
         return ProtocolError { ErrorCode::UnknownType,

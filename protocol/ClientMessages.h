@@ -14,6 +14,9 @@ namespace Presence::Protocol {
 
 inline constexpr int kDefaultFriendsLimit = 500;
 inline constexpr int kMaxFriendsLimit = 1000;
+inline constexpr qsizetype kMaxMessageTextLength = 4000; // characters (UTF-16 code units)
+inline constexpr int kDefaultHistoryLimit = 50;
+inline constexpr int kMaxHistoryLimit = 200;
 
 // Frames a client sends to the gateway. Unknown fields are ignored (forward compatibility).
 
@@ -42,16 +45,33 @@ struct SetStatusRequest {
     ChosenStatus status = ChosenStatus::Online;
 };
 
+// A chat message to a friend. The decoder refuses text over kMaxMessageTextLength characters
+// or blank; the text is kept as sent: the gateway trims it before storing it.
+struct SendMessageRequest {
+    QString to;
+    QString text;
+};
+
+// A page of the conversation with a friend, oldest first: the `limit` messages before the
+// message `before`, or the latest ones without it.
+struct HistoryRequest {
+    QString with;
+    std::optional<QString> before; // a message id
+    int limit = kDefaultHistoryLimit;
+};
+
 struct PingRequest { };
 
 using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, UnsubscribeRequest,
-    SetStatusRequest, PingRequest>;
+    SetStatusRequest, SendMessageRequest, HistoryRequest, PingRequest>;
 
 [[nodiscard]] QJsonObject toJson(const Hello &message);
 [[nodiscard]] QJsonObject toJson(const FriendsRequest &message);
 [[nodiscard]] QJsonObject toJson(const SubscribeRequest &message);
 [[nodiscard]] QJsonObject toJson(const UnsubscribeRequest &message);
 [[nodiscard]] QJsonObject toJson(const SetStatusRequest &message);
+[[nodiscard]] QJsonObject toJson(const SendMessageRequest &message);
+[[nodiscard]] QJsonObject toJson(const HistoryRequest &message);
 [[nodiscard]] QJsonObject toJson(const PingRequest &message);
 [[nodiscard]] QJsonObject toJson(const ClientMessage &message);
 

@@ -34,6 +34,12 @@ QJsonObject userPresenceJson(const UserPresence &presence)
     return object;
 }
 
+QJsonObject chatMessageJson(const ChatMessage &message)
+{
+    return QJsonObject { { "id"_L1, message.id }, { "from"_L1, message.from },
+        { "to"_L1, message.to }, { "text"_L1, message.text }, { "ts"_L1, message.ts } };
+}
+
 int readInt(FieldReader &in, QLatin1StringView key, qint64 min = 0)
 {
     return int(in.integer(key, min, kMaxInt, Need::Required).value_or(0));
@@ -71,6 +77,34 @@ UserPresence readUserPresence(const QJsonObject &object, FieldReader &outer, con
     if (in.failed())
         outer.fail(in.error().message);
     return presence;
+}
+
+ChatMessage readChatMessage(const QJsonObject &object, FieldReader &outer, const QString &where)
+{
+    FieldReader in(object, where);
+    ChatMessage message;
+    message.id = in.id("id"_L1, Need::Required);
+    message.from = in.id("from"_L1, Need::Required);
+    message.to = in.id("to"_L1, Need::Required);
+    // No upper bound: a later gateway may allow longer messages.
+    message.text = in.string("text"_L1, 0, std::numeric_limits<int>::max(), Need::Required);
+    message.ts = in.integer("ts"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
+    if (in.failed())
+        outer.fail(in.error().message);
+    return message;
+}
+
+// FieldReader has no booleans; the only one in the protocol is read here.
+bool readBool(const QJsonObject &object, FieldReader &in, QLatin1StringView key)
+{
+    if (in.failed())
+        return false;
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        in.fail(u"field '%1' is missing"_s.arg(key));
+    else if (!value.isBool())
+        in.fail(u"field '%1' must be true or false"_s.arg(key));
+    return value.toBool();
 }
 
 Decoded<ServerMessage> decodeWelcome(FieldReader &in)
@@ -139,6 +173,46 @@ Decoded<ServerMessage> decodePresence(const QJsonObject &body, FieldReader &in)
     return ServerMessage(event);
 }
 
+Decoded<ServerMessage> decodeMessage(const QJsonObject &body, FieldReader &in)
+{
+    MessageEvent event { readChatMessage(body, in, u"message"_s) };
+    if (in.failed())
+        return in.error();
+    return ServerMessage(event);
+}
+
+Decoded<ServerMessage> decodeHistoryPage(const QJsonObject &body, FieldReader &in)
+{
+    HistoryPage page;
+    page.with = in.id("with"_L1, Need::Required);
+    const QJsonArray messages = in.array("messages"_L1, Need::Required);
+    page.messages.reserve(messages.size());
+    for (const QJsonValue &message : messages) {
+        if (!message.isObject()) {
+            in.fail(u"field 'messages' must hold objects"_s);
+            break;
+        }
+        page.messages.append(readChatMessage(message.toObject(), in, u"history.messages"_s));
+        if (in.failed())
+            break;
+    }
+    page.more = readBool(body, in, "more"_L1);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(page);
+}
+
+Decoded<ServerMessage> decodeOk(FieldReader &in)
+{
+    Ok ok;
+    if (in.has("id"_L1))
+        ok.id = in.id("id"_L1, Need::Required);
+    ok.ts = in.integer("ts"_L1, 0, kMaxSafeInteger, Need::Optional);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(ok);
+}
+
 Decoded<ServerMessage> decodeError(FieldReader &in)
 {
     ErrorMessage error;
@@ -197,9 +271,33 @@ QJsonObject toJson(const PresenceEvent &message)
     return object;
 }
 
-QJsonObject toJson(const Ok &)
+QJsonObject toJson(const MessageEvent &message)
 {
-    return typed("ok"_L1);
+    QJsonObject object = chatMessageJson(message.message);
+    object.insert("type"_L1, "message"_L1);
+    return object;
+}
+
+QJsonObject toJson(const HistoryPage &message)
+{
+    QJsonObject object = typed("history"_L1);
+    object.insert("with"_L1, message.with);
+    QJsonArray messages;
+    for (const ChatMessage &chat : message.messages)
+        messages.append(chatMessageJson(chat));
+    object.insert("messages"_L1, messages);
+    object.insert("more"_L1, message.more);
+    return object;
+}
+
+QJsonObject toJson(const Ok &message)
+{
+    QJsonObject object = typed("ok"_L1);
+    if (message.id)
+        object.insert("id"_L1, *message.id);
+    if (message.ts)
+        object.insert("ts"_L1, *message.ts);
+    return object;
 }
 
 QJsonObject toJson(const Pong &)
@@ -238,8 +336,12 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
             return decodeSnapshot(in);
         if (envelope.type == u"presence")
             return decodePresence(envelope.body, in);
+        if (envelope.type == u"message")
+            return decodeMessage(envelope.body, in);
+        if (envelope.type == u"history")
+            return decodeHistoryPage(envelope.body, in);
         if (envelope.type == u"ok")
-            return ServerMessage(Ok {});
+            return decodeOk(in);
         if (envelope.type == u"pong")
             return ServerMessage(Pong {});
         if (envelope.type == u"error")

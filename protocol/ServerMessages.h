@@ -64,7 +64,35 @@ struct PresenceEvent {
     friend bool operator==(const PresenceEvent &, const PresenceEvent &) = default;
 };
 
+// One chat message between two friends: the body of a `message` push and of a history entry.
+struct ChatMessage {
+    QString id; // opaque, unique; a valid id
+    QString from;
+    QString to;
+    QString text;
+    // ms since the epoch, when the gateway took it; never decreases within a conversation
+    qint64 ts = 0;
+    friend bool operator==(const ChatMessage &, const ChatMessage &) = default;
+};
+
+// A message pushed to every connection of its recipient and to the sender's other connections.
+struct MessageEvent {
+    ChatMessage message;
+    friend bool operator==(const MessageEvent &, const MessageEvent &) = default;
+};
+
+// The answer to `history`.
+struct HistoryPage {
+    QString with;
+    QList<ChatMessage> messages; // oldest first
+    bool more = false; // older messages exist before the first one
+    friend bool operator==(const HistoryPage &, const HistoryPage &) = default;
+};
+
 struct Ok {
+    // Only on the acknowledgement of a `message`: the id and time the gateway gave it.
+    std::optional<QString> id;
+    std::optional<qint64> ts;
     friend bool operator==(const Ok &, const Ok &) = default;
 };
 
@@ -79,13 +107,15 @@ struct ErrorMessage {
     friend bool operator==(const ErrorMessage &, const ErrorMessage &) = default;
 };
 
-using ServerMessage
-    = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, Ok, Pong, ErrorMessage>;
+using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, MessageEvent,
+    HistoryPage, Ok, Pong, ErrorMessage>;
 
 [[nodiscard]] QJsonObject toJson(const Welcome &message);
 [[nodiscard]] QJsonObject toJson(const FriendsPage &message);
 [[nodiscard]] QJsonObject toJson(const Snapshot &message);
 [[nodiscard]] QJsonObject toJson(const PresenceEvent &message);
+[[nodiscard]] QJsonObject toJson(const MessageEvent &message);
+[[nodiscard]] QJsonObject toJson(const HistoryPage &message);
 [[nodiscard]] QJsonObject toJson(const Ok &message);
 [[nodiscard]] QJsonObject toJson(const Pong &message);
 [[nodiscard]] QJsonObject toJson(const ErrorMessage &message);

@@ -48,6 +48,7 @@ Gateway::Gateway(
         for (ClientConnection *connection : std::as_const(m_connections))
             connection->disconnect(this);
         m_connections.clear();
+        m_connectionsOfUser.clear();
         Q_EMIT shutdownFinished();
     });
 }
@@ -168,6 +169,7 @@ void Gateway::onHello(
     const UserDirectory::User &user = m_directory.user(*index);
     const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
     connection->authenticate(user.id, status);
+    m_connectionsOfUser.insert(user.id, connection);
     qCInfo(lcGateway) << "connection" << connection->id() << "signed in as" << user.id << "with"
                       << hello.client;
 
@@ -194,6 +196,10 @@ void Gateway::onRequest(
                 handleUnsubscribe(connection, message, ref);
             else if constexpr (std::is_same_v<T, SetStatusRequest>)
                 handleSetStatus(connection, message, ref);
+            else if constexpr (std::is_same_v<T, SendMessageRequest>)
+                handleSendMessage(connection, message, ref);
+            else if constexpr (std::is_same_v<T, HistoryRequest>)
+                handleHistory(connection, message, ref);
             // hello and ping are answered by the connection itself
         },
         request);
@@ -285,11 +291,69 @@ void Gateway::handleSetStatus(ClientConnection *connection, const SetStatusReque
     connection->send(toJson(Ok {}), ref);
 }
 
+bool Gateway::isFriend(const ClientConnection *connection, const QString &otherId) const
+{
+    const auto me = m_directory.indexOfId(connection->userId());
+    const auto other = m_directory.indexOfId(otherId);
+    return me && other && m_directory.areFriends(*me, *other);
+}
+
+void Gateway::handleSendMessage(ClientConnection *connection, const SendMessageRequest &request,
+    const std::optional<QString> &ref)
+{
+    // Unknown ids and strangers look alike, as in subscribe.
+    if (!isFriend(connection, request.to)) {
+        connection->sendError(
+            { ErrorCode::Forbidden, u"message: you can only write to your friends"_s, ref });
+        return;
+    }
+    const QString text = request.text.trimmed();
+    if (text.isEmpty() || text.size() > kMaxMessageTextLength) { // the decoder refuses these too
+        connection->sendError({ ErrorCode::BadRequest,
+            u"message: field 'text' must be 1 to %1 characters long after trimming"_s.arg(
+                kMaxMessageTextLength),
+            ref });
+        return;
+    }
+    const QString &me = connection->userId();
+    const ChatMessage message = m_chats.append(me, request.to, text);
+    connection->send(toJson(Ok { message.id, message.ts }), ref);
+
+    // Every device of the recipient, and the sender's other devices, whatever their status.
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
+    for (ClientConnection *device : m_connectionsOfUser.values(request.to))
+        device->sendSerialized(frame);
+    for (ClientConnection *device : m_connectionsOfUser.values(me)) {
+        if (device != connection)
+            device->sendSerialized(frame);
+    }
+}
+
+void Gateway::handleHistory(
+    ClientConnection *connection, const HistoryRequest &request, const std::optional<QString> &ref)
+{
+    if (!isFriend(connection, request.with)) {
+        connection->sendError({ ErrorCode::Forbidden,
+            u"history: you can only read conversations with your friends"_s, ref });
+        return;
+    }
+    const auto page
+        = m_chats.page(connection->userId(), request.with, request.before, request.limit);
+    if (!page) {
+        connection->sendError({ ErrorCode::BadRequest,
+            u"history: 'before' is not a message of this conversation held by the gateway"_s,
+            ref });
+        return;
+    }
+    connection->send(toJson(HistoryPage { request.with, page->messages, page->more }), ref);
+}
+
 void Gateway::onDisconnected(ClientConnection *connection)
 {
     const ConnectionId id = connection->id();
     m_connections.remove(id);
     if (!connection->userId().isEmpty()) {
+        m_connectionsOfUser.remove(connection->userId(), connection);
         m_subscriptions.removeConnection(id);
         m_store->connectionClosed(connection->userId(), id);
         qCDebug(lcGateway) << "connection" << id << "of" << connection->userId() << "closed";

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "protocol/ClientMessages.h"
+#include "server-mock/ChatStore.h"
 #include "server-mock/GatewayConfig.h"
 #include "server-mock/PresenceStore.h"
 #include "server-mock/SubscriptionRegistry.h"
 #include "server-mock/UserDirectory.h"
 
 #include <QHash>
+#include <QMultiHash>
 #include <QObject>
 #include <QTimer>
 #include <QUrl>
@@ -22,7 +24,8 @@ class ClientConnection;
 
 // The presence gateway: accepts WebSocket clients, authenticates them against the user
 // directory, answers their requests, and pushes each published presence change to the
-// connections subscribed to that user, and to nobody else.
+// connections subscribed to that user, and to nobody else. It also relays 1:1 chat messages
+// between friends and keeps the recent history of each conversation (ChatStore).
 class Gateway : public QObject {
     Q_OBJECT
 public:
@@ -44,6 +47,8 @@ public:
     // Test and admin hook: the users watched by any connection of userId, sorted.
     [[nodiscard]] QStringList subscriptionsOfUser(const QString &userId) const;
     [[nodiscard]] int watchedUserCount() const { return m_subscriptions.watchedUserCount(); }
+    // Test and admin hook: the chat history this gateway holds.
+    [[nodiscard]] const ChatStore &chats() const { return m_chats; }
 
     // Stops accepting, closes every connection with 1001 and reports shutdownFinished()
     // once they are gone or config.shutdownTimeout has passed.
@@ -72,6 +77,12 @@ private:
         const Protocol::UnsubscribeRequest &request, const std::optional<QString> &ref);
     void handleSetStatus(ClientConnection *connection, const Protocol::SetStatusRequest &request,
         const std::optional<QString> &ref);
+    void handleSendMessage(ClientConnection *connection,
+        const Protocol::SendMessageRequest &request, const std::optional<QString> &ref);
+    void handleHistory(ClientConnection *connection, const Protocol::HistoryRequest &request,
+        const std::optional<QString> &ref);
+    // Whether the user of connection and otherId are friends (false for unknown ids).
+    [[nodiscard]] bool isFriend(const ClientConnection *connection, const QString &otherId) const;
     // Sends too_many_ids and returns false when a request names more ids than allowed.
     bool withinIdLimit(
         ClientConnection *connection, const QStringList &ids, const std::optional<QString> &ref);
@@ -84,6 +95,8 @@ private:
     QWebSocketServer *m_server;
     SubscriptionRegistry m_subscriptions;
     QHash<ConnectionId, ClientConnection *> m_connections;
+    QMultiHash<QString, ClientConnection *> m_connectionsOfUser; // authenticated ones only
+    ChatStore m_chats;
     ConnectionId m_nextConnectionId = 1;
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;
