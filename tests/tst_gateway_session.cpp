@@ -543,7 +543,11 @@ void TestGatewaySession::heartbeatClosesSilentPeerOnly()
 
 void TestGatewaySession::shutdownClosesEveryClientWith1001()
 {
-    const auto gateway = startGateway({ { u"alice"_s, { u"bob"_s } }, { u"bob"_s, {} } });
+    // A hello timeout far longer than the test, so the anonymous client is still waiting
+    // for its hello when the shutdown comes, however slow the machine.
+    GatewayConfig config = testConfig();
+    config.helloTimeout = 30s;
+    const auto gateway = startGateway({ { u"alice"_s, { u"bob"_s } }, { u"bob"_s, {} } }, config);
     QVERIFY(gateway);
     TestClient alice;
     TestClient bob;

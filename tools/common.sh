@@ -41,16 +41,15 @@ presence_ensure_packages() {
         "${missing[@]}" || presence_die "could not install: ${missing[*]}"
 }
 
-# presence_build NAME [CMAKE ARGS...]: configures build/NAME once, then builds incrementally.
+# presence_build NAME [CMAKE ARGS...]: configures build/NAME, then builds incrementally.
 presence_build() {
     local name=$1
     shift
     local dir="$PRESENCE_ROOT/build/$name"
-    if [[ ! -f "$dir/build.ninja" ]]; then
-        presence_log "configuring build/$name"
-        cmake -S "$PRESENCE_ROOT" -B "$dir" -G Ninja "$@" >/dev/null \
-            || presence_die "cmake configure failed"
-    fi
+    # Configuring again is cheap when nothing changed, and applies changed options.
+    presence_log "configuring build/$name"
+    cmake -S "$PRESENCE_ROOT" -B "$dir" -G Ninja "$@" >/dev/null \
+        || presence_die "cmake configure failed"
     presence_log "building build/$name"
     cmake --build "$dir" --parallel "$(nproc)" || presence_die "build failed"
 }

@@ -1,32 +1,39 @@
 #!/usr/bin/env bash
-# The demo: a presence gateway with a generated population on ws://127.0.0.1:8765/.
-# Installs what is missing, builds, then runs in the foreground (Ctrl+C stops it).
+# The demo: a presence gateway with a generated population on ws://127.0.0.1:8765/ and the
+# desktop client signed in as user0. Installs what is missing and builds first.
 # PRESENCE_DEMO_PORT changes the port; PRESENCE_DEMO_USERS the population size.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 presence_ensure_packages "${PRESENCE_PACKAGES[@]}"
-presence_build demo -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRESENCE_BUILD_TESTS=OFF
+presence_build demo -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRESENCE_BUILD_TESTS=OFF \
+    -DPRESENCE_BUILD_BENCHMARKS=OFF
 
 port=${PRESENCE_DEMO_PORT:-8765}
-users=${PRESENCE_DEMO_USERS:-500}
-users_file="$PRESENCE_ROOT/build/demo/demo-users.json"
+users=${PRESENCE_DEMO_USERS:-2000}
+demo="$PRESENCE_ROOT/build/demo"
+users_file="$demo/demo-users.json"
+
+"$demo/server-mock/presence-mock-server" --listen "127.0.0.1:$port" --generate "$users" \
+    --friends 300 --seed 1 --dump-users "$users_file" &
+gateway=$!
+trap 'kill "$gateway" 2>/dev/null; wait "$gateway" 2>/dev/null' EXIT
+for _ in $(seq 100); do [[ -s "$users_file" ]] && break; sleep 0.1; done
+kill -0 "$gateway" 2>/dev/null || presence_die "the gateway did not start (is port $port taken?)"
 
 cat <<TEXT
 
-Presence Chat demo: $users generated users, each with 50 friends.
-Their tokens (local QA only) are written to build/demo/demo-users.json.
-Until the desktop client lands, talk to the gateway with any WebSocket client, e.g.:
-    websocat ws://127.0.0.1:$port/
-then send (the token of user0 is the first "token" in that file):
-    {"type":"hello","token":"TOKEN","protocol":1,"client":"websocat/1"}
-    {"type":"friends","limit":10}
-    {"type":"subscribe","ids":["<ids from the friends reply>"]}
-A second WebSocket client logged in as one of those friends (its token is in the same
-file) makes a "presence" frame arrive: online now, offline 5 s after it leaves.
-docs/protocol.md describes every message.
+Presence Chat demo: $users generated users with 300 friends each on ws://127.0.0.1:$port/.
+Tokens (local QA only) are in build/demo/demo-users.json. Open a second client as one of
+user0's friends to watch a dot turn green, then amber (set Away), then gray 5 s after it quits:
+    build/demo/app/presence-chat --server ws://127.0.0.1:$port/ --token-file \$(tools/demo-token.sh USER)
+Any WebSocket client works too: docs/protocol.md.
 
 TEXT
-exec "$PRESENCE_ROOT/build/demo/server-mock/presence-mock-server" \
-    --listen "127.0.0.1:$port" --generate "$users" --friends 50 --seed 1 \
-    --dump-users "$users_file"
+
+if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
+    echo "No display: the gateway runs alone; Ctrl+C stops it."
+    wait "$gateway"
+    exit 0
+fi
+"$demo/app/presence-chat" --server "ws://127.0.0.1:$port/" --token-file "$("$PRESENCE_ROOT/tools/demo-token.sh" user0)"

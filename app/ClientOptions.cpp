@@ -1,0 +1,98 @@
+#include "app/ClientOptions.h"
+
+#include "protocol/Identifiers.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::App {
+
+bool ClientOptions::isGatewayUrl(const QUrl &url)
+{
+    return url.isValid() && (url.scheme() == u"ws" || url.scheme() == u"wss")
+        && !url.host().isEmpty();
+}
+
+std::optional<QString> ClientOptions::readTokenFile(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = u"token file '%1': cannot open: %2"_s.arg(path, file.errorString());
+        return std::nullopt;
+    }
+    // A token is short; refuse to read a large file by mistake (say, a binary).
+    constexpr qint64 kMaxBytes = 4096;
+    const QByteArray data = file.read(kMaxBytes + 1);
+    if (data.size() > kMaxBytes) {
+        *error = u"token file '%1': larger than %2 bytes, not a token"_s.arg(path).arg(kMaxBytes);
+        return std::nullopt;
+    }
+    const QString token = QString::fromUtf8(data).trimmed();
+    if (token.isEmpty() || token.size() > Protocol::kMaxTokenLength
+        || token.contains(QRegularExpression(u"\\s"_s))) {
+        *error
+            = u"token file '%1': must hold one token of 1-%2 characters without spaces"_s.arg(path)
+                  .arg(Protocol::kMaxTokenLength);
+        return std::nullopt;
+    }
+    return token;
+}
+
+std::optional<ClientOptions> ClientOptions::parse(
+    const QStringList &args, const QString &environmentToken, QString *error)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Presence Chat: see which friends are online right now, and chat with them."_s);
+    const auto help = parser.addHelpOption();
+    const auto version = parser.addVersionOption();
+    parser.addOptions({
+        { u"server"_s,
+            u"Gateway URL, e.g. ws://127.0.0.1:8765/ (skips the sign-in dialog "
+            "together with a token)."_s,
+            u"URL"_s },
+        { u"token-file"_s, u"Read the token from FILE (or set PRESENCE_TOKEN)."_s, u"FILE"_s },
+    });
+    if (!parser.parse(args)) {
+        *error = parser.errorText();
+        return std::nullopt;
+    }
+    ClientOptions options;
+    options.helpText = parser.helpText();
+    if (parser.isSet(help)) {
+        options.action = Action::ShowHelp;
+        return options;
+    }
+    if (parser.isSet(version)) {
+        options.action = Action::ShowVersion;
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        *error
+            = u"unexpected argument \"%1\" (a token goes in --token-file or PRESENCE_TOKEN)"_s.arg(
+                parser.positionalArguments().constFirst());
+        return std::nullopt;
+    }
+    if (parser.isSet(u"server"_s)) {
+        options.server = QUrl(parser.value(u"server"_s), QUrl::StrictMode);
+        if (!isGatewayUrl(options.server)) {
+            *error = u"--server must be a ws:// or wss:// URL with a host (got \"%1\")"_s.arg(
+                parser.value(u"server"_s));
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(u"token-file"_s)) {
+        const auto token = readTokenFile(parser.value(u"token-file"_s), error);
+        if (!token)
+            return std::nullopt;
+        options.token = *token;
+    } else if (!environmentToken.trimmed().isEmpty()) {
+        options.token = environmentToken.trimmed();
+    }
+    return options;
+}
+
+} // namespace Presence::App

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+#include <optional>
+
+namespace Presence::App {
+
+// The command line of presence-chat. --server and a token (from --token-file or the
+// PRESENCE_TOKEN environment variable, never the command line, where `ps` would show it)
+// skip the sign-in dialog.
+struct ClientOptions {
+    enum class Action { Run, ShowHelp, ShowVersion };
+
+    Action action = Action::Run;
+    QUrl server; // empty: ask in the sign-in dialog
+    QString token; // empty: ask in the sign-in dialog
+    QString helpText;
+
+    // args includes the program name; environmentToken is PRESENCE_TOKEN's value, if set.
+    [[nodiscard]] static std::optional<ClientOptions> parse(
+        const QStringList &args, const QString &environmentToken, QString *error);
+    // A token file: one token, surrounding white space ignored; errors name the file.
+    [[nodiscard]] static std::optional<QString> readTokenFile(const QString &path, QString *error);
+    // ws:// or wss:// with a host.
+    [[nodiscard]] static bool isGatewayUrl(const QUrl &url);
+};
+
+} // namespace Presence::App

@@ -1,0 +1,70 @@
+#include "app/ClientOptions.h"
+#include "models/FriendListModel.h"
+#include "session/GatewaySession.h"
+#include "session/SessionModelBridge.h"
+#include "ui/ClientSettings.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
+#include "ui/SignInDialog.h"
+
+#include <QApplication>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
+using namespace Presence;
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(u"presence-chat"_s);
+    QApplication::setOrganizationName(u"Presence Chat"_s);
+    QApplication::setApplicationVersion(QStringLiteral(PRESENCE_VERSION));
+
+    QString error;
+    const auto options = App::ClientOptions::parse(
+        QApplication::arguments(), qEnvironmentVariable("PRESENCE_TOKEN"), &error);
+    if (!options) {
+        QTextStream(stderr) << "presence-chat: " << error << "\nTry 'presence-chat --help'.\n";
+        return 2;
+    }
+    if (options->action == App::ClientOptions::Action::ShowHelp) {
+        QTextStream(stdout) << options->helpText;
+        return 0;
+    }
+    if (options->action == App::ClientOptions::Action::ShowVersion) {
+        QTextStream(stdout) << "presence-chat " << QApplication::applicationVersion() << '\n';
+        return 0;
+    }
+    Ui::ClientSettings settings(
+        QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/presence.ini"_s);
+    Session::GatewaySession session;
+    Models::FriendListModel model;
+    Session::SessionModelBridge bridge(&session, &model);
+
+    if (!options->server.isEmpty() && !options->token.isEmpty()) {
+        session.open(options->server, options->token); // demos and QA: no dialog
+    } else {
+        if (!options->server.isEmpty())
+            settings.setGatewayUrl(options->server);
+        Ui::SignInDialog dialog(&session, &settings);
+        if (dialog.exec() != QDialog::Accepted)
+            return 0;
+    }
+
+    Ui::MainWindow window(&session, &model);
+    window.resize(900, 640);
+    window.restoreGeometry(settings.windowGeometry());
+    window.splitter()->restoreState(settings.splitterState());
+    window.friendList()->setSortMode(Models::FriendSortFilterProxy::SortMode(settings.sortMode()));
+    QObject::connect(window.friendList(), &Ui::FriendListPane::sortModeChanged, &app,
+        [&settings](
+            Models::FriendSortFilterProxy::SortMode mode) { settings.setSortMode(int(mode)); });
+    QObject::connect(&app, &QApplication::aboutToQuit, &app, [&] {
+        settings.setWindowGeometry(window.saveGeometry());
+        settings.setSplitterState(window.splitter()->saveState());
+    });
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,935 @@
+// FriendDelegate and PresenceText: the words for each presence (last-seen wording against an
+// injected "now"), the tooltip and accessible text, a uniform row height, and the pixels a
+// QListView paints: the presence mark's colour and shape per state in a light and a dark
+// palette at device pixel ratios 1 and 2 (QT_SCALE_FACTOR=2 runs it all at 2), dimmed stale rows,
+// selection colours, the avatar colour and its initials' contrast, and right-to-left mirroring.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include <QApplication>
+#include <QHelpEvent>
+#include <QIdentityProxyModel>
+#include <QListView>
+#include <QPainter>
+#include <QSet>
+#include <QSortFilterProxyModel>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTest>
+#include <QTimeZone>
+#include <QToolTip>
+
+#include "models/FriendListModel.h"
+#include "models/PresenceState.h"
+#include "ui/FriendDelegate.h"
+#include "ui/PresenceText.h"
+
+using namespace Qt::StringLiterals;
+using Presence::Models::FriendListModel;
+using Presence::Models::FriendRecord;
+using Presence::Models::PresenceState;
+using Presence::Ui::FriendDelegate;
+using Presence::Ui::FriendPresence;
+using Presence::Ui::PresenceText;
+
+namespace {
+
+const QDateTime kNow(QDate(2024, 3, 20), QTime(12, 0), QTimeZone::utc());
+
+qint64 msBefore(const QDateTime &now, qint64 seconds)
+{
+    return now.toMSecsSinceEpoch() - seconds * 1000;
+}
+
+// The rows of the fixture list, one per case the delegate draws differently.
+enum FixtureRow {
+    OnlineRow,
+    AwayRow,
+    OfflineSeenRow, // offline, last seen 5 minutes before kNow
+    UnknownRow,
+    OfflineNeverRow, // offline, never seen
+    StaleOnlineRow, // online, then no longer watched
+    LongNameRow,
+    FixtureRowCount
+};
+
+QPalette lightPalette()
+{
+    return QApplication::style()->standardPalette();
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::WindowText, Qt::white);
+    p.setColor(QPalette::Base, QColor(0x2a, 0x2a, 0x2a));
+    p.setColor(QPalette::AlternateBase, QColor(0x42, 0x42, 0x42));
+    p.setColor(QPalette::Text, Qt::white);
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, Qt::white);
+    p.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ToolTipText, Qt::white);
+    return p;
+}
+
+QPalette paletteNamed(const QString &name)
+{
+    return name == u"dark"_s ? darkPalette() : lightPalette();
+}
+
+double colorDistance(const QColor &a, const QColor &b)
+{
+    const double dr = a.red() - b.red();
+    const double dg = a.green() - b.green();
+    const double db = a.blue() - b.blue();
+    return std::sqrt(dr * dr + dg * dg + db * db);
+}
+
+// WCAG relative luminance and contrast ratio, written out here independently of the delegate.
+double luminance(const QColor &c)
+{
+    const auto lin
+        = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+}
+
+double contrast(const QColor &a, const QColor &b)
+{
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+constexpr double kBackgroundDistance = 48;
+
+// What a sampled pixel looks like, for readable comparisons.
+QString toneOf(const QColor &pixel, const QColor &background)
+{
+    if (colorDistance(pixel, background) < kBackgroundDistance)
+        return u"bg"_s;
+    const int saturation = pixel.hsvSaturation();
+    const int hue = pixel.hsvHue();
+    if (saturation < 40)
+        return u"gray"_s;
+    if (hue >= 90 && hue <= 160)
+        return u"green"_s;
+    if (hue >= 25 && hue <= 55)
+        return u"amber"_s;
+    return u"other(h%1 s%2)"_s.arg(hue).arg(saturation);
+}
+
+// A painted view: its image at some device pixel ratio, sampled in logical coordinates.
+struct Capture {
+    QImage image;
+    qreal dpr = 1;
+
+    [[nodiscard]] QColor at(QPointF logical) const
+    {
+        const QPoint p(int(std::floor(logical.x() * dpr)), int(std::floor(logical.y() * dpr)));
+        return image.pixelColor(p);
+    }
+};
+
+// The friend list of FixtureRow in a shown QListView with the delegate, "now" = kNow.
+class Fixture {
+public:
+    explicit Fixture(const QPalette &palette, Qt::LayoutDirection direction = Qt::LeftToRight)
+    {
+        model.setFriends({
+            { u"alice"_s, u"Alice Smith"_s },
+            { u"bob"_s, u"Bob Jones"_s },
+            { u"carol"_s, u"Carol"_s },
+            { u"dave"_s, u"Dave"_s },
+            { u"erin"_s, u"Erin"_s },
+            { u"frank"_s, u"Frank"_s },
+            { u"grace"_s,
+                u"GRACE BREWSTER MURRAY HOPPER, REAR ADMIRAL OF THE UNITED STATES NAVY"_s },
+        });
+        model.updatePresence(u"alice"_s, PresenceState::Online, std::nullopt);
+        model.updatePresence(u"bob"_s, PresenceState::Away, std::nullopt);
+        model.updatePresence(u"carol"_s, PresenceState::Offline, msBefore(kNow, 5 * 60));
+        model.updatePresence(u"erin"_s, PresenceState::Offline, std::nullopt);
+        model.updatePresence(u"frank"_s, PresenceState::Online, std::nullopt);
+        model.markStale({ u"frank"_s });
+        model.updatePresence(u"grace"_s, PresenceState::Online, std::nullopt);
+        model.flush();
+
+        delegate.setNowFunction([] { return kNow; });
+        view.setItemDelegate(&delegate);
+        view.setModel(&model);
+        view.setUniformItemSizes(true);
+        view.setPalette(palette);
+        view.setLayoutDirection(direction);
+        view.setFocusPolicy(Qt::NoFocus); // no focus frame over the sampled pixels
+        view.resize(300, 400);
+        view.show();
+    }
+
+    [[nodiscard]] bool exposed() { return QTest::qWaitForWindowExposed(&view); }
+
+    [[nodiscard]] QStyleOptionViewItem optionFor(int row) const
+    {
+        QStyleOptionViewItem option;
+        option.initFrom(&view);
+        option.font = view.font();
+        option.direction = view.layoutDirection();
+        option.rect = view.visualRect(model.index(row));
+        return option;
+    }
+
+    [[nodiscard]] FriendDelegate::RowLayout layoutOf(int row) const
+    {
+        return FriendDelegate::layout(optionFor(row));
+    }
+
+    [[nodiscard]] Capture capture(const QString &how) const
+    {
+        if (how == u"grab"_s) { // at the widget's device pixel ratio: 1 on offscreen
+            QImage image = view.viewport()->grab().toImage();
+            const qreal dpr = image.devicePixelRatio();
+            return { std::move(image), dpr };
+        }
+        const qreal dpr = how == u"render@2"_s ? 2 : 1;
+        QImage image(view.viewport()->size() * dpr, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(dpr);
+        image.fill(Qt::magenta); // anything the view does not paint shows up
+        view.viewport()->render(&image);
+        return { image, dpr };
+    }
+
+    // An empty spot of the row's status line at its trailing end: the row's background.
+    [[nodiscard]] QColor backgroundOf(const Capture &capture, int row) const
+    {
+        const QRect status = layoutOf(row).status;
+        const int x
+            = view.layoutDirection() == Qt::LeftToRight ? status.right() - 4 : status.left() + 4;
+        return capture.at(QPointF(x + 0.5, status.center().y() + 0.5));
+    }
+
+    FriendListModel model;
+    FriendDelegate delegate;
+    QListView view;
+};
+
+// The mark's tones at its centre, in the gap of the offline ring, in the bite of the away
+// mark, and on the ring: offsets in units of the mark's radius.
+struct Probe {
+    const char *name;
+    QPointF offset;
+};
+constexpr Probe kProbes[] = {
+    { "centre", { 0, 0 } },
+    { "gap", { -0.52, 0 } },
+    { "bite", { 0.6, -0.6 } },
+    { "ring", { -0.85, 0 } },
+};
+
+QString probeMark(const Fixture &f, const Capture &capture, int row)
+{
+    const QRectF dot(f.layoutOf(row).dot);
+    const qreal r = dot.width() / 2;
+    const QColor background = f.backgroundOf(capture, row);
+    QStringList tones;
+    for (const Probe &probe : kProbes) {
+        const QColor pixel = capture.at(dot.center() + probe.offset * r);
+        tones.append(QLatin1String(probe.name) + u'=' + toneOf(pixel, background));
+    }
+    return tones.join(u' ');
+}
+
+// Which physical pixels of the mark differ from the background.
+QList<bool> coverageOf(const Fixture &f, const Capture &capture, int row)
+{
+    const QRect dot = f.layoutOf(row).dot;
+    const QColor background = f.backgroundOf(capture, row);
+    QList<bool> mask;
+    const int size = int(dot.width() * capture.dpr);
+    for (int y = 0; y < size; ++y) {
+        for (int x = 0; x < size; ++x) {
+            const QColor pixel = capture.image.pixelColor(
+                int(dot.x() * capture.dpr) + x, int(dot.y() * capture.dpr) + y);
+            mask.append(colorDistance(pixel, background) >= kBackgroundDistance);
+        }
+    }
+    return mask;
+}
+
+} // namespace
+
+class TestFriendDelegate : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+
+    void statusLine_data();
+    void statusLine();
+    void statusLineFollowsTheZoneOfNow();
+    void presenceFromIndex();
+    void summaryAndAccessibleText();
+    void nowIsInjectable();
+
+    void sizeHintIsUniform();
+    void layoutStaysInsideTheRow();
+
+    void presenceMark_data();
+    void presenceMark();
+    void marksDifferInShape();
+    void marksContrastWithTheBase_data();
+    void marksContrastWithTheBase();
+    void staleStatusIsDimmed();
+    void selectedRowUsesHighlightColours();
+    void nothingPaintsOutsideItsParts();
+    void longNameIsElided();
+
+    void avatarColourIsStable();
+    void avatarPaintsTheIdColour();
+    void initials_data();
+    void initials();
+    void initialsContrastWithTheAvatar();
+    void rightToLeftMirrorsTheRow_data();
+    void rightToLeftMirrorsTheRow();
+
+    void tooltipShowsTheSummary();
+    void modelTooltipWins();
+};
+
+void TestFriendDelegate::initTestCase()
+{
+    QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
+    QVERIFY(QApplication::style());
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
+}
+
+void TestFriendDelegate::cleanup()
+{
+    QToolTip::hideText();
+}
+
+void TestFriendDelegate::statusLine_data()
+{
+    QTest::addColumn<QDateTime>("now");
+    QTest::addColumn<PresenceState>("state");
+    QTest::addColumn<QDateTime>("lastSeen"); // invalid: none
+    QTest::addColumn<QString>("expected");
+
+    const auto at = [](int y, int m, int d, int h, int min, int s = 0) {
+        return QDateTime(QDate(y, m, d), QTime(h, min, s), QTimeZone::utc());
+    };
+    const QDateTime none;
+    const QDateTime now = at(2024, 3, 20, 12, 0);
+
+    QTest::addRow("online") << now << PresenceState::Online << none << u"online"_s;
+    QTest::addRow("online ignores last seen")
+        << now << PresenceState::Online << at(2024, 3, 1, 8, 0) << u"online"_s;
+    QTest::addRow("away") << now << PresenceState::Away << none << u"away"_s;
+    QTest::addRow("unknown") << now << PresenceState::Unknown << none << u"status unknown"_s;
+    QTest::addRow("unknown ignores last seen")
+        << now << PresenceState::Unknown << at(2024, 3, 20, 11, 0) << u"status unknown"_s;
+    QTest::addRow("offline, never seen") << now << PresenceState::Offline << none << u"offline"_s;
+
+    const auto offline = [&](const char *name, const QDateTime &n, const QDateTime &seen,
+                             const QString &expected) {
+        QTest::addRow("%s", name) << n << PresenceState::Offline << seen << expected;
+    };
+    offline("0 s", now, now, u"last seen just now"_s);
+    offline("59 s", now, at(2024, 3, 20, 11, 59, 1), u"last seen just now"_s);
+    offline("in the future", now, at(2024, 3, 20, 12, 10), u"last seen just now"_s);
+    offline("60 s", now, at(2024, 3, 20, 11, 59), u"last seen 1 min ago"_s);
+    offline("5 min", now, at(2024, 3, 20, 11, 55), u"last seen 5 min ago"_s);
+    offline("59 min 59 s", now, at(2024, 3, 20, 11, 0, 1), u"last seen 59 min ago"_s);
+    offline("60 min", now, at(2024, 3, 20, 11, 0), u"last seen 1 h ago"_s);
+    offline("3 h 59 min", now, at(2024, 3, 20, 8, 1), u"last seen 3 h ago"_s);
+    offline("11 h 30 min, same day", now, at(2024, 3, 20, 0, 30), u"last seen 11 h ago"_s);
+    offline(
+        "23 h, same day", at(2024, 3, 20, 23, 30), at(2024, 3, 20, 0, 10), u"last seen 23 h ago"_s);
+    offline("6 h across midnight", at(2024, 3, 20, 2, 0), at(2024, 3, 19, 20, 0),
+        u"last seen 6 h ago"_s);
+    offline("13 h across midnight", now, at(2024, 3, 19, 23, 0), u"last seen yesterday"_s);
+    offline("start of yesterday", now, at(2024, 3, 19, 0, 5), u"last seen yesterday"_s);
+    offline("end of the day before", now, at(2024, 3, 18, 23, 59), u"last seen 18 Mar"_s);
+    offline("this year", now, at(2024, 3, 12, 9, 0), u"last seen 12 Mar"_s);
+    offline("new year's day", now, at(2024, 1, 1, 0, 0), u"last seen 1 Jan"_s);
+    offline(
+        "last year", at(2024, 1, 2, 12, 0), at(2023, 12, 25, 18, 0), u"last seen 25 Dec 2023"_s);
+}
+
+void TestFriendDelegate::statusLine()
+{
+    QFETCH(QDateTime, now);
+    QFETCH(PresenceState, state);
+    QFETCH(QDateTime, lastSeen);
+    QFETCH(QString, expected);
+
+    const std::optional<qint64> seen
+        = lastSeen.isValid() ? std::optional(lastSeen.toMSecsSinceEpoch()) : std::nullopt;
+    QCOMPARE(PresenceText::statusLine(state, seen, now), expected);
+    FriendPresence presence { u"x"_s, u"Xavier"_s, state, seen, true };
+    QCOMPARE(PresenceText::statusLine(presence, now), expected);
+    QCOMPARE(PresenceText::summary(presence, now), u"Xavier — "_s + expected);
+}
+
+void TestFriendDelegate::statusLineFollowsTheZoneOfNow()
+{
+    // The calendar words use the zone of now. 16 h before now: the same day in UTC, the
+    // day before at UTC+10.
+    const QDateTime nowUtc(QDate(2024, 3, 19), QTime(22, 0), QTimeZone::utc());
+    const qint64 seen
+        = QDateTime(QDate(2024, 3, 19), QTime(6, 0), QTimeZone::utc()).toMSecsSinceEpoch();
+    QCOMPARE(PresenceText::lastSeen(seen, nowUtc), u"last seen 16 h ago"_s);
+    const QDateTime nowPlus10 = nowUtc.toTimeZone(QTimeZone(10 * 3600));
+    QCOMPARE(nowPlus10.date(), QDate(2024, 3, 20));
+    QCOMPARE(PresenceText::lastSeen(seen, nowPlus10), u"last seen yesterday"_s);
+
+    // 22 h 30 min before now: the day before in UTC, the same day at UTC+10.
+    const QDateTime laterUtc(QDate(2024, 3, 20), QTime(13, 0), QTimeZone::utc());
+    const qint64 earlier
+        = QDateTime(QDate(2024, 3, 19), QTime(14, 30), QTimeZone::utc()).toMSecsSinceEpoch();
+    QCOMPARE(PresenceText::lastSeen(earlier, laterUtc), u"last seen yesterday"_s);
+    QCOMPARE(PresenceText::lastSeen(earlier, laterUtc.toTimeZone(QTimeZone(10 * 3600))),
+        u"last seen 22 h ago"_s);
+}
+
+void TestFriendDelegate::presenceFromIndex()
+{
+    Fixture f(lightPalette());
+    const auto presenceAt = [&f](int row) { return FriendPresence::fromIndex(f.model.index(row)); };
+
+    const FriendPresence carol = presenceAt(OfflineSeenRow);
+    QCOMPARE(carol.id, u"carol"_s);
+    QCOMPARE(carol.name, u"Carol"_s);
+    QCOMPARE(carol.state, PresenceState::Offline);
+    QCOMPARE(carol.lastSeen, std::optional(msBefore(kNow, 5 * 60)));
+    QVERIFY(carol.fresh);
+
+    const FriendPresence dave = presenceAt(UnknownRow);
+    QCOMPARE(dave.state, PresenceState::Unknown);
+    QVERIFY(!dave.lastSeen);
+    QVERIFY(!dave.fresh);
+
+    QCOMPARE(presenceAt(OnlineRow).state, PresenceState::Online);
+    QCOMPARE(presenceAt(AwayRow).state, PresenceState::Away);
+    QVERIFY(!presenceAt(OfflineNeverRow).lastSeen);
+    QCOMPARE(presenceAt(StaleOnlineRow).state, PresenceState::Online);
+    QVERIFY(!presenceAt(StaleOnlineRow).fresh);
+
+    // Through a proxy too, and nothing from an invalid index.
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&f.model);
+    QCOMPARE(FriendPresence::fromIndex(proxy.index(AwayRow, 0)).id, u"bob"_s);
+    QCOMPARE(FriendPresence::fromIndex(proxy.index(AwayRow, 0)).state, PresenceState::Away);
+    QCOMPARE(FriendPresence::fromIndex({}).state, PresenceState::Unknown);
+    QVERIFY(FriendPresence::fromIndex({}).id.isEmpty());
+
+    // A nameless friend is called by the id.
+    FriendListModel nameless;
+    nameless.setFriends({ { u"zed"_s, QString() } });
+    QCOMPARE(FriendPresence::fromIndex(nameless.index(0)).name, u"zed"_s);
+}
+
+void TestFriendDelegate::summaryAndAccessibleText()
+{
+    Fixture f(lightPalette());
+    const QStringList expected = {
+        u"Alice Smith — online"_s,
+        u"Bob Jones — away"_s,
+        u"Carol — last seen 5 min ago"_s,
+        u"Dave — status unknown"_s,
+        u"Erin — offline"_s,
+        u"Frank — online"_s,
+    };
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&f.model);
+    for (int row = 0; row < expected.size(); ++row) {
+        QCOMPARE(PresenceText::summary(f.model.index(row), kNow), expected.at(row));
+        QCOMPARE(FriendDelegate::accessibleText(f.model.index(row), kNow), expected.at(row));
+        QCOMPARE(FriendDelegate::accessibleText(proxy.index(row, 0), kNow), expected.at(row));
+    }
+    QCOMPARE(FriendDelegate::accessibleText(f.model.index(OfflineSeenRow), kNow.addSecs(3600)),
+        u"Carol — last seen 1 h ago"_s);
+    QVERIFY(FriendDelegate::accessibleText({}, kNow).isEmpty());
+}
+
+void TestFriendDelegate::nowIsInjectable()
+{
+    FriendDelegate delegate;
+    const QDateTime before = QDateTime::currentDateTime();
+    const QDateTime defaultNow = delegate.now();
+    QVERIFY(qAbs(before.msecsTo(defaultNow)) < 5000);
+
+    QDateTime injected = kNow;
+    delegate.setNowFunction([&injected] { return injected; });
+    QCOMPARE(delegate.now(), kNow);
+    injected = kNow.addSecs(90);
+    QCOMPARE(delegate.now(), kNow.addSecs(90));
+
+    delegate.setNowFunction({});
+    QVERIFY(qAbs(QDateTime::currentDateTime().msecsTo(delegate.now())) < 5000);
+}
+
+void TestFriendDelegate::sizeHintIsUniform()
+{
+    Fixture f(lightPalette());
+    QVERIFY(f.exposed());
+    const QStyleOptionViewItem option = f.optionFor(0);
+    const QSize hint = f.delegate.sizeHint(option, f.model.index(0));
+    const QFontMetrics fm(option.font);
+
+    QCOMPARE(hint.height(), FriendDelegate::rowHeight(option.font));
+    QVERIFY2(hint.height() >= 2 * fm.height(), qPrintable(QString::number(hint.height())));
+    for (int row = 0; row < FixtureRowCount; ++row) {
+        QCOMPARE(f.delegate.sizeHint(option, f.model.index(row)), hint);
+        QCOMPARE(f.view.visualRect(f.model.index(row)).height(), hint.height());
+        // The avatar fits with room to spare, and the two text lines fit.
+        const FriendDelegate::RowLayout parts = f.layoutOf(row);
+        QVERIFY(parts.avatar.height() < hint.height());
+        QCOMPARE(parts.avatar.width(), parts.avatar.height());
+        QVERIFY(parts.avatar.height() >= 32);
+        QCOMPARE(parts.name.height(), fm.height());
+        QVERIFY(parts.status.top() > parts.name.bottom());
+    }
+
+    // It follows the font, so a bigger font makes taller rows.
+    QStyleOptionViewItem bigger = option;
+    if (option.font.pointSizeF() > 0)
+        bigger.font.setPointSizeF(option.font.pointSizeF() * 2.5);
+    else
+        bigger.font.setPixelSize(option.font.pixelSize() * 5 / 2);
+    QVERIFY(f.delegate.sizeHint(bigger, f.model.index(0)).height() > hint.height());
+}
+
+void TestFriendDelegate::layoutStaysInsideTheRow()
+{
+    Fixture f(lightPalette());
+    QVERIFY(f.exposed());
+    for (int row = 0; row < FixtureRowCount; ++row) {
+        const QRect rect = f.view.visualRect(f.model.index(row));
+        const FriendDelegate::RowLayout parts = f.layoutOf(row);
+        for (const QRect &part : { parts.avatar, parts.name, parts.dot, parts.status })
+            QVERIFY(rect.contains(part));
+        // Left to right: avatar, then the text column; the mark leads the status line.
+        QVERIFY(parts.avatar.right() < parts.name.left());
+        QCOMPARE(parts.dot.left(), parts.name.left());
+        QVERIFY(parts.dot.right() < parts.status.left());
+        QVERIFY(!parts.name.intersects(parts.status));
+        QVERIFY(!parts.dot.intersects(parts.avatar));
+        QCOMPARE(parts.dot.width() % 2, 0);
+    }
+}
+
+void TestFriendDelegate::presenceMark_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::addColumn<QString>("capture");
+    QTest::addColumn<int>("row");
+    QTest::addColumn<QString>("expected");
+
+    const struct {
+        const char *state;
+        int row;
+        QString tones;
+    } marks[] = {
+        { "online", OnlineRow, u"centre=green gap=green bite=green ring=green"_s },
+        { "away", AwayRow, u"centre=amber gap=amber bite=bg ring=amber"_s },
+        { "offline", OfflineSeenRow, u"centre=gray gap=bg bite=gray ring=gray"_s },
+        { "offline never seen", OfflineNeverRow, u"centre=gray gap=bg bite=gray ring=gray"_s },
+        { "unknown", UnknownRow, u"centre=bg gap=bg bite=gray ring=gray"_s },
+    };
+    for (const char *palette : { "light", "dark" }) {
+        for (const char *capture : { "grab", "render@2" }) {
+            for (const auto &mark : marks) {
+                QTest::addRow("%s %s %s", palette, capture, mark.state) << QString::fromLatin1(
+                    palette) << QString::fromLatin1(capture) << mark.row << mark.tones;
+            }
+        }
+    }
+}
+
+void TestFriendDelegate::presenceMark()
+{
+    QFETCH(QString, palette);
+    QFETCH(QString, capture);
+    QFETCH(int, row);
+    QFETCH(QString, expected);
+
+    Fixture f(paletteNamed(palette));
+    QVERIFY(f.exposed());
+    const Capture image = f.capture(capture);
+    QCOMPARE(image.image.devicePixelRatio(), image.dpr);
+    QCOMPARE(image.image.width(), int(f.view.viewport()->width() * image.dpr));
+    // The row background is the palette's base, so the samples compare against the right thing.
+    QVERIFY(colorDistance(f.backgroundOf(image, row), f.view.palette().color(QPalette::Base)) < 8);
+    QCOMPARE(probeMark(f, image, row), expected);
+}
+
+void TestFriendDelegate::marksDifferInShape()
+{
+    // Colour aside: which pixels each mark covers, at both ratios and in both palettes.
+    for (const QString &palette : { u"light"_s, u"dark"_s }) {
+        for (const QString &how : { u"grab"_s, u"render@2"_s }) {
+            Fixture f(paletteNamed(palette));
+            QVERIFY(f.exposed());
+            const Capture image = f.capture(how);
+            const int rows[] = { OnlineRow, AwayRow, OfflineSeenRow, UnknownRow };
+            QList<QList<bool>> masks;
+            for (const int row : rows)
+                masks.append(coverageOf(f, image, row));
+            for (qsizetype a = 0; a < masks.size(); ++a) {
+                for (qsizetype b = a + 1; b < masks.size(); ++b) {
+                    qsizetype differing = 0;
+                    for (qsizetype i = 0; i < masks[a].size(); ++i)
+                        differing += masks[a][i] != masks[b][i];
+                    const double share = double(differing) / double(masks[a].size());
+                    QVERIFY2(share > 0.08,
+                        qPrintable(
+                            u"%1 %2: rows %3 and %4 differ in %5 of the mark"_s.arg(palette, how)
+                                .arg(rows[a])
+                                .arg(rows[b])
+                                .arg(share)));
+                }
+            }
+        }
+    }
+}
+
+void TestFriendDelegate::marksContrastWithTheBase_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::newRow("light") << u"light"_s;
+    QTest::newRow("dark") << u"dark"_s;
+}
+
+void TestFriendDelegate::marksContrastWithTheBase()
+{
+    // WCAG asks 3:1 of graphics that carry meaning: the marks must adapt to a dark base.
+    QFETCH(QString, palette);
+    Fixture f(paletteNamed(palette));
+    QVERIFY(f.exposed());
+    const Capture image = f.capture(u"render@2"_s);
+    for (const int row : { OnlineRow, AwayRow, OfflineSeenRow, UnknownRow }) {
+        const QRectF dot(f.layoutOf(row).dot);
+        const QPointF onMark = row == UnknownRow
+            ? dot.center() + QPointF(-0.85, 0) * (dot.width() / 2)
+            : dot.center();
+        const QColor mark = image.at(onMark);
+        const QColor background = f.backgroundOf(image, row);
+        QVERIFY2(contrast(mark, background) >= 3.0,
+            qPrintable(u"row %1: %2 on %3 has contrast %4"_s.arg(row)
+                           .arg(mark.name(), background.name())
+                           .arg(contrast(mark, background))));
+    }
+    // The same colour would not do for both: the online green is tuned per palette.
+    QVERIFY(FriendDelegate::presenceColor(PresenceState::Online, lightPalette())
+        != FriendDelegate::presenceColor(PresenceState::Online, darkPalette()));
+}
+
+void TestFriendDelegate::staleStatusIsDimmed()
+{
+    for (const QString &palette : { u"light"_s, u"dark"_s }) {
+        Fixture f(paletteNamed(palette));
+        QVERIFY(f.exposed());
+        const Capture image = f.capture(u"grab"_s);
+        const QColor background = f.backgroundOf(image, OnlineRow);
+        const QColor fresh = image.at(QRectF(f.layoutOf(OnlineRow).dot).center());
+        const QColor stale = image.at(QRectF(f.layoutOf(StaleOnlineRow).dot).center());
+        // Still the online mark, but closer to the background.
+        QCOMPARE(
+            probeMark(f, image, StaleOnlineRow), u"centre=green gap=green bite=green ring=green"_s);
+        QVERIFY2(colorDistance(stale, background) < 0.75 * colorDistance(fresh, background),
+            qPrintable(u"%1: fresh %2 stale %3 on %4"_s.arg(
+                palette, fresh.name(), stale.name(), background.name())));
+    }
+}
+
+void TestFriendDelegate::selectedRowUsesHighlightColours()
+{
+    Fixture f(lightPalette());
+    QVERIFY(f.exposed());
+    const QPalette palette = f.view.palette();
+    const QColor text = palette.color(QPalette::Text);
+    const QColor highlightedText = palette.color(QPalette::HighlightedText);
+    QVERIFY(colorDistance(text, highlightedText) > 200);
+
+    // Pixels of the name in the text colour and in the highlighted-text colour.
+    const auto namePixels = [&f](const Capture &image, const QColor &color) {
+        const QRect name = f.layoutOf(OnlineRow).name;
+        int count = 0;
+        for (int y = name.top(); y <= name.bottom(); ++y)
+            for (int x = name.left(); x <= name.right(); ++x)
+                count += colorDistance(image.at(QPointF(x, y)), color) < 40;
+        return count;
+    };
+    const auto isBackground
+        = [](const QColor &a, const QColor &b) { return colorDistance(a, b) < 8; };
+
+    Capture image = f.capture(u"grab"_s);
+    QVERIFY(namePixels(image, text) > 10);
+    QVERIFY(isBackground(f.backgroundOf(image, OnlineRow), palette.color(QPalette::Base)));
+
+    f.view.selectionModel()->select(f.model.index(OnlineRow), QItemSelectionModel::ClearAndSelect);
+    image = f.capture(u"grab"_s);
+    QVERIFY(!isBackground(f.backgroundOf(image, OnlineRow), palette.color(QPalette::Base)));
+    QCOMPARE(namePixels(image, text), 0);
+    QVERIFY(namePixels(image, highlightedText) > 10);
+    // The mark stays what it is on the highlight.
+    QCOMPARE(probeMark(f, image, OnlineRow).section(u' ', 0, 0), u"centre=green"_s);
+}
+
+void TestFriendDelegate::nothingPaintsOutsideItsParts()
+{
+    // Whatever a row paints, even with a name far too long for it, lies inside the avatar,
+    // the name, the mark or the status words.
+    for (const auto direction : { Qt::LeftToRight, Qt::RightToLeft }) {
+        Fixture f(lightPalette(), direction);
+        QVERIFY(f.exposed());
+        const Capture image = f.capture(u"grab"_s);
+        const QRect rect = f.view.visualRect(f.model.index(LongNameRow));
+        const FriendDelegate::RowLayout parts = f.layoutOf(LongNameRow);
+        const QColor background = f.backgroundOf(image, LongNameRow);
+        int painted = 0;
+        for (int y = rect.top(); y <= rect.bottom(); ++y) {
+            for (int x = rect.left(); x <= rect.right(); ++x) {
+                const QPoint p(x, y);
+                const bool inPart = parts.avatar.contains(p) || parts.name.contains(p)
+                    || parts.dot.contains(p) || parts.status.contains(p);
+                const bool drawn = colorDistance(image.at(p), background) >= kBackgroundDistance;
+                painted += drawn && inPart;
+                QVERIFY2(!drawn || inPart,
+                    qPrintable(u"pixel %1,%2 painted outside the parts"_s.arg(x).arg(y)));
+            }
+        }
+        QVERIFY(painted > 100);
+    }
+}
+
+void TestFriendDelegate::longNameIsElided()
+{
+    // The name is in capitals, so a name cut off (clipped) would end in a tall stroke; an
+    // elided one ends in an ellipsis, which is all low dots. The name is left-to-right text,
+    // so its ellipsis is on the right in a right-to-left view too, with the text against
+    // the right (leading) edge.
+    for (const auto direction : { Qt::LeftToRight, Qt::RightToLeft }) {
+        Fixture f(lightPalette(), direction);
+        QVERIFY(f.exposed());
+        const Capture image = f.capture(u"grab"_s);
+        const QRect name = f.layoutOf(LongNameRow).name;
+        const QColor background = f.backgroundOf(image, LongNameRow);
+        const auto drawn = [&](int x, int y) {
+            return colorDistance(image.at(QPoint(x, y)), background) >= kBackgroundDistance;
+        };
+        int left = name.right();
+        int right = name.left();
+        int top = name.bottom();
+        int bottom = name.top();
+        for (int y = name.top(); y <= name.bottom(); ++y) {
+            for (int x = name.left(); x <= name.right(); ++x) {
+                if (drawn(x, y)) {
+                    left = std::min(left, x);
+                    right = std::max(right, x);
+                    top = std::min(top, y);
+                    bottom = std::max(bottom, y);
+                }
+            }
+        }
+        QVERIFY(bottom - top >= 6);
+        // It fills its rectangle: it was too long.
+        QVERIFY2(right - left > name.width() * 3 / 4, qPrintable(QString::number(right - left)));
+        if (direction == Qt::LeftToRight)
+            QVERIFY(left - name.left() <= 2);
+        else
+            QVERIFY(name.right() - right <= 2);
+
+        const int ellipsisWidth = QFontMetrics(f.view.font()).horizontalAdvance(u"…"_s) * 3 / 4;
+        QVERIFY(ellipsisWidth >= 4);
+        int dotPixels = 0;
+        for (int x = right - ellipsisWidth + 1; x <= right; ++x) {
+            for (int y = top; y <= bottom; ++y) {
+                if (!drawn(x, y))
+                    continue;
+                ++dotPixels;
+                QVERIFY2(y >= top + (bottom - top) * 6 / 10,
+                    qPrintable(u"a tall stroke at %1,%2: not an ellipsis"_s.arg(x).arg(y)));
+            }
+        }
+        QVERIFY(dotPixels > 0);
+    }
+}
+
+void TestFriendDelegate::avatarColourIsStable()
+{
+    // Fixed values: a per-process seeded hash (qHash) would fail this in the next run.
+    QCOMPARE(FriendDelegate::avatarColor(u"alice"_s),
+        FriendDelegate::avatarColor(QString(u"ali"_s + u"ce"_s)));
+    QCOMPARE(FriendDelegate::avatarColor(u"alice"_s).name(), u"#2f31a3"_s);
+    QCOMPARE(FriendDelegate::avatarColor(u"bob"_s).name(), u"#842fa3"_s);
+
+    // Ids spread over the hues.
+    QSet<int> hues;
+    for (int i = 0; i < 200; ++i)
+        hues.insert(FriendDelegate::avatarColor(u"user%1"_s.arg(i)).hslHue() / 10);
+    QVERIFY2(hues.size() >= 30, qPrintable(QString::number(hues.size())));
+}
+
+void TestFriendDelegate::avatarPaintsTheIdColour()
+{
+    Fixture f(lightPalette());
+    QVERIFY(f.exposed());
+    const Capture image = f.capture(u"render@2"_s);
+    for (const int row : { OnlineRow, AwayRow, UnknownRow }) {
+        const QRect avatar = f.layoutOf(row).avatar;
+        // Inside the circle, above the initials.
+        const QColor painted = image.at(QPointF(avatar.center().x() + 0.5, avatar.top() + 3.5));
+        const QColor expected = FriendDelegate::avatarColor(
+            f.model.index(row).data(FriendListModel::IdRole).toString());
+        QVERIFY2(colorDistance(painted, expected) < 6,
+            qPrintable(painted.name() + u" vs "_s + expected.name()));
+        // A circle: the corner of its square is background.
+        QVERIFY(colorDistance(image.at(QPointF(avatar.left() + 1.5, avatar.top() + 1.5)),
+                    f.backgroundOf(image, row))
+            < kBackgroundDistance);
+    }
+}
+
+void TestFriendDelegate::initials_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("two words") << u"Alice Smith"_s << u"AS"_s;
+    QTest::addRow("one word, lower case") << u"bob"_s << u"B"_s;
+    QTest::addRow("first and last of three") << u"Mary Ann Lee"_s << u"ML"_s;
+    QTest::addRow("extra spaces") << u"  jean-luc   picard "_s << u"JP"_s;
+    QTest::addRow("punctuation skipped") << u"(Bob) \"Ace\""_s << u"BA"_s;
+    QTest::addRow("accents") << u"élodie Ørsted"_s << u"ÉØ"_s;
+    QTest::addRow("cjk") << u"李小龍"_s << u"李"_s;
+    QTest::addRow("emoji kept whole") << u"😀 smile"_s << u"😀S"_s;
+    QTest::addRow("digits") << u"2pac"_s << u"2"_s;
+    QTest::addRow("empty") << QString() << QString();
+    QTest::addRow("nothing usable") << u"-- ..."_s << QString();
+}
+
+void TestFriendDelegate::initials()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, expected);
+    QCOMPARE(FriendDelegate::initials(name), expected);
+}
+
+void TestFriendDelegate::initialsContrastWithTheAvatar()
+{
+    // WCAG AA for text: 4.5:1, whatever colour the id gives.
+    double worst = 100;
+    for (int i = 0; i < 2000; ++i) {
+        const QColor background = FriendDelegate::avatarColor(u"user.%1"_s.arg(i));
+        worst = std::min(worst, contrast(FriendDelegate::avatarTextColor(background), background));
+    }
+    QVERIFY2(worst >= 4.5, qPrintable(QString::number(worst)));
+    // And the choice is the better one on light and dark fills.
+    QCOMPARE(FriendDelegate::avatarTextColor(QColor(0xff, 0xeb, 0x3b)), QColor(Qt::black));
+    QCOMPARE(FriendDelegate::avatarTextColor(QColor(0x1a, 0x23, 0x7e)), QColor(Qt::white));
+}
+
+void TestFriendDelegate::rightToLeftMirrorsTheRow_data()
+{
+    QTest::addColumn<Qt::LayoutDirection>("direction");
+    QTest::newRow("left to right") << Qt::LeftToRight;
+    QTest::newRow("right to left") << Qt::RightToLeft;
+}
+
+void TestFriendDelegate::rightToLeftMirrorsTheRow()
+{
+    QFETCH(Qt::LayoutDirection, direction);
+    Fixture f(lightPalette(), direction);
+    QVERIFY(f.exposed());
+    const QRect rect = f.view.visualRect(f.model.index(OnlineRow));
+    const FriendDelegate::RowLayout parts = f.layoutOf(OnlineRow);
+    const bool ltr = direction == Qt::LeftToRight;
+
+    // The avatar sits at the leading edge, the text column after it.
+    QCOMPARE(parts.avatar.center().x() < rect.center().x(), ltr);
+    QCOMPARE(parts.name.center().x() > parts.avatar.center().x(), ltr);
+    QCOMPARE(parts.status.center().x() > parts.dot.center().x(), ltr);
+    const int leadingGap
+        = ltr ? parts.avatar.left() - rect.left() : rect.right() - parts.avatar.right();
+    QVERIFY(leadingGap >= 0 && leadingGap < 20);
+
+    // And that is where the pixels are.
+    const Capture image = f.capture(u"grab"_s);
+    const QColor background = f.backgroundOf(image, OnlineRow);
+    const QColor avatarPixel
+        = image.at(QPointF(parts.avatar.center().x() + 0.5, parts.avatar.top() + 3.5));
+    QVERIFY(colorDistance(avatarPixel, FriendDelegate::avatarColor(u"alice"_s)) < 6);
+    const QRect mirroredAvatar = QStyle::visualRect(Qt::RightToLeft, rect, parts.avatar);
+    QVERIFY(colorDistance(
+                image.at(QPointF(mirroredAvatar.center().x() + 0.5, mirroredAvatar.top() + 3.5)),
+                background)
+        < kBackgroundDistance);
+    QCOMPARE(probeMark(f, image, OnlineRow), u"centre=green gap=green bite=green ring=green"_s);
+}
+
+void TestFriendDelegate::tooltipShowsTheSummary()
+{
+    Fixture f(lightPalette());
+    QVERIFY(f.exposed());
+    QDateTime now = kNow;
+    f.delegate.setNowFunction([&now] { return now; });
+
+    const auto tooltipAt = [&f](int row) {
+        const QPoint pos = f.view.visualRect(f.model.index(row)).center();
+        QHelpEvent event(QEvent::ToolTip, pos, f.view.viewport()->mapToGlobal(pos));
+        QApplication::sendEvent(f.view.viewport(), &event);
+        return event.isAccepted();
+    };
+
+    const QStringList expected = {
+        u"Alice Smith — online"_s,
+        u"Bob Jones — away"_s,
+        u"Carol — last seen 5 min ago"_s,
+        u"Dave — status unknown"_s,
+        u"Erin — offline"_s,
+        u"Frank — online"_s,
+    };
+    for (int row = 0; row < expected.size(); ++row) {
+        QVERIFY(tooltipAt(row));
+        QTRY_COMPARE(QToolTip::text(), expected.at(row));
+        QVERIFY(QToolTip::isVisible());
+    }
+
+    // The injected clock moves the words on.
+    now = kNow.addSecs(60);
+    QVERIFY(tooltipAt(OfflineSeenRow));
+    QTRY_COMPARE(QToolTip::text(), u"Carol — last seen 6 min ago"_s);
+}
+
+namespace {
+class ToolTipProxy : public QIdentityProxyModel {
+public:
+    using QIdentityProxyModel::QIdentityProxyModel;
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (role == Qt::ToolTipRole)
+            return u"from the model: %1"_s.arg(index.row());
+        return QIdentityProxyModel::data(index, role);
+    }
+};
+} // namespace
+
+void TestFriendDelegate::modelTooltipWins()
+{
+    Fixture f(lightPalette());
+    ToolTipProxy proxy;
+    proxy.setSourceModel(&f.model);
+    f.view.setModel(&proxy);
+    QVERIFY(f.exposed());
+    const QPoint pos = f.view.visualRect(proxy.index(AwayRow, 0)).center();
+    QHelpEvent event(QEvent::ToolTip, pos, f.view.viewport()->mapToGlobal(pos));
+    QApplication::sendEvent(f.view.viewport(), &event);
+    QTRY_COMPARE(QToolTip::text(), u"from the model: %1"_s.arg(int(AwayRow)));
+}
+
+QTEST_MAIN(TestFriendDelegate)
+#include "tst_friend_delegate.moc"

@@ -1,0 +1,206 @@
+// The main window against a real gateway: the header's connection words, the status bar's
+// counts, search and sort through the real widgets, and every dot turning unknown (not
+// offline) while the gateway is gone.
+
+#include "GatewayFixture.h"
+
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
+#include "session/GatewaySession.h"
+#include "session/SessionModelBridge.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
+#include "ui/SessionHeader.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QListView>
+#include <QLoggingCategory>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Presence::Gateway::Gateway;
+using Presence::Gateway::GatewayConfig;
+using Presence::Models::FriendListModel;
+using Presence::Models::FriendSortFilterProxy;
+using Presence::Models::PresenceState;
+using Presence::Session::GatewaySession;
+using Presence::Session::SessionModelBridge;
+using Presence::Ui::MainWindow;
+
+namespace {
+
+constexpr int kFriends = 60;
+
+QString friendId(int n)
+{
+    return u"f%1"_s.arg(n, 2, 10, QLatin1Char('0'));
+}
+
+QList<TestUser> population()
+{
+    TestUser me { u"me"_s, {}, u"Me Myself"_s };
+    QList<TestUser> users;
+    for (int n = 1; n <= kFriends; ++n) {
+        me.friends.append(friendId(n));
+        // Names sort in reverse of ids, so "by name" and "online first" differ visibly.
+        users.append({ friendId(n), {}, u"Friend %1"_s.arg(kFriends + 1 - n) });
+    }
+    users.prepend(me);
+    return users;
+}
+
+GatewaySession::Options quickSession()
+{
+    GatewaySession::Options options;
+    options.backoff.base = 50ms;
+    options.backoff.cap = 300ms;
+    options.backoff.floor = 20ms;
+    return options;
+}
+
+// A signed-in window, wired as the application wires it.
+struct Scene {
+    explicit Scene(const QUrl &url)
+        : session(quickSession())
+        , bridge(&session, &model)
+        , window(&session, &model)
+    {
+        window.resize(700, 500);
+        window.show();
+        session.open(url, tokenOf(u"me"_s));
+    }
+    [[nodiscard]] QListView *view() const { return window.friendList()->view(); }
+    [[nodiscard]] FriendSortFilterProxy *proxy() const { return window.friendList()->proxy(); }
+    [[nodiscard]] QStringList idsShown() const
+    {
+        QStringList ids;
+        for (int row = 0; row < proxy()->rowCount(); ++row)
+            ids.append(proxy()->index(row, 0).data(FriendListModel::IdRole).toString());
+        return ids;
+    }
+
+    GatewaySession session;
+    FriendListModel model;
+    SessionModelBridge bridge;
+    MainWindow window;
+};
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void headerAndStatusBarFollowTheSession();
+    void searchAndSortThroughTheWidgets();
+    void lostGatewayTurnsEveryDotUnknown();
+
+private:
+    std::unique_ptr<Gateway> m_gateway;
+};
+
+void TestMainWindow::init()
+{
+    QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
+    m_gateway = startGateway(population());
+    QVERIFY(m_gateway);
+}
+
+void TestMainWindow::headerAndStatusBarFollowTheSession()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
+    QVERIFY(!scene.window.header()->retryButton()->isVisible());
+    QTRY_COMPARE(scene.model.rowCount(), kFriends);
+
+    // Two friends come online; the status bar counts friends, online ones on screen, and
+    // how many are watched (only what is on screen plus margins, so fewer than all).
+    QTRY_VERIFY(!scene.session.subscribed().isEmpty());
+    auto first = std::make_unique<GatewaySession>();
+    auto second = std::make_unique<GatewaySession>();
+    // "Friend 1" and "Friend 2": at the top of the list, so on screen and watched.
+    first->open(m_gateway->url(), tokenOf(friendId(kFriends)));
+    second->open(m_gateway->url(), tokenOf(friendId(kFriends - 1)));
+    QTRY_COMPARE(scene.model.countIn(PresenceState::Online), 2);
+    const QString expected
+        = u"%1 friends · 2 online among those shown · %2 subscribed"_s.arg(kFriends);
+    QTRY_COMPARE(scene.window.statusText(), expected.arg(scene.session.subscribed().size()));
+    QVERIFY(scene.session.subscribed().size() < kFriends);
+
+    // Choosing "away" in the header reaches the gateway: a friend's session sees it.
+    auto watcher = std::make_unique<GatewaySession>();
+    FriendListModel watcherModel;
+    SessionModelBridge watcherBridge(watcher.get(), &watcherModel);
+    watcher->open(m_gateway->url(), tokenOf(friendId(3)));
+    QTRY_COMPARE(watcher->state(), GatewaySession::State::Online);
+    watcher->setWanted({ u"me"_s });
+    QTRY_COMPARE(watcherModel.rowCount(), 1);
+    QTRY_COMPARE(watcherModel.stateAt(0), PresenceState::Online);
+    QComboBox *status = scene.window.header()->statusChooser();
+    status->setCurrentIndex(status->findText(u"Away"_s));
+    Q_EMIT status->activated(status->currentIndex());
+    QTRY_COMPARE(watcherModel.stateAt(0), PresenceState::Away);
+}
+
+void TestMainWindow::searchAndSortThroughTheWidgets()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+
+    // Ctrl+F focuses the search box; typing filters as the user types.
+    QTest::keyClick(&scene.window, Qt::Key_F, Qt::ControlModifier);
+    QLineEdit *search = scene.window.friendList()->searchBox();
+    QTRY_VERIFY(search->hasFocus());
+    QTest::keyClicks(search, u"friend 60"_s);
+    QTRY_COMPARE(scene.idsShown(), (QStringList { friendId(1) }));
+    search->clear();
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+
+    // Online first: a friend who comes online moves to the top.
+    auto online = std::make_unique<GatewaySession>();
+    QTRY_COMPARE(scene.idsShown().at(2), friendId(kFriends - 2)); // "Friend 3", third
+    online->open(m_gateway->url(), tokenOf(friendId(kFriends - 2)));
+    QTRY_COMPARE(scene.idsShown().constFirst(), friendId(kFriends - 2));
+
+    // By name: numeric order of names, whatever the status.
+    scene.window.friendList()->setSortMode(FriendSortFilterProxy::SortMode::Name);
+    QTRY_COMPARE(scene.idsShown().constFirst(), friendId(kFriends)); // "Friend 1"
+    QCOMPARE(scene.idsShown().constLast(), friendId(1)); // "Friend 60"
+}
+
+void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    auto friendSession = std::make_unique<GatewaySession>();
+    friendSession->open(m_gateway->url(), tokenOf(friendId(kFriends)));
+    QTRY_COMPARE(scene.model.countIn(PresenceState::Online), 1);
+
+    const quint16 port = m_gateway->port();
+    m_gateway.reset();
+    QTRY_COMPARE(scene.model.countIn(PresenceState::Unknown), kFriends);
+    QCOMPARE(scene.model.countIn(PresenceState::Offline), 0);
+    QTRY_VERIFY(scene.window.header()->connectionText().startsWith(u"reconnecting"_s));
+    QVERIFY(scene.window.header()->retryButton()->isVisible());
+
+    // The gateway returns on the same port: live dots again, header "connected".
+    GatewayConfig config = testConfig();
+    config.port = port;
+    m_gateway = startGateway(population(), config);
+    QVERIFY(m_gateway);
+    QTest::mouseClick(scene.window.header()->retryButton(), Qt::LeftButton);
+    QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
+    QTRY_VERIFY(scene.model.countIn(PresenceState::Unknown) < kFriends);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

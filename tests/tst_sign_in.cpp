@@ -1,0 +1,735 @@
+// The sign-in dialog and the settings behind it, driven through the real widgets against an
+// in-process gateway: a refused token, a good one (remembered or not, owner-only file),
+// an unreachable gateway that comes up later, addresses that are not gateway addresses, and
+// settings files that are corrupt or hand-edited.
+
+#include "GatewayFixture.h"
+
+#include "session/GatewaySession.h"
+#include "ui/ClientSettings.h"
+#include "ui/SignInDialog.h"
+
+#include <QCheckBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Presence::Session::GatewaySession;
+using Presence::Ui::ClientSettings;
+using Presence::Ui::SignInDialog;
+
+namespace {
+
+const QString kAlice = u"alice"_s;
+const QString kTokenRefused = u"The gateway did not accept this token."_s;
+
+QList<TestUser> population()
+{
+    return { { kAlice, {} } };
+}
+
+constexpr auto kGroupAndOthers = QFileDevice::ReadGroup | QFileDevice::WriteGroup
+    | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::WriteOther
+    | QFileDevice::ExeOther;
+
+// A loopback port nothing listens on (free a moment ago).
+quint16 closedPort()
+{
+    QTcpServer server;
+    if (!server.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    const quint16 port = server.serverPort();
+    server.close();
+    return port;
+}
+
+// The dialog's widgets, found the way a user sees them.
+struct Form {
+    explicit Form(SignInDialog &dialog)
+        : url(dialog.findChild<QLineEdit *>(u"gatewayUrl"_s))
+        , token(dialog.findChild<QLineEdit *>(u"token"_s))
+        , remember(dialog.findChild<QCheckBox *>(u"rememberToken"_s))
+        , status(dialog.findChild<QLabel *>(u"status"_s))
+        , signIn(dialog.findChild<QPushButton *>(u"signIn"_s))
+        , cancel(dialog.findChild<QPushButton *>(u"cancel"_s))
+    {
+    }
+    [[nodiscard]] bool complete() const
+    {
+        return url && token && remember && status && signIn && cancel;
+    }
+    [[nodiscard]] bool inputsEnabled() const
+    {
+        return url->isEnabled() && token->isEnabled() && remember->isEnabled()
+            && signIn->isEnabled();
+    }
+    [[nodiscard]] bool inputsDisabled() const
+    {
+        return !url->isEnabled() && !token->isEnabled() && !remember->isEnabled()
+            && !signIn->isEnabled();
+    }
+
+    QLineEdit *url;
+    QLineEdit *token;
+    QCheckBox *remember;
+    QLabel *status;
+    QPushButton *signIn;
+    QPushButton *cancel;
+};
+
+// Replaces a field's text as a user does: select all, type over it.
+void typeInto(QLineEdit *edit, const QString &text)
+{
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    if (text.isEmpty())
+        QTest::keyClick(edit, Qt::Key_Delete);
+    else
+        QTest::keyClicks(edit, text);
+}
+
+QString gatewayUrlText(quint16 port)
+{
+    return u"ws://127.0.0.1:%1/"_s.arg(port);
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        && file.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class tst_SignIn : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void prefillsFromSettings();
+    void refusedTokenKeepsTheDialogOpen();
+    void goodTokenSignsInAndRemembers_data();
+    void goodTokenSignsInAndRemembers();
+    void unreachableGatewayThenSignInAgain();
+    void unreachableGatewayComesUpByItself();
+    void retryCountdownCountsDown();
+    void cancelClosesTheSession_data();
+    void cancelClosesTheSession();
+    void invalidInputIsRejectedWithoutConnecting_data();
+    void invalidInputIsRejectedWithoutConnecting();
+
+    void settingsRoundTrip();
+    void corruptSettingsLoadDefaults_data();
+    void corruptSettingsLoadDefaults();
+    void garbageSettingsFileLoadsDefaults();
+    void storedTokenIsChecked();
+
+private:
+    [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void tst_SignIn::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_SignIn::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void tst_SignIn::cleanup()
+{
+    m_dir.reset();
+}
+
+void tst_SignIn::prefillsFromSettings()
+{
+    {
+        ClientSettings saved(settingsPath());
+        saved.setGatewayUrl(QUrl(u"wss://chat.example.com:9000/gw"_s));
+        saved.setToken(u"remembered-secret"_s, true);
+    }
+    ClientSettings settings(settingsPath());
+    GatewaySession session;
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    QCOMPARE(form.url->text(), u"wss://chat.example.com:9000/gw"_s);
+    QCOMPARE(form.token->text(), u"remembered-secret"_s);
+    QCOMPARE(form.token->echoMode(), QLineEdit::Password);
+    QVERIFY(form.remember->isChecked());
+    QCOMPARE(form.remember->text().remove(u'&'), u"Remember token on this computer"_s);
+    QCOMPARE(form.url->accessibleName(), u"Gateway address"_s);
+    QCOMPARE(form.token->accessibleName(), u"Token"_s);
+    QVERIFY(!form.remember->accessibleName().isEmpty());
+    QVERIFY(form.signIn->isDefault());
+
+    // Nothing saved: the default address, empty token, box unticked.
+    QVERIFY(QFile::remove(settingsPath()));
+    ClientSettings fresh(settingsPath());
+    SignInDialog freshDialog(&session, &fresh);
+    const Form freshForm(freshDialog);
+    QCOMPARE(freshForm.url->text(), u"ws://127.0.0.1:8765/"_s);
+    QVERIFY(freshForm.token->text().isEmpty());
+    QVERIFY(!freshForm.remember->isChecked());
+    QCOMPARE(session.state(), GatewaySession::State::Disconnected);
+}
+
+void tst_SignIn::refusedTokenKeepsTheDialogOpen()
+{
+    auto gateway = startGateway(population());
+    QVERIFY(gateway);
+    ClientSettings settings(settingsPath());
+    GatewaySession session;
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.resize(420, 200);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+    typeInto(form.url, gateway->url().toString());
+    typeInto(form.token, u"not-alice-secret"_s);
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+
+    // While the attempt runs, the inputs are locked and the user sees it is connecting.
+    QCOMPARE(form.status->text(), u"Connecting…"_s);
+    QVERIFY(form.inputsDisabled());
+    QVERIFY(form.cancel->isEnabled());
+
+    QTRY_COMPARE(form.status->text(), kTokenRefused);
+    QCOMPARE(session.state(), GatewaySession::State::Failed);
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(dialog.result(), int(QDialog::Rejected)); // not accepted (the initial value)
+    QVERIFY(form.inputsEnabled());
+    QVERIFY(form.token->hasFocus());
+    // Nothing of a failed attempt is saved.
+    ClientSettings reread(settingsPath());
+    QCOMPARE(reread.gatewayUrl(), ClientSettings::defaultGatewayUrl());
+    QVERIFY(!readAll(settingsPath()).contains("not-alice-secret"));
+
+    // Correcting the token and signing in again works from the same dialog.
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QVERIFY(accepted.isValid());
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+    QTRY_COMPARE(accepted.size(), 1);
+    QCOMPARE(session.state(), GatewaySession::State::Online);
+    QCOMPARE(session.self().id, kAlice);
+}
+
+void tst_SignIn::goodTokenSignsInAndRemembers_data()
+{
+    QTest::addColumn<bool>("previouslyRemembered");
+    QTest::addColumn<bool>("remember");
+
+    QTest::addRow("not remembered") << false << false;
+    QTest::addRow("remembered") << false << true;
+    QTest::addRow("was remembered, now unticked") << true << false;
+    QTest::addRow("was remembered, still ticked") << true << true;
+}
+
+void tst_SignIn::goodTokenSignsInAndRemembers()
+{
+    QFETCH(bool, previouslyRemembered);
+    QFETCH(bool, remember);
+
+    auto gateway = startGateway(population());
+    QVERIFY(gateway);
+    const QString token = tokenOf(kAlice);
+    {
+        ClientSettings before(settingsPath());
+        before.setSortMode(1); // the file exists before the token goes in
+        if (previouslyRemembered)
+            before.setToken(token, true);
+    }
+    // Whatever the file's mode was, a stored token must make it owner-only.
+    QVERIFY(QFile::setPermissions(settingsPath(),
+        QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+            | QFileDevice::ReadOther));
+
+    ClientSettings settings(settingsPath());
+    GatewaySession session;
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    QCOMPARE(form.remember->isChecked(), previouslyRemembered);
+    QCOMPARE(form.token->text(), previouslyRemembered ? token : QString());
+    dialog.resize(420, 200);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QVERIFY(accepted.isValid());
+
+    typeInto(form.url, gateway->url().toString());
+    if (!previouslyRemembered)
+        typeInto(form.token, token);
+    if (form.remember->isChecked() != remember)
+        QTest::mouseClick(
+            form.remember, Qt::LeftButton, {}, QPoint(5, form.remember->height() / 2));
+    QCOMPARE(form.remember->isChecked(), remember);
+    // Enter signs in.
+    QTest::keyClick(form.token, Qt::Key_Return);
+    QCOMPARE(form.status->text(), u"Connecting…"_s);
+
+    QTRY_COMPARE(accepted.size(), 1);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(session.state(), GatewaySession::State::Online);
+    QCOMPARE(dialog.signedInUrl(), gateway->url());
+
+    const ClientSettings reread(settingsPath());
+    QCOMPARE(reread.gatewayUrl(), gateway->url());
+    QCOMPARE(reread.rememberToken(), remember);
+    QCOMPARE(reread.token(), remember ? token : QString());
+    QCOMPARE(reread.sortMode(), 1); // other settings survive
+    QCOMPARE(readAll(settingsPath()).contains(token.toUtf8()), remember);
+    if (remember) {
+        const QFileInfo info(settingsPath());
+        QCOMPARE(info.permissions() & kGroupAndOthers, QFileDevice::Permissions());
+        QVERIFY(info.permissions().testFlags(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    }
+}
+
+void tst_SignIn::unreachableGatewayThenSignInAgain()
+{
+    const quint16 port = closedPort();
+    QVERIFY(port != 0);
+    ClientSettings settings(settingsPath());
+    // Retries far off, so only pressing Sign in again can bring the session online.
+    GatewaySession::Options options;
+    options.backoff.floor = 20s;
+    options.backoff.base = 25s;
+    GatewaySession session(options);
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.resize(420, 200);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QVERIFY(accepted.isValid());
+
+    typeInto(form.url, gatewayUrlText(port));
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+
+    QTRY_COMPARE(session.state(), GatewaySession::State::Reconnecting);
+    const qint64 seconds = (session.retryDelay().count() + 999) / 1000;
+    QVERIFY2(seconds >= 20 && seconds <= 25, qPrintable(QString::number(seconds)));
+    // The countdown may already have ticked once on a slow machine.
+    QTRY_VERIFY2(form.status->text()
+                == u"Cannot reach the gateway at %1 (retrying in %2 s)"_s.arg(gatewayUrlText(port))
+                       .arg(seconds)
+            || form.status->text()
+                == u"Cannot reach the gateway at %1 (retrying in %2 s)"_s.arg(gatewayUrlText(port))
+                       .arg(seconds - 1),
+        qPrintable(form.status->text()));
+    QVERIFY(form.inputsEnabled());
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(accepted.size(), 0);
+
+    auto config = testConfig();
+    config.port = port;
+    auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    QCOMPARE(gateway->port(), port);
+
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+    QTRY_COMPARE(accepted.size(), 1);
+    QCOMPARE(session.state(), GatewaySession::State::Online);
+    QCOMPARE(ClientSettings(settingsPath()).gatewayUrl(), QUrl(gatewayUrlText(port)));
+}
+
+void tst_SignIn::unreachableGatewayComesUpByItself()
+{
+    const quint16 port = closedPort();
+    QVERIFY(port != 0);
+    ClientSettings settings(settingsPath());
+    GatewaySession::Options options;
+    options.backoff.base = 200ms;
+    options.backoff.cap = 300ms;
+    GatewaySession session(options);
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QVERIFY(accepted.isValid());
+
+    typeInto(form.url, gatewayUrlText(port));
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::keyClick(form.url, Qt::Key_Enter);
+    QTRY_VERIFY2(form.status->text().startsWith(
+                     u"Cannot reach the gateway at %1 ("_s.arg(gatewayUrlText(port))),
+        qPrintable(form.status->text()));
+    QVERIFY(form.inputsEnabled());
+
+    // The session keeps trying by itself; once the gateway is there, the dialog is done.
+    auto config = testConfig();
+    config.port = port;
+    auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    QTRY_COMPARE(accepted.size(), 1);
+    QCOMPARE(session.state(), GatewaySession::State::Online);
+    QCOMPARE(dialog.signedInUrl(), QUrl(gatewayUrlText(port)));
+}
+
+void tst_SignIn::retryCountdownCountsDown()
+{
+    const quint16 port = closedPort();
+    QVERIFY(port != 0);
+    ClientSettings settings(settingsPath());
+    GatewaySession::Options options;
+    options.backoff.floor = 2100ms; // every delay exactly 2.1 s
+    options.backoff.base = 2100ms;
+    options.backoff.cap = 2100ms;
+    GatewaySession session(options);
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+    typeInto(form.url, gatewayUrlText(port));
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+    const QString prefix = u"Cannot reach the gateway at %1 "_s.arg(gatewayUrlText(port));
+    QTRY_COMPARE(form.status->text(), prefix + u"(retrying in 3 s)"_s);
+    QTRY_COMPARE(form.status->text(), prefix + u"(retrying in 2 s)"_s);
+    QTRY_COMPARE(form.status->text(), prefix + u"(retrying in 1 s)"_s);
+    QTRY_COMPARE(session.retryAttempt(), 2);
+    QTRY_COMPARE(form.status->text(), prefix + u"(retrying in 3 s)"_s);
+}
+
+void tst_SignIn::cancelClosesTheSession_data()
+{
+    QTest::addColumn<bool>("useEscape");
+    QTest::addColumn<bool>("whileRetrying");
+
+    QTest::addRow("cancel button, while connecting") << false << false;
+    QTest::addRow("escape, while connecting") << true << false;
+    QTest::addRow("cancel button, while retrying") << false << true;
+    QTest::addRow("escape, while retrying") << true << true;
+}
+
+void tst_SignIn::cancelClosesTheSession()
+{
+    QFETCH(bool, useEscape);
+    QFETCH(bool, whileRetrying);
+
+    // A gateway that accepts the socket but never says welcome keeps the session connecting.
+    auto config = testConfig();
+    config.helloTimeout = 10s;
+    auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    const quint16 port = closedPort();
+    QVERIFY(port != 0);
+
+    ClientSettings settings(settingsPath());
+    GatewaySession::Options options;
+    options.backoff.base = 100ms;
+    options.backoff.cap = 100ms;
+    GatewaySession session(options);
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QSignalSpy rejected(&dialog, &QDialog::rejected);
+    QVERIFY(rejected.isValid());
+
+    typeInto(form.url, whileRetrying ? gatewayUrlText(port) : gateway->url().toString());
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+    if (whileRetrying)
+        QTRY_VERIFY(form.status->text().startsWith(u"Cannot reach"_s));
+    else
+        QCOMPARE(form.status->text(), u"Connecting…"_s);
+
+    if (useEscape)
+        QTest::keyClick(&dialog, Qt::Key_Escape);
+    else
+        QTest::mouseClick(form.cancel, Qt::LeftButton);
+    QCOMPARE(rejected.size(), 1);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(session.state(), GatewaySession::State::Disconnected);
+
+    // Closed on purpose: no retry follows (retries were 100 ms apart), and nothing is saved.
+    QSignalSpy states(&session, &GatewaySession::stateChanged);
+    QVERIFY(states.isValid());
+    QTest::qWait(400);
+    QCOMPARE(states.size(), 0);
+    QCOMPARE(session.state(), GatewaySession::State::Disconnected);
+    QVERIFY(!QFileInfo::exists(settingsPath()) || !readAll(settingsPath()).contains("gateway"));
+}
+
+void tst_SignIn::invalidInputIsRejectedWithoutConnecting_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("token");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<bool>("urlFocused");
+
+    const QString token = tokenOf(kAlice);
+    QTest::addRow("http") << u"http://x"_s << token
+                          << u"The gateway address must start with ws:// or wss://, not http://."_s
+                          << true;
+    QTest::addRow("not a url")
+        << u"not a url"_s << token
+        << u"“not a url” is not a gateway address. It should look like ws://127.0.0.1:8765/"_s
+        << true;
+    QTest::addRow("host and port only")
+        << u"localhost:8765"_s << token
+        << u"“localhost:8765” is not a gateway address. It should look like ws://127.0.0.1:8765/"_s
+        << true;
+    QTest::addRow("no host") << u"ws:///path"_s << token
+                             << u"The gateway address has no host name. It should look like "
+                                "ws://127.0.0.1:8765/"_s
+                             << true;
+    QTest::addRow("bad port")
+        << u"ws://host:99999/"_s << token
+        << u"“ws://host:99999/” is not a gateway address. It should look like ws://127.0.0.1:8765/"_s
+        << true;
+    QTest::addRow("empty url") << QString() << token
+                               << u"Enter the gateway address, for example ws://127.0.0.1:8765/"_s
+                               << true;
+    QTest::addRow("empty token") << u"ws://127.0.0.1:8765/"_s << QString() << u"Enter your token."_s
+                                 << false;
+    QTest::addRow("blank token") << u"ws://127.0.0.1:8765/"_s << u"   "_s << u"Enter your token."_s
+                                 << false;
+    QTest::addRow("token too long")
+        << u"ws://127.0.0.1:8765/"_s << QString(513, u'x')
+        << u"This token is too long to be right (a token has at most 512 characters)."_s << false;
+}
+
+void tst_SignIn::invalidInputIsRejectedWithoutConnecting()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, token);
+    QFETCH(QString, message);
+    QFETCH(bool, urlFocused);
+
+    ClientSettings settings(settingsPath());
+    GatewaySession session;
+    QSignalSpy states(&session, &GatewaySession::stateChanged);
+    QVERIFY(states.isValid());
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+    typeInto(form.url, url);
+    typeInto(form.token, token);
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+
+    QCOMPARE(form.status->text(), message);
+    QCOMPARE(states.size(), 0); // open() was never called
+    QCOMPARE(session.state(), GatewaySession::State::Disconnected);
+    QVERIFY(dialog.isVisible());
+    QVERIFY(form.inputsEnabled());
+    QCOMPARE(form.url->hasFocus(), urlFocused);
+    QCOMPARE(form.token->hasFocus(), !urlFocused);
+}
+
+void tst_SignIn::settingsRoundTrip()
+{
+    QTest::failOnWarning(QRegularExpression(u".*"_s));
+    const QByteArray geometry("\x01\xd9\xd0\xcb\x00\x03\x00\x00geometry", 16);
+    const QByteArray splitter("\x00\xff\x00\x01splitter", 12);
+    {
+        ClientSettings settings(settingsPath());
+        settings.setGatewayUrl(QUrl(u"wss://gw.example.org/presence"_s));
+        settings.setToken(u"  tok-en.1  "_s, true);
+        settings.setSortMode(1);
+        settings.setWindowGeometry(geometry);
+        settings.setSplitterState(splitter);
+        settings.setAutoAwayMinutes(240);
+        settings.setTrayNotifications(true);
+    }
+    ClientSettings settings(settingsPath());
+    QCOMPARE(settings.gatewayUrl(), QUrl(u"wss://gw.example.org/presence"_s));
+    QCOMPARE(settings.token(), u"tok-en.1"_s);
+    QVERIFY(settings.rememberToken());
+    QCOMPARE(settings.sortMode(), 1);
+    QCOMPARE(settings.windowGeometry(), geometry);
+    QCOMPARE(settings.splitterState(), splitter);
+    QCOMPARE(settings.autoAwayMinutes(), 240);
+    QVERIFY(settings.trayNotifications());
+    QCOMPARE(QFileInfo(settingsPath()).permissions() & kGroupAndOthers, QFileDevice::Permissions());
+
+    // Out-of-range idle minutes are clamped when set.
+    settings.setAutoAwayMinutes(0);
+    QCOMPARE(settings.autoAwayMinutes(), 1);
+    settings.setAutoAwayMinutes(100000);
+    QCOMPARE(settings.autoAwayMinutes(), 240);
+
+    // Over a QSettings the caller owns, too.
+    QSettings raw(settingsPath(), QSettings::IniFormat);
+    const ClientSettings borrowed(&raw);
+    QCOMPARE(borrowed.fileName(), settingsPath());
+    QCOMPARE(borrowed.autoAwayMinutes(), 240);
+    QCOMPARE(borrowed.token(), u"tok-en.1"_s);
+}
+
+void tst_SignIn::corruptSettingsLoadDefaults_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<QStringList>("badKeys"); // each must be named in a warning
+
+    QTest::addRow("ftp url") << QByteArray("[gateway]\nurl=ftp://example.com/\n")
+                             << QStringList { u"gateway/url"_s };
+    QTest::addRow("http url") << QByteArray("[gateway]\nurl=http://example.com:8765/\n")
+                              << QStringList { u"gateway/url"_s };
+    QTest::addRow("url without host")
+        << QByteArray("[gateway]\nurl=ws:///x\n") << QStringList { u"gateway/url"_s };
+    QTest::addRow("url not a url")
+        << QByteArray("[gateway]\nurl=not a url\n") << QStringList { u"gateway/url"_s };
+    QTest::addRow("url is a list")
+        << QByteArray("[gateway]\nurl=ws://a, ws://b\n") << QStringList { u"gateway/url"_s };
+    QTest::addRow("idle minutes text") << QByteArray("[presence]\nautoAwayMinutes=five\n")
+                                       << QStringList { u"presence/autoAwayMinutes"_s };
+    QTest::addRow("idle minutes zero") << QByteArray("[presence]\nautoAwayMinutes=0\n")
+                                       << QStringList { u"presence/autoAwayMinutes"_s };
+    QTest::addRow("idle minutes 241") << QByteArray("[presence]\nautoAwayMinutes=241\n")
+                                      << QStringList { u"presence/autoAwayMinutes"_s };
+    QTest::addRow("idle minutes negative") << QByteArray("[presence]\nautoAwayMinutes=-3\n")
+                                           << QStringList { u"presence/autoAwayMinutes"_s };
+    QTest::addRow("idle minutes fraction") << QByteArray("[presence]\nautoAwayMinutes=2.5\n")
+                                           << QStringList { u"presence/autoAwayMinutes"_s };
+    QTest::addRow("idle minutes huge")
+        << QByteArray("[presence]\nautoAwayMinutes=99999999999999999999\n")
+        << QStringList { u"presence/autoAwayMinutes"_s };
+    QTest::addRow("sort mode unknown")
+        << QByteArray("[view]\nsortMode=7\n") << QStringList { u"view/sortMode"_s };
+    QTest::addRow("tray not a bool")
+        << QByteArray("[notifications]\ntray=maybe\n") << QStringList { u"notifications/tray"_s };
+    QTest::addRow("remember not a bool")
+        << QByteArray("[gateway]\nrememberToken=yes please\ntoken=abc\n")
+        << QStringList { u"gateway/rememberToken"_s, u"gateway/token"_s };
+    QTest::addRow("geometry as text")
+        << QByteArray("[window]\ngeometry=hello\n") << QStringList { u"window/geometry"_s };
+    QTest::addRow("splitter too big")
+        << QByteArray("[window]\nsplitterState=@ByteArray(" + QByteArray(70000, 'x') + ")\n")
+        << QStringList { u"window/splitterState"_s };
+    QTest::addRow("everything wrong at once")
+        << QByteArray("[gateway]\nurl=ftp://x/\n[presence]\nautoAwayMinutes=lots\n"
+                      "[view]\nsortMode=-1\n[notifications]\ntray=2\n[window]\ngeometry=12\n")
+        << QStringList { u"gateway/url"_s, u"presence/autoAwayMinutes"_s, u"view/sortMode"_s,
+               u"notifications/tray"_s, u"window/geometry"_s };
+}
+
+void tst_SignIn::corruptSettingsLoadDefaults()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(QStringList, badKeys);
+
+    QVERIFY(writeFile(settingsPath(), contents));
+    for (const QString &key : std::as_const(badKeys)) {
+        QTest::ignoreMessage(QtWarningMsg,
+            QRegularExpression(QRegularExpression::escape(key) + u".* "_s
+                + QRegularExpression::escape(settingsPath())));
+    }
+    // The bad keys' warnings and nothing else.
+    QTest::failOnWarning(QRegularExpression(u".*"_s));
+
+    ClientSettings settings(settingsPath());
+    QCOMPARE(settings.gatewayUrl(), ClientSettings::defaultGatewayUrl());
+    QVERIFY(settings.token().isEmpty());
+    QVERIFY(!settings.rememberToken());
+    QCOMPARE(settings.sortMode(), ClientSettings::kDefaultSortMode);
+    QVERIFY(settings.windowGeometry().isEmpty());
+    QVERIFY(settings.splitterState().isEmpty());
+    QCOMPARE(settings.autoAwayMinutes(), 5);
+    QVERIFY(!settings.trayNotifications());
+
+    // The dialog starts from the defaults, and saving over the bad file works.
+    GatewaySession session;
+    SignInDialog dialog(&session, &settings);
+    QCOMPARE(Form(dialog).url->text(), u"ws://127.0.0.1:8765/"_s);
+    settings.setAutoAwayMinutes(30);
+    settings.sync();
+    QCOMPARE(QSettings(settingsPath(), QSettings::IniFormat).value(u"presence/autoAwayMinutes"_s),
+        QVariant(u"30"_s));
+}
+
+void tst_SignIn::garbageSettingsFileLoadsDefaults()
+{
+    // Binary junk, stray brackets and escapes: whatever QSettings makes of it, nothing that
+    // comes out may be junk. (Which warnings appear depends on what the parser salvages.)
+    QByteArray garbage;
+    for (int i = 0; i < 4096; ++i)
+        garbage.append(char((i * 7919 + 13) % 256));
+    garbage += "\n[gateway\nurl\n=\n[presence]]\nautoAwayMinutes=\\x\\0@Variant(\\xff)\n"
+               "[view]\nsortMode=@Variant(\\0\\0\\0\\x7f\\0\\0\\0\\xffjunk)\n"
+               "[window]\ngeometry=@ByteArray(\\0\\x\n";
+    garbage.append("\0\0", 2);
+    QVERIFY(writeFile(settingsPath(), garbage));
+
+    ClientSettings settings(settingsPath());
+    QCOMPARE(settings.gatewayUrl(), ClientSettings::defaultGatewayUrl());
+    QVERIFY(settings.token().isEmpty());
+    QVERIFY(!settings.rememberToken());
+    QCOMPARE(settings.sortMode(), ClientSettings::kDefaultSortMode);
+    QVERIFY(settings.windowGeometry().isEmpty());
+    QVERIFY(settings.splitterState().isEmpty());
+    QCOMPARE(settings.autoAwayMinutes(), 5);
+    QVERIFY(!settings.trayNotifications());
+
+    // And the file can be saved over.
+    settings.setAutoAwayMinutes(42);
+    settings.sync();
+    QCOMPARE(QSettings(settingsPath(), QSettings::IniFormat).value(u"presence/autoAwayMinutes"_s),
+        QVariant(u"42"_s));
+}
+
+void tst_SignIn::storedTokenIsChecked()
+{
+    QVERIFY(
+        writeFile(settingsPath(), "[gateway]\nurl=ws://chat.example.com/\ntoken=sneaky-secret\n"));
+    QTest::ignoreMessage(QtWarningMsg,
+        QRegularExpression(u"removing gateway/token from .*rememberToken is not set"_s));
+    const ClientSettings settings(settingsPath());
+    QVERIFY(settings.token().isEmpty());
+    QCOMPARE(settings.gatewayUrl(), QUrl(u"ws://chat.example.com/"_s));
+    QVERIFY(!readAll(settingsPath()).contains("sneaky-secret"));
+
+    // Remembered but not a token: the box stays ticked, the junk is not offered as a token.
+    QVERIFY(writeFile(settingsPath(), "[gateway]\nrememberToken=true\ntoken=a b c\n"));
+    QTest::ignoreMessage(
+        QtWarningMsg, QRegularExpression(u"ignoring gateway/token in .*: expected a token"_s));
+    const ClientSettings junk(settingsPath());
+    QVERIFY(junk.rememberToken());
+    QVERIFY(junk.token().isEmpty());
+}
+
+QTEST_MAIN(tst_SignIn)
+#include "tst_sign_in.moc"

@@ -1,0 +1,97 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QUrl>
+
+#include <memory>
+#include <optional>
+
+class QSettings;
+class QVariant;
+
+namespace Presence::Ui {
+
+// What the client remembers between runs, over a QSettings it is given (never the global
+// one). Every value is validated as it is read: a hand-edited or corrupt file yields the
+// defaults (with a warning naming the key and the file), never junk. The token is kept only
+// while "remember" is on, and a file holding a token is made readable by its owner only.
+//
+// Values are read once, at construction (or reload()); setters write through at once.
+class ClientSettings {
+public:
+    static inline constexpr int kDefaultAutoAwayMinutes = 5;
+    static inline constexpr int kMinAutoAwayMinutes = 1;
+    static inline constexpr int kMaxAutoAwayMinutes = 240;
+    static inline constexpr int kDefaultSortMode
+        = 0; // FriendSortFilterProxy::SortMode::Availability
+    // Window geometry and splitter state larger than this are junk, not state.
+    static inline constexpr qsizetype kMaxStateBytes = qsizetype(64) * 1024;
+
+    // Uses `settings` (not owned; it must outlive this object).
+    explicit ClientSettings(QSettings *settings);
+    // Owns an INI-format QSettings over `filePath`.
+    explicit ClientSettings(const QString &filePath);
+    ~ClientSettings();
+    ClientSettings(const ClientSettings &) = delete;
+    ClientSettings &operator=(const ClientSettings &) = delete;
+
+    [[nodiscard]] static QUrl defaultGatewayUrl();
+    // A ws:// or wss:// URL with a host: the only kind the client connects to.
+    [[nodiscard]] static bool isUsableGatewayUrl(const QUrl &url);
+
+    [[nodiscard]] QString fileName() const;
+    // Reads every value from the file again (validated).
+    void reload();
+    // Writes pending changes to disk (the token setters do this themselves).
+    void sync();
+
+    [[nodiscard]] QUrl gatewayUrl() const { return m_gatewayUrl; }
+    // Ignored (with a warning) unless usable.
+    void setGatewayUrl(const QUrl &url);
+
+    // The remembered token; empty unless rememberToken().
+    [[nodiscard]] QString token() const { return m_token; }
+    [[nodiscard]] bool rememberToken() const { return m_rememberToken; }
+    // Stores the token only if `remember`; otherwise removes any stored token. Syncs at once,
+    // and makes the file owner-only (read and write) whenever a token is in it.
+    void setToken(const QString &token, bool remember);
+
+    [[nodiscard]] int sortMode() const { return m_sortMode; }
+    void setSortMode(int mode);
+
+    [[nodiscard]] QByteArray windowGeometry() const { return m_windowGeometry; }
+    void setWindowGeometry(const QByteArray &geometry);
+    [[nodiscard]] QByteArray splitterState() const { return m_splitterState; }
+    void setSplitterState(const QByteArray &state);
+
+    [[nodiscard]] int autoAwayMinutes() const { return m_autoAwayMinutes; }
+    // Clamped to [kMinAutoAwayMinutes, kMaxAutoAwayMinutes].
+    void setAutoAwayMinutes(int minutes);
+
+    [[nodiscard]] bool trayNotifications() const { return m_trayNotifications; }
+    void setTrayNotifications(bool enabled);
+
+private:
+    void load();
+    void restrictPermissions() const;
+    void warnInvalid(const QString &key, const QVariant &value, const char *expected) const;
+    [[nodiscard]] std::optional<int> readInt(const QString &key) const;
+    [[nodiscard]] std::optional<bool> readBool(const QString &key) const;
+    [[nodiscard]] std::optional<QString> readString(const QString &key) const;
+    [[nodiscard]] std::optional<QByteArray> readBytes(const QString &key) const;
+
+    std::unique_ptr<QSettings> m_owned;
+    QSettings *m_settings;
+
+    QUrl m_gatewayUrl;
+    QString m_token;
+    bool m_rememberToken = false;
+    int m_sortMode = kDefaultSortMode;
+    QByteArray m_windowGeometry;
+    QByteArray m_splitterState;
+    int m_autoAwayMinutes = kDefaultAutoAwayMinutes;
+    bool m_trayNotifications = false;
+};
+
+} // namespace Presence::Ui

@@ -1,0 +1,365 @@
+#include "ui/FriendDelegate.h"
+
+#include "ui/PresenceText.h"
+
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QFontMetrics>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPalette>
+#include <QStyle>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Ui {
+
+using Models::PresenceState;
+
+namespace {
+
+// Logical pixels; fonts set the rest.
+constexpr int kPaddingH = 8;
+constexpr int kPaddingV = 6;
+constexpr int kAvatarMin = 32;
+constexpr int kAvatarGap = 10; // avatar to text
+constexpr int kLineGap = 2; // name line to status line
+constexpr int kDotMin = 14;
+constexpr int kDotGap = 6; // presence mark to status words
+// Statuses that are not fresh (no live subscription) are drawn this much fainter.
+constexpr qreal kStaleMarkOpacity = 0.5;
+constexpr qreal kStaleTextFade = 0.3;
+// The shapes, in units of the mark's radius.
+constexpr qreal kRingInner = 0.65; // offline and unknown: a ring from here to the edge
+constexpr qreal kCoreRadius = 0.4; // offline: the dot inside the ring
+constexpr qreal kBiteOffset = 0.75; // away: a bite centred up and out by this much
+constexpr qreal kBiteRadius = 0.7;
+
+int evenAtLeast(int value, int minimum)
+{
+    const int v = std::max(value, minimum);
+    return v + (v % 2);
+}
+
+struct Metrics {
+    int line = 0;
+    int textBlock = 0; // two lines and the gap between them
+    int avatar = 0;
+    int dot = 0;
+    int rowHeight = 0;
+    int minimumWidth = 0;
+};
+
+Metrics metricsFor(const QFont &font)
+{
+    const QFontMetrics fm(font);
+    Metrics m;
+    m.line = fm.height();
+    m.textBlock = 2 * m.line + kLineGap;
+    m.avatar = evenAtLeast(m.textBlock, kAvatarMin);
+    m.dot = evenAtLeast(qRound(m.line * 0.8), kDotMin);
+    m.rowHeight = std::max(m.avatar, m.textBlock) + 2 * kPaddingV;
+    m.minimumWidth = 2 * kPaddingH + m.avatar + kAvatarGap + 12 * fm.averageCharWidth();
+    return m;
+}
+
+// `t` of the way from a to b.
+QColor mix(const QColor &a, const QColor &b, qreal t)
+{
+    const auto channel = [t](float x, float y) { return x + (y - x) * float(t); };
+    return QColor::fromRgbF(channel(a.redF(), b.redF()), channel(a.greenF(), b.greenF()),
+        channel(a.blueF(), b.blueF()));
+}
+
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Base).lightnessF() < 0.5;
+}
+
+quint32 fnv1a(const QByteArray &bytes)
+{
+    quint32 hash = 2166136261u;
+    for (const char c : bytes) {
+        hash ^= quint8(c);
+        hash *= 16777619u;
+    }
+    return hash;
+}
+
+// WCAG relative luminance.
+double luminance(const QColor &color)
+{
+    const auto linear
+        = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF())
+        + 0.0722 * linear(color.blueF());
+}
+
+// The first letter, digit or symbol (emoji) of a word, upper-cased; surrogate pairs whole.
+QString leadingMark(QStringView word)
+{
+    for (qsizetype i = 0; i < word.size(); ++i) {
+        const QChar ch = word.at(i);
+        char32_t ucs = ch.unicode();
+        qsizetype length = 1;
+        if (ch.isHighSurrogate() && i + 1 < word.size() && word.at(i + 1).isLowSurrogate()) {
+            ucs = QChar::surrogateToUcs4(ch, word.at(i + 1));
+            length = 2;
+        }
+        if (QChar::isLetterOrNumber(ucs) || QChar::category(ucs) == QChar::Symbol_Other)
+            return word.mid(i, length).toString().toUpper();
+        i += length - 1;
+    }
+    return {};
+}
+
+QPalette::ColorGroup colorGroupOf(const QStyleOptionViewItem &option)
+{
+    if (!(option.state & QStyle::State_Enabled))
+        return QPalette::Disabled;
+    return (option.state & QStyle::State_Active) ? QPalette::Normal : QPalette::Inactive;
+}
+
+} // namespace
+
+FriendDelegate::FriendDelegate(QObject *parent)
+    : QStyledItemDelegate(parent)
+{
+}
+
+void FriendDelegate::setNowFunction(NowFunction now)
+{
+    m_now = std::move(now);
+}
+
+QDateTime FriendDelegate::now() const
+{
+    return m_now ? m_now() : QDateTime::currentDateTime();
+}
+
+int FriendDelegate::rowHeight(const QFont &font)
+{
+    return metricsFor(font).rowHeight;
+}
+
+FriendDelegate::RowLayout FriendDelegate::layout(const QStyleOptionViewItem &option)
+{
+    const Metrics m = metricsFor(option.font);
+    const QRect content = option.rect.adjusted(kPaddingH, kPaddingV, -kPaddingH, -kPaddingV);
+    const Qt::LayoutDirection direction = option.direction;
+
+    RowLayout parts;
+    parts.avatar = QStyle::alignedRect(
+        direction, Qt::AlignLeft | Qt::AlignVCenter, QSize(m.avatar, m.avatar), content);
+
+    // Left to right first, then mirrored as a whole.
+    const int textLeft = content.left() + m.avatar + kAvatarGap;
+    const int textWidth = std::max(0, content.right() + 1 - textLeft);
+    const int top = content.top() + (content.height() - m.textBlock) / 2;
+    const QRect name(textLeft, top, textWidth, m.line);
+    const int statusTop = top + m.line + kLineGap;
+    const QRect dot(textLeft, statusTop + (m.line - m.dot) / 2, m.dot, m.dot);
+    const QRect status(
+        textLeft + m.dot + kDotGap, statusTop, std::max(0, textWidth - m.dot - kDotGap), m.line);
+    parts.name = QStyle::visualRect(direction, option.rect, name);
+    parts.dot = QStyle::visualRect(direction, option.rect, dot);
+    parts.status = QStyle::visualRect(direction, option.rect, status);
+    return parts;
+}
+
+QSize FriendDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
+{
+    // Not initStyleOption: a per-row font would make rows differ.
+    const Metrics m = metricsFor(option.font);
+    return { m.minimumWidth, m.rowHeight };
+}
+
+QColor FriendDelegate::presenceColor(PresenceState state, const QPalette &palette)
+{
+    const bool dark = isDark(palette);
+    switch (state) {
+    case PresenceState::Online:
+        return dark ? QColor(0x3f, 0xb9, 0x50) : QColor(0x1f, 0x88, 0x3d);
+    case PresenceState::Away:
+        return dark ? QColor(0xe3, 0xa3, 0x1e) : QColor(0xbf, 0x87, 0x00);
+    case PresenceState::Offline:
+        return mix(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.5);
+    case PresenceState::Unknown:
+        break;
+    }
+    return mix(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.4);
+}
+
+QColor FriendDelegate::avatarColor(const QString &id)
+{
+    const quint32 hash = fnv1a(id.toUtf8());
+    return QColor::fromHsl(int(hash % 360), 140, 105);
+}
+
+QColor FriendDelegate::avatarTextColor(const QColor &background)
+{
+    const double l = luminance(background);
+    const double onWhite = 1.05 / (l + 0.05);
+    const double onBlack = (l + 0.05) / 0.05;
+    return onWhite >= onBlack ? QColor(Qt::white) : QColor(Qt::black);
+}
+
+QString FriendDelegate::initials(const QString &name)
+{
+    QStringList marks;
+    for (const QString &word : name.simplified().split(u' ', Qt::SkipEmptyParts)) {
+        QString mark = leadingMark(word);
+        if (!mark.isEmpty())
+            marks.append(std::move(mark));
+    }
+    if (marks.isEmpty())
+        return {};
+    if (marks.size() == 1)
+        return marks.first();
+    return marks.first() + marks.last();
+}
+
+QString FriendDelegate::accessibleText(const QModelIndex &index, const QDateTime &now)
+{
+    return PresenceText::summary(index, now);
+}
+
+void FriendDelegate::paint(
+    QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QWidget *widget = opt.widget;
+    const QStyle *style = widget ? widget->style() : QApplication::style();
+    const FriendPresence presence = FriendPresence::fromIndex(index);
+    const RowLayout parts = layout(opt);
+    const QPalette::ColorGroup group = colorGroupOf(opt);
+    const bool selected = opt.state.testFlag(QStyle::State_Selected);
+    const QColor background
+        = opt.palette.color(group, selected ? QPalette::Highlight : QPalette::Base);
+    const QColor text
+        = opt.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text);
+    const QColor secondary = mix(text, background, 0.35);
+    const bool dimmed = !presence.fresh && presence.state != PresenceState::Unknown;
+
+    painter->save();
+    // Selection and hover, the way the style draws any item.
+    style->drawPrimitive(QStyle::PE_PanelItemViewItem, &opt, painter, widget);
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setRenderHint(QPainter::TextAntialiasing);
+    // Each text finds its own direction (a Latin name in a right-to-left view keeps its
+    // ellipsis at its end); the alignment follows the view.
+    painter->setLayoutDirection(Qt::LayoutDirectionAuto);
+
+    paintAvatar(painter, parts.avatar, presence, opt.font);
+
+    const int textAlignment
+        = int(QStyle::visualAlignment(opt.direction, Qt::AlignLeft | Qt::AlignVCenter))
+        | Qt::TextSingleLine;
+    QFont nameFont = opt.font;
+    nameFont.setWeight(QFont::DemiBold);
+    painter->setFont(nameFont);
+    painter->setPen(text);
+    painter->drawText(parts.name, textAlignment,
+        QFontMetrics(nameFont).elidedText(presence.name, Qt::ElideRight, parts.name.width()));
+
+    painter->setFont(opt.font);
+    painter->setPen(dimmed ? mix(secondary, background, kStaleTextFade) : secondary);
+    painter->drawText(parts.status, textAlignment,
+        QFontMetrics(opt.font).elidedText(
+            PresenceText::statusLine(presence, now()), Qt::ElideRight, parts.status.width()));
+
+    QPalette markPalette = opt.palette;
+    markPalette.setColor(QPalette::Base, background);
+    markPalette.setColor(QPalette::Text, text);
+    painter->save();
+    if (dimmed)
+        painter->setOpacity(kStaleMarkOpacity);
+    paintPresenceMark(
+        painter, parts.dot, presence.state, presenceColor(presence.state, markPalette));
+    painter->restore();
+
+    if (opt.state.testFlag(QStyle::State_HasFocus)) {
+        QStyleOptionFocusRect focus;
+        focus.QStyleOption::operator=(opt);
+        focus.state |= QStyle::State_KeyboardFocusChange | QStyle::State_Item;
+        focus.backgroundColor = background;
+        style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
+    }
+    painter->restore();
+}
+
+void FriendDelegate::paintAvatar(
+    QPainter *painter, const QRect &rect, const FriendPresence &presence, const QFont &font)
+{
+    const QColor fill = avatarColor(presence.id.isEmpty() ? presence.name : presence.id);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(fill);
+    painter->drawEllipse(QRectF(rect));
+
+    QString letters = initials(presence.name);
+    if (letters.isEmpty())
+        letters = initials(presence.id);
+    if (letters.isEmpty())
+        letters = u"?"_s;
+    QFont avatarFont = font;
+    avatarFont.setBold(true);
+    avatarFont.setPixelSize(std::max(1, qRound(rect.height() * 0.38)));
+    painter->setFont(avatarFont);
+    painter->setPen(avatarTextColor(fill));
+    painter->drawText(rect, Qt::AlignCenter | Qt::TextSingleLine, letters);
+}
+
+void FriendDelegate::paintPresenceMark(
+    QPainter *painter, const QRect &rect, PresenceState state, const QColor &color)
+{
+    const QRectF box(rect);
+    const QPointF centre = box.center();
+    const qreal r = box.width() / 2;
+    const auto circle = [&centre](qreal radius, QPointF offset = {}) {
+        QPainterPath path;
+        path.addEllipse(centre + offset, radius, radius);
+        return path;
+    };
+
+    QPainterPath shape;
+    switch (state) {
+    case PresenceState::Online:
+        shape = circle(r);
+        break;
+    case PresenceState::Away:
+        shape = circle(r).subtracted(
+            circle(kBiteRadius * r, QPointF(kBiteOffset * r, -kBiteOffset * r)));
+        break;
+    case PresenceState::Offline:
+        shape = circle(r).subtracted(circle(kRingInner * r)).united(circle(kCoreRadius * r));
+        break;
+    case PresenceState::Unknown:
+        shape = circle(r).subtracted(circle(kRingInner * r));
+        break;
+    }
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(color);
+    painter->drawPath(shape);
+}
+
+bool FriendDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
+    const QStyleOptionViewItem &option, const QModelIndex &index)
+{
+    // A model (or proxy) that has its own tooltip wins.
+    if (event && view && index.isValid() && event->type() == QEvent::ToolTip
+        && !index.data(Qt::ToolTipRole).isValid()) {
+        QToolTip::showText(
+            event->globalPos(), PresenceText::summary(index, now()), view->viewport(), option.rect);
+        return true;
+    }
+    return QStyledItemDelegate::helpEvent(event, view, option, index);
+}
+
+} // namespace Presence::Ui

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "models/PresenceState.h"
+
+#include <QColor>
+#include <QDateTime>
+#include <QRect>
+#include <QStyledItemDelegate>
+
+#include <functional>
+
+class QFont;
+class QPalette;
+
+namespace Presence::Ui {
+
+struct FriendPresence;
+
+// One row of the friend list: an avatar (initials on a circle coloured from the user id), the
+// name, and under it a presence mark and a short status ("online", "last seen 5 min ago").
+//
+// The four states differ in shape, not only in colour: online is a filled disc, away a disc
+// with a bite out of its top corner, offline a ring around a small dot, unknown an empty
+// ring. Colours follow the palette at paint time (tuned for light or dark Base); statuses
+// that are not fresh (FreshRole false) are drawn dimmed. Rows all have the same height, so
+// the view can use uniformItemSizes. The tooltip is PresenceText::summary ("Name — online"),
+// unless the model itself provides Qt::ToolTipRole.
+class FriendDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    using NowFunction = std::function<QDateTime()>;
+
+    // Where the parts of a row go, in the logical coordinates of option.rect, already
+    // mirrored for right-to-left. The dot's centre is QRectF(dot).center().
+    struct RowLayout {
+        QRect avatar;
+        QRect name;
+        QRect dot;
+        QRect status;
+    };
+
+    explicit FriendDelegate(QObject *parent = nullptr);
+
+    // The clock behind "last seen 5 min ago"; QDateTime::currentDateTime by default. An empty
+    // function restores the default. The view must repaint for the words to move on (e.g. a
+    // one-minute timer calling viewport()->update()).
+    void setNowFunction(NowFunction now);
+    [[nodiscard]] QDateTime now() const;
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option,
+        const QModelIndex &index) const override;
+    // The same for every row: depends on option.font only.
+    [[nodiscard]] QSize sizeHint(
+        const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+    bool helpEvent(QHelpEvent *event, QAbstractItemView *view, const QStyleOptionViewItem &option,
+        const QModelIndex &index) override;
+
+    // "Name — online" for the view's accessible text or a proxy's Qt::AccessibleTextRole.
+    [[nodiscard]] static QString accessibleText(const QModelIndex &index, const QDateTime &now);
+
+    [[nodiscard]] static int rowHeight(const QFont &font);
+    [[nodiscard]] static RowLayout layout(const QStyleOptionViewItem &option);
+
+    // A colour per user id, the same in every process and on every machine.
+    [[nodiscard]] static QColor avatarColor(const QString &id);
+    // Black or white, whichever contrasts more with the background.
+    [[nodiscard]] static QColor avatarTextColor(const QColor &background);
+    // "Ada Lovelace" -> "AL", "grace" -> "G": the first letter of the first and last words.
+    [[nodiscard]] static QString initials(const QString &name);
+    // The presence mark's colour on this palette (a row that is not selected).
+    [[nodiscard]] static QColor presenceColor(Models::PresenceState state, const QPalette &palette);
+
+private:
+    static void paintAvatar(
+        QPainter *painter, const QRect &rect, const FriendPresence &presence, const QFont &font);
+    static void paintPresenceMark(
+        QPainter *painter, const QRect &rect, Models::PresenceState state, const QColor &color);
+
+    NowFunction m_now;
+};
+
+} // namespace Presence::Ui

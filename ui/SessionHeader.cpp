@@ -1,0 +1,82 @@
+#include "ui/SessionHeader.h"
+
+#include "session/GatewaySession.h"
+#include "ui/ConnectionStatusText.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+
+namespace Presence::Ui {
+
+using Protocol::ChosenStatus;
+using Session::GatewaySession;
+
+SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_user(new QLabel(this))
+    , m_status(new QComboBox(this))
+    , m_connection(new QLabel(this))
+    , m_retry(new QPushButton(tr("Retry now"), this))
+{
+    QFont bold = m_user->font();
+    bold.setBold(true);
+    m_user->setFont(bold);
+    m_user->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_status->addItem(tr("Online"), int(ChosenStatus::Online));
+    m_status->addItem(tr("Away"), int(ChosenStatus::Away));
+    m_status->addItem(tr("Invisible"), int(ChosenStatus::Invisible));
+    m_status->setAccessibleName(tr("My status"));
+    connect(m_status, &QComboBox::activated, this,
+        [this] { m_session->setChosenStatus(ChosenStatus(m_status->currentData().toInt())); });
+
+    m_connection->setAccessibleName(tr("Connection"));
+    m_retry->setAccessibleName(tr("Retry connecting now"));
+    connect(m_retry, &QPushButton::clicked, session, &GatewaySession::retryNow);
+
+    m_countdown.setInterval(std::chrono::milliseconds(250));
+    connect(&m_countdown, &QTimer::timeout, this, &SessionHeader::refresh);
+    connect(session, &GatewaySession::retryScheduled, this,
+        [this](int, std::chrono::milliseconds delay) {
+            m_retryAt = std::chrono::steady_clock::now() + delay;
+            m_countdown.start();
+            refresh();
+        });
+    connect(session, &GatewaySession::stateChanged, this, &SessionHeader::refresh);
+    connect(session, &GatewaySession::signedIn, this, &SessionHeader::refresh);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->addWidget(m_user);
+    layout->addWidget(m_status);
+    layout->addStretch(1);
+    layout->addWidget(m_connection);
+    layout->addWidget(m_retry);
+    refresh();
+}
+
+QString SessionHeader::connectionText() const
+{
+    return m_connection->text();
+}
+
+void SessionHeader::refresh()
+{
+    const auto state = m_session->state();
+    if (state != GatewaySession::State::Reconnecting)
+        m_countdown.stop();
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        m_retryAt - std::chrono::steady_clock::now());
+    m_connection->setText(connectionStatusText(state, left, m_session->errorString()));
+    m_retry->setVisible(
+        state == GatewaySession::State::Reconnecting || state == GatewaySession::State::Failed);
+    const auto &self = m_session->self();
+    m_user->setText(self.name.isEmpty() ? self.id : self.name);
+    const int chosen = m_status->findData(int(m_session->chosenStatus()));
+    if (chosen >= 0 && chosen != m_status->currentIndex())
+        m_status->setCurrentIndex(chosen);
+}
+
+} // namespace Presence::Ui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+#include <chrono>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace Presence::Session {
+class GatewaySession;
+}
+
+namespace Presence::Ui {
+
+// The strip above the list: who is signed in, their own status (online / away / invisible),
+// and the connection: "connected", "reconnecting in 4 s…" with Retry now, or the error.
+class SessionHeader : public QWidget {
+    Q_OBJECT
+public:
+    explicit SessionHeader(Session::GatewaySession *session, QWidget *parent = nullptr);
+
+    [[nodiscard]] QString connectionText() const;
+    [[nodiscard]] QComboBox *statusChooser() const { return m_status; }
+    [[nodiscard]] QPushButton *retryButton() const { return m_retry; }
+
+private:
+    void refresh();
+
+    Session::GatewaySession *m_session;
+    QLabel *m_user;
+    QComboBox *m_status;
+    QLabel *m_connection;
+    QPushButton *m_retry;
+    QTimer m_countdown; // while reconnecting, the seconds left tick down
+    std::chrono::steady_clock::time_point m_retryAt;
+};
+
+} // namespace Presence::Ui

@@ -1,0 +1,257 @@
+#include "ui/SignInDialog.h"
+
+#include "protocol/Identifiers.h"
+#include "ui/ClientSettings.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace Presence::Ui {
+
+using Session::GatewaySession;
+
+SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QWidget *parent)
+    : QDialog(parent)
+    , m_session(session)
+    , m_settings(settings)
+    , m_urlEdit(new QLineEdit(this))
+    , m_tokenEdit(new QLineEdit(this))
+    , m_rememberBox(new QCheckBox(tr("&Remember token on this computer"), this))
+    , m_statusLabel(new QLabel(this))
+    , m_buttons(new QDialogButtonBox(this))
+    , m_signInButton(m_buttons->addButton(tr("&Sign in"), QDialogButtonBox::AcceptRole))
+{
+    Q_ASSERT(m_session);
+    Q_ASSERT(m_settings);
+    setWindowTitle(tr("Sign in to Presence Chat"));
+
+    m_urlEdit->setObjectName(u"gatewayUrl"_s);
+    m_urlEdit->setAccessibleName(tr("Gateway address"));
+    m_urlEdit->setPlaceholderText(ClientSettings::defaultGatewayUrl().toString());
+    m_urlEdit->setText(m_settings->gatewayUrl().toString());
+
+    m_tokenEdit->setObjectName(u"token"_s);
+    m_tokenEdit->setAccessibleName(tr("Token"));
+    m_tokenEdit->setEchoMode(QLineEdit::Password);
+    m_tokenEdit->setText(m_settings->token());
+
+    m_rememberBox->setObjectName(u"rememberToken"_s);
+    m_rememberBox->setAccessibleName(tr("Remember token on this computer"));
+    m_rememberBox->setChecked(m_settings->rememberToken());
+
+    m_statusLabel->setObjectName(u"status"_s);
+    m_statusLabel->setAccessibleName(tr("Sign-in status"));
+    m_statusLabel->setTextFormat(Qt::PlainText); // it quotes what the user typed
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_signInButton->setObjectName(u"signIn"_s);
+    m_signInButton->setDefault(true);
+    QPushButton *cancel = m_buttons->addButton(QDialogButtonBox::Cancel);
+    cancel->setObjectName(u"cancel"_s);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Gateway:"), m_urlEdit);
+    form->addRow(tr("&Token:"), m_tokenEdit);
+    form->addRow(QString(), m_rememberBox);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_statusLabel);
+    layout->addWidget(m_buttons);
+    m_urlEdit->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
+
+    // Start where the user has something to type.
+    if (m_tokenEdit->text().isEmpty() && !m_urlEdit->text().isEmpty())
+        m_tokenEdit->setFocus();
+    else
+        m_urlEdit->setFocus();
+
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &SignInDialog::signIn);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &SignInDialog::reject);
+    connect(m_session, &GatewaySession::stateChanged, this, &SignInDialog::onStateChanged);
+    connect(m_session, &GatewaySession::retryScheduled, this, &SignInDialog::onRetryScheduled);
+    connect(m_session, &GatewaySession::errorReceived, this,
+        [this](const QString &code, const QString &) {
+            if (m_phase != Phase::Idle)
+                m_lastErrorCode = code;
+        });
+    m_countdownTimer.setSingleShot(true);
+    connect(&m_countdownTimer, &QTimer::timeout, this, &SignInDialog::showRetryCountdown);
+}
+
+QString SignInDialog::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+std::optional<QString> SignInDialog::urlProblem(const QString &text) const
+{
+    const QString example = ClientSettings::defaultGatewayUrl().toString();
+    if (text.isEmpty())
+        return tr("Enter the gateway address, for example %1").arg(example);
+    const QUrl url(text, QUrl::StrictMode);
+    if (!text.contains("://"_L1) || !url.isValid() || url.scheme().isEmpty())
+        return tr("“%1” is not a gateway address. It should look like %2").arg(text, example);
+    if (url.scheme() != "ws"_L1 && url.scheme() != "wss"_L1)
+        return tr("The gateway address must start with ws:// or wss://, not %1://.")
+            .arg(url.scheme());
+    if (url.host().isEmpty())
+        return tr("The gateway address has no host name. It should look like %1").arg(example);
+    return std::nullopt;
+}
+
+void SignInDialog::signIn()
+{
+    const QString urlText = m_urlEdit->text().trimmed();
+    if (const auto problem = urlProblem(urlText)) {
+        showStatus(*problem, true);
+        m_urlEdit->setFocus();
+        m_urlEdit->selectAll();
+        return;
+    }
+    const QString token = m_tokenEdit->text().trimmed();
+    if (token.isEmpty()) {
+        showStatus(tr("Enter your token."), true);
+        m_tokenEdit->setFocus();
+        return;
+    }
+    if (token.size() > Protocol::kMaxTokenLength) {
+        showStatus(tr("This token is too long to be right (a token has at most %1 characters).")
+                       .arg(Protocol::kMaxTokenLength),
+            true);
+        m_tokenEdit->setFocus();
+        m_tokenEdit->selectAll();
+        return;
+    }
+
+    m_attemptUrl = QUrl(urlText, QUrl::StrictMode);
+    m_attemptToken = token;
+    m_lastErrorCode.clear();
+    m_countdownTimer.stop();
+    m_phase = Phase::Connecting;
+    setInputsEnabled(false);
+    showStatus(tr("Connecting…"), false);
+    m_session->open(m_attemptUrl, token);
+}
+
+void SignInDialog::reject()
+{
+    m_phase = Phase::Idle;
+    m_countdownTimer.stop();
+    if (m_session->state() != GatewaySession::State::Online)
+        m_session->close();
+    QDialog::reject();
+}
+
+void SignInDialog::onStateChanged(GatewaySession::State state)
+{
+    if (m_phase == Phase::Idle)
+        return; // not ours: the session is in use elsewhere, or we gave up
+    switch (state) {
+    case GatewaySession::State::Online:
+        onSignedIn();
+        break;
+    case GatewaySession::State::Failed:
+        onFailed();
+        break;
+    case GatewaySession::State::Connecting:
+        if (m_phase == Phase::Retrying) {
+            m_countdownTimer.stop();
+            showStatus(tr("Cannot reach the gateway at %1 (trying again now…)")
+                           .arg(m_attemptUrl.toDisplayString()),
+                true);
+        }
+        break;
+    case GatewaySession::State::Authenticating:
+        showStatus(tr("Signing in…"), false);
+        break;
+    case GatewaySession::State::Reconnecting: // retryScheduled follows with the delay
+    case GatewaySession::State::Disconnected: // open() passes through it
+        break;
+    }
+}
+
+void SignInDialog::onRetryScheduled(int, std::chrono::milliseconds delay)
+{
+    if (m_phase == Phase::Idle)
+        return;
+    // The session keeps trying by itself; meanwhile the user may correct the address.
+    const bool wasLocked = m_phase == Phase::Connecting;
+    m_phase = Phase::Retrying;
+    setInputsEnabled(true);
+    if (wasLocked)
+        m_urlEdit->setFocus();
+    m_retryDeadline = QDeadlineTimer(delay);
+    showRetryCountdown();
+}
+
+void SignInDialog::showRetryCountdown()
+{
+    const auto remaining = std::chrono::milliseconds(m_retryDeadline.remainingTime());
+    const auto seconds = std::max<qint64>(1, (remaining.count() + 999) / 1000);
+    showStatus(tr("Cannot reach the gateway at %1 (retrying in %2 s)")
+                   .arg(m_attemptUrl.toDisplayString())
+                   .arg(seconds),
+        true);
+    // Next update when the number shown drops by one.
+    const auto untilNext = remaining - std::chrono::milliseconds((seconds - 1) * 1000);
+    if (seconds > 1 && untilNext > 0ms)
+        m_countdownTimer.start(untilNext);
+}
+
+void SignInDialog::onSignedIn()
+{
+    m_phase = Phase::Idle;
+    m_countdownTimer.stop();
+    m_settings->setGatewayUrl(m_attemptUrl);
+    // The box may have been changed while the session was retrying: what it says now counts.
+    m_settings->setToken(m_attemptToken, m_rememberBox->isChecked());
+    m_signedInUrl = m_attemptUrl;
+    showStatus(tr("Signed in."), false);
+    setInputsEnabled(true);
+    accept();
+}
+
+void SignInDialog::onFailed()
+{
+    m_phase = Phase::Idle;
+    m_countdownTimer.stop();
+    setInputsEnabled(true);
+    // Only a refused token or a protocol mismatch make the session give up.
+    if (m_lastErrorCode == "unsupported_protocol"_L1) {
+        showStatus(tr("The gateway at %1 speaks another version of the protocol than this app.")
+                       .arg(m_attemptUrl.toDisplayString()),
+            true);
+        m_urlEdit->setFocus();
+        return;
+    }
+    showStatus(tr("The gateway did not accept this token."), true);
+    m_tokenEdit->setFocus();
+    m_tokenEdit->selectAll();
+}
+
+void SignInDialog::showStatus(const QString &text, bool isError)
+{
+    m_statusLabel->setText(text);
+    m_statusLabel->setProperty("error", isError); // for style sheets
+}
+
+void SignInDialog::setInputsEnabled(bool enabled)
+{
+    m_urlEdit->setEnabled(enabled);
+    m_tokenEdit->setEnabled(enabled);
+    m_rememberBox->setEnabled(enabled);
+    m_signInButton->setEnabled(enabled);
+}
+
+} // namespace Presence::Ui

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "session/GatewaySession.h"
+
+#include <QDeadlineTimer>
+#include <QDialog>
+#include <QTimer>
+#include <QUrl>
+
+#include <optional>
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace Presence::Ui {
+
+class ClientSettings;
+
+// Asks for the gateway address and a token, signs the session in, and closes (accepted)
+// once it is online, after saving the address (and the token, if the user asked for that).
+// A refused token or an unreachable gateway is explained in plain words, and the user can
+// correct the fields and sign in again. Cancel (or Esc) closes the session.
+class SignInDialog : public QDialog {
+    Q_OBJECT
+public:
+    // Neither is owned; both must outlive the dialog.
+    SignInDialog(
+        Session::GatewaySession *session, ClientSettings *settings, QWidget *parent = nullptr);
+
+    // The address the session signed in to (valid once accepted).
+    [[nodiscard]] QUrl signedInUrl() const { return m_signedInUrl; }
+    [[nodiscard]] QString statusText() const;
+
+    // Signs in with what the fields hold, as the Sign in button does.
+    void signIn();
+
+    // Closes the session, unless it signed in.
+    void reject() override;
+
+private:
+    enum class Phase {
+        Idle, // waiting for the user
+        Connecting, // the user pressed Sign in: inputs locked until the first outcome
+        Retrying, // the gateway could not be reached; the session keeps trying, inputs open
+    };
+
+    [[nodiscard]] std::optional<QString> urlProblem(const QString &text) const;
+    void onStateChanged(Session::GatewaySession::State state);
+    void onRetryScheduled(int attempt, std::chrono::milliseconds delay);
+    void onSignedIn();
+    void onFailed();
+    void showRetryCountdown();
+    void showStatus(const QString &text, bool isError);
+    void setInputsEnabled(bool enabled);
+
+    Session::GatewaySession *m_session;
+    ClientSettings *m_settings;
+    QLineEdit *m_urlEdit;
+    QLineEdit *m_tokenEdit;
+    QCheckBox *m_rememberBox;
+    QLabel *m_statusLabel;
+    QDialogButtonBox *m_buttons;
+    QPushButton *m_signInButton;
+
+    Phase m_phase = Phase::Idle;
+    QUrl m_attemptUrl; // what signIn() opened: saved on success, whatever the fields say then
+    QString m_attemptToken;
+    QString m_lastErrorCode;
+    QUrl m_signedInUrl;
+    QDeadlineTimer m_retryDeadline;
+    QTimer m_countdownTimer;
+};
+
+} // namespace Presence::Ui
