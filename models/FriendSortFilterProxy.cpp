@@ -124,18 +124,26 @@ void FriendSortFilterProxy::setSortMode(SortMode mode)
     if (m_mode == mode)
         return;
     applyPendingMoves();
+    relayout([this, mode] {
+        m_mode = mode;
+        rebuildOrder();
+    });
+}
+
+void FriendSortFilterProxy::relayout(const std::function<void()> &reorder)
+{
+    // Same rows, new order: persistent indexes (selection, current row) follow their rows.
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     QList<int> sourceRows;
     sourceRows.reserve(before.size());
     for (const QModelIndex &index : before)
         sourceRows.append(m_proxyToSource[size_t(index.row())]);
-    m_mode = mode;
-    rebuildOrder();
+    reorder();
     QModelIndexList after;
     after.reserve(before.size());
     for (qsizetype i = 0; i < before.size(); ++i)
-        after.append(index(m_sourceToProxy[size_t(sourceRows[i])], before[i].column()));
+        after.append(createIndex(m_sourceToProxy[size_t(sourceRows[i])], before[i].column()));
     changePersistentIndexList(before, after);
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
@@ -380,40 +388,28 @@ void FriendSortFilterProxy::applyPendingMoves()
     std::sort(moving.begin(), moving.end());
     moving.erase(std::unique(moving.begin(), moving.end()), moving.end());
 
-    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const QModelIndexList before = persistentIndexList();
-    QList<int> sourceRows;
-    sourceRows.reserve(before.size());
-    for (const QModelIndex &index : before)
-        sourceRows.append(m_proxyToSource[size_t(index.row())]);
-
-    // Take the moving rows out, give them their new rank, and merge them back in:
-    // O(rows + moved log moved) for the whole batch.
-    std::vector<bool> isMoving(m_accepted.size(), false);
-    for (const int row : moving) {
-        isMoving[size_t(row)] = true;
-        m_availability[size_t(row)] = availabilityOf(row);
-    }
-    std::vector<int> staying;
-    staying.reserve(m_proxyToSource.size());
-    for (const int row : m_proxyToSource) {
-        if (!isMoving[size_t(row)])
-            staying.push_back(row);
-    }
-    const auto less = [this](int a, int b) { return lessThan(a, b); };
-    std::sort(moving.begin(), moving.end(), less);
-    m_proxyToSource.clear();
-    std::merge(staying.cbegin(), staying.cend(), moving.cbegin(), moving.cend(),
-        std::back_inserter(m_proxyToSource), less);
-    for (size_t i = 0; i < m_proxyToSource.size(); ++i)
-        m_sourceToProxy[size_t(m_proxyToSource[i])] = int(i);
-
-    QModelIndexList after;
-    after.reserve(before.size());
-    for (qsizetype i = 0; i < before.size(); ++i)
-        after.append(createIndex(m_sourceToProxy[size_t(sourceRows[i])], before[i].column()));
-    changePersistentIndexList(before, after);
-    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    relayout([&] {
+        // Take the moving rows out, give them their new rank, and merge them back in:
+        // O(rows + moved log moved) for the whole batch.
+        std::vector<bool> isMoving(m_accepted.size(), false);
+        for (const int row : moving) {
+            isMoving[size_t(row)] = true;
+            m_availability[size_t(row)] = availabilityOf(row);
+        }
+        std::vector<int> staying;
+        staying.reserve(m_proxyToSource.size());
+        for (const int row : m_proxyToSource) {
+            if (!isMoving[size_t(row)])
+                staying.push_back(row);
+        }
+        const auto less = [this](int a, int b) { return lessThan(a, b); };
+        std::sort(moving.begin(), moving.end(), less);
+        m_proxyToSource.clear();
+        std::merge(staying.cbegin(), staying.cend(), moving.cbegin(), moving.cend(),
+            std::back_inserter(m_proxyToSource), less);
+        for (size_t i = 0; i < m_proxyToSource.size(); ++i)
+            m_sourceToProxy[size_t(m_proxyToSource[i])] = int(i);
+    });
 }
 
 } // namespace Presence::Models

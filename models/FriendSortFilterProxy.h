@@ -2,6 +2,7 @@
 
 #include <QAbstractProxyModel>
 #include <QTimer>
+#include <functional>
 #include <vector>
 
 namespace Presence::Models {
@@ -52,6 +53,7 @@ private:
     void rebuild(); // everything from the source: ranks, name order, filter, order
     void rebuildOrder(); // order and mapping from the current ranks and filter
     void rebuildSourceToProxy();
+    void relayout(const std::function<void()> &reorder);
     [[nodiscard]] bool accepts(int sourceRow) const;
     [[nodiscard]] int availabilityOf(int sourceRow) const;
     [[nodiscard]] bool lessThan(int leftSourceRow, int rightSourceRow) const;

@@ -69,11 +69,7 @@ void GatewaySession::open(const QUrl &url, const QString &token)
     // Whatever an earlier open() left running belongs to another connection.
     const bool wasOnline = m_state == State::Online;
     setState(State::Disconnected);
-    m_retryTimer.stop();
-    m_connectTimer.stop();
-    m_pingTimer.stop();
-    m_pongTimer.stop();
-    m_stableTimer.stop();
+    stopTimers();
     if (m_socket.state() != QAbstractSocket::UnconnectedState)
         m_socket.abort();
     if (wasOnline)
@@ -85,11 +81,7 @@ void GatewaySession::close()
 {
     const bool wasOnline = m_state == State::Online;
     setState(State::Disconnected);
-    m_retryTimer.stop();
-    m_connectTimer.stop();
-    m_pingTimer.stop();
-    m_pongTimer.stop();
-    m_stableTimer.stop();
+    stopTimers();
     m_socket.close();
     if (wasOnline)
         loseConnectionState();
@@ -126,6 +118,15 @@ void GatewaySession::setChosenStatus(ChosenStatus status)
         sendFrame(toJson(SetStatusRequest { status }));
 }
 
+void GatewaySession::stopTimers()
+{
+    m_retryTimer.stop();
+    m_connectTimer.stop();
+    m_pingTimer.stop();
+    m_pongTimer.stop();
+    m_stableTimer.stop();
+}
+
 void GatewaySession::connectSocket()
 {
     m_errorString.clear();
@@ -152,10 +153,7 @@ void GatewaySession::scheduleReconnect(const QString &reason)
         || m_state == State::Disconnected)
         return;
     const bool wasOnline = m_state == State::Online;
-    m_connectTimer.stop();
-    m_pingTimer.stop();
-    m_pongTimer.stop();
-    m_stableTimer.stop();
+    stopTimers();
     m_errorString = reason;
     m_retryDelay = m_backoff.next();
     setState(State::Reconnecting);
@@ -171,11 +169,7 @@ void GatewaySession::fail(const QString &reason)
 {
     const bool wasOnline = m_state == State::Online;
     m_errorString = reason;
-    m_retryTimer.stop();
-    m_connectTimer.stop();
-    m_pingTimer.stop();
-    m_pongTimer.stop();
-    m_stableTimer.stop();
+    stopTimers();
     setState(State::Failed);
     qCWarning(lcSession) << "giving up:" << reason;
     if (m_socket.state() != QAbstractSocket::UnconnectedState)

@@ -93,6 +93,8 @@ Q_SIGNALS:
 private:
     void connectSocket();
     void setState(State state);
+    // Every timer of a connection attempt; a new attempt or a stop starts from none.
+    void stopTimers();
     void scheduleReconnect(const QString &reason);
     void fail(const QString &reason);
     void loseConnectionState();
