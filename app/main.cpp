@@ -4,6 +4,7 @@
 #include "session/SessionModelBridge.h"
 #include "ui/ClientSettings.h"
 #include "ui/FriendListPane.h"
+#include "ui/IdleAwayController.h"
 #include "ui/MainWindow.h"
 #include "ui/SignInDialog.h"
 
@@ -65,6 +66,7 @@ int main(int argc, char *argv[])
         settings.setWindowGeometry(window.saveGeometry());
         settings.setSplitterState(window.splitter()->saveState());
     });
+    Ui::IdleAwayController idle(&session, std::chrono::minutes(settings.autoAwayMinutes()));
     window.show();
     return app.exec();
 }

@@ -113,9 +113,12 @@ void GatewaySession::setWanted(const QSet<QString> &ids)
 
 void GatewaySession::setChosenStatus(ChosenStatus status)
 {
+    if (status == m_chosenStatus)
+        return;
     m_chosenStatus = status;
     if (m_state == State::Online)
         sendFrame(toJson(SetStatusRequest { status }));
+    Q_EMIT chosenStatusChanged(status);
 }
 
 void GatewaySession::stopTimers()

@@ -88,6 +88,7 @@ Q_SIGNALS:
     // The connection is gone: nothing known is live any more.
     void presenceLost();
     void subscriptionsChanged(int count);
+    void chosenStatusChanged(Presence::Protocol::ChosenStatus status);
     void errorReceived(const QString &code, const QString &message);
 
 private:

@@ -47,6 +47,7 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
         });
     connect(session, &GatewaySession::stateChanged, this, &SessionHeader::refresh);
     connect(session, &GatewaySession::signedIn, this, &SessionHeader::refresh);
+    connect(session, &GatewaySession::chosenStatusChanged, this, &SessionHeader::refresh);
 
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(m_user);

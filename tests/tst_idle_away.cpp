@@ -1,0 +1,105 @@
+// Automatic away against a real gateway: idle input makes an online user away for a
+// friend watching, input makes them online again, and a status chosen by hand is left alone.
+
+#include "GatewayFixture.h"
+
+#include "models/FriendListModel.h"
+#include "session/GatewaySession.h"
+#include "session/SessionModelBridge.h"
+#include "ui/IdleAwayController.h"
+
+#include <QLoggingCategory>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWidget>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Presence::Gateway::Gateway;
+using Presence::Models::FriendListModel;
+using Presence::Models::PresenceState;
+using Presence::Protocol::ChosenStatus;
+using Presence::Session::GatewaySession;
+using Presence::Session::SessionModelBridge;
+using Presence::Ui::IdleAwayController;
+
+class TestIdleAway : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void idleMakesAwayAndInputMakesOnline();
+    void handChosenStatusIsLeftAlone();
+
+private:
+    // Input as the user gives it: a key press delivered through the application.
+    void type() { QTest::keyClick(&m_widget, Qt::Key_A); }
+    [[nodiscard]] PresenceState aliceAsBobSeesHer() const { return m_bobModel.stateAt(0); }
+
+    std::unique_ptr<Gateway> m_gateway;
+    std::unique_ptr<GatewaySession> m_alice;
+    std::unique_ptr<GatewaySession> m_bob;
+    FriendListModel m_bobModel;
+    std::unique_ptr<SessionModelBridge> m_bridge;
+    QWidget m_widget;
+};
+
+void TestIdleAway::init()
+{
+    QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
+    m_gateway = startGateway({ { u"alice"_s, { u"bob"_s } }, { u"bob"_s, {} } });
+    QVERIFY(m_gateway);
+    m_alice = std::make_unique<GatewaySession>();
+    m_bob = std::make_unique<GatewaySession>();
+    m_bridge = std::make_unique<SessionModelBridge>(m_bob.get(), &m_bobModel);
+    m_alice->open(m_gateway->url(), tokenOf(u"alice"_s));
+    m_bob->open(m_gateway->url(), tokenOf(u"bob"_s));
+    QTRY_COMPARE(m_bob->state(), GatewaySession::State::Online);
+    m_bob->setWanted({ u"alice"_s });
+    QTRY_COMPARE(m_bobModel.rowCount(), 1);
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Online);
+    m_widget.show();
+}
+
+void TestIdleAway::idleMakesAwayAndInputMakesOnline()
+{
+    IdleAwayController idle(m_alice.get(), 300ms);
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Away);
+    QVERIFY(sinceStart.elapsed() >= 300);
+    QVERIFY(idle.isAutoAway());
+
+    type();
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Online);
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Online);
+
+    // Input keeps her online: typing every 100 ms for longer than the idle time.
+    for (int i = 0; i < 6; ++i) {
+        QTest::qWait(100);
+        type();
+    }
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Online);
+}
+
+void TestIdleAway::handChosenStatusIsLeftAlone()
+{
+    IdleAwayController idle(m_alice.get(), 300ms);
+    m_alice->setChosenStatus(ChosenStatus::Invisible); // chosen from the header
+    // Idle well past the limit, then input: invisible stays invisible.
+    QTest::qWait(600);
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Invisible);
+    type();
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Invisible);
+
+    // Away by hand is not undone by input either.
+    m_alice->setChosenStatus(ChosenStatus::Away);
+    type();
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Away);
+    QVERIFY(!idle.isAutoAway());
+}
+
+QTEST_MAIN(TestIdleAway)
+#include "tst_idle_away.moc"
