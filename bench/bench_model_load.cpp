@@ -26,6 +26,7 @@
 #include <QListView>
 #include <QWindow>
 
+#include "Summary.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 
@@ -60,22 +61,6 @@ qint64 settledResidentKiB()
 {
     malloc_trim(0);
     return residentKiB();
-}
-
-struct Summary {
-    double median = 0;
-    double min = 0;
-    double max = 0;
-};
-
-Summary summarize(std::vector<double> values)
-{
-    if (values.empty())
-        return {};
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    const double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-    return { median, values.front(), values.back() };
 }
 
 // Friends in users-file order (ids u0000001...), with realistic, unordered names such as

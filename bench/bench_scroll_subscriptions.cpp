@@ -33,6 +33,7 @@
 #include <QTimer>
 #include <QWindow>
 
+#include "Summary.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 #include "ui/ViewportSubscriptions.h"
@@ -55,22 +56,6 @@ struct Options {
     bool proxy = false;
     bool uniform = false;
 };
-
-struct Summary {
-    double median = 0;
-    double min = 0;
-    double max = 0;
-};
-
-Summary summarize(std::vector<double> values)
-{
-    if (values.empty())
-        return {};
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    const double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-    return { median, values.front(), values.back() };
-}
 
 QList<FriendRecord> makeFriends(int count)
 {
