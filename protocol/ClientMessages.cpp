@@ -193,4 +193,12 @@ Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
     return withRef(std::move(decoded), envelope.ref);
 }
 
+Decoded<ClientMessage> decodeClientFrame(const QByteArray &utf8)
+{
+    const Decoded<Envelope> envelope = parseFrame(utf8);
+    if (!envelope.ok())
+        return envelope.error();
+    return decodeClientMessage(envelope.value());
+}
+
 } // namespace Presence::Protocol

@@ -78,5 +78,7 @@ using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, Unsu
 // Decodes a client frame by its type: unknown_type for a type this protocol does not define,
 // bad_request for a missing or wrongly typed field. Errors carry the envelope's ref.
 [[nodiscard]] Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope);
+// parseFrame and decodeClientMessage in one, for callers that do not need the envelope.
+[[nodiscard]] Decoded<ClientMessage> decodeClientFrame(const QByteArray &utf8);
 
 } // namespace Presence::Protocol

@@ -352,4 +352,12 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
     return withRef(std::move(decoded), envelope.ref);
 }
 
+Decoded<ServerMessage> decodeServerFrame(const QByteArray &utf8)
+{
+    const Decoded<Envelope> envelope = parseFrame(utf8);
+    if (!envelope.ok())
+        return envelope.error();
+    return decodeServerMessage(envelope.value());
+}
+
 } // namespace Presence::Protocol

@@ -124,5 +124,7 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 
 // Decodes a gateway frame by its type; unknown_type for types this build does not know.
 [[nodiscard]] Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope);
+// parseFrame and decodeServerMessage in one, for callers that do not need the envelope.
+[[nodiscard]] Decoded<ServerMessage> decodeServerFrame(const QByteArray &utf8);
 
 } // namespace Presence::Protocol

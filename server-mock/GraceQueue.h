@@ -24,6 +24,8 @@ public:
         return m_generation.contains(userId);
     }
     [[nodiscard]] std::chrono::milliseconds grace() const { return m_grace; }
+    // Entries held, live or dead (for tests: dead ones must not pile up).
+    [[nodiscard]] size_t entryCount() const { return m_entries.size(); }
 
 Q_SIGNALS:
     void expired(const QString &userId);

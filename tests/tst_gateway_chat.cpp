@@ -94,22 +94,6 @@ template <typename T> QByteArray outcome(const Decoded<T> &decoded)
     return toString(decoded.error().code).toUtf8() + ": "_ba + decoded.error().message.toUtf8();
 }
 
-Decoded<ClientMessage> decodeClientFrame(const QByteArray &frame)
-{
-    const Decoded<Envelope> envelope = parseFrame(frame);
-    if (!envelope.ok())
-        return envelope.error();
-    return decodeClientMessage(envelope.value());
-}
-
-Decoded<ServerMessage> decodeServerFrame(const QByteArray &frame)
-{
-    const Decoded<Envelope> envelope = parseFrame(frame);
-    if (!envelope.ok())
-        return envelope.error();
-    return decodeServerMessage(envelope.value());
-}
-
 // Client structs have no operator==: compare the chat ones field by field.
 void compareClient(const ClientMessage &actual, const ClientMessage &expected)
 {

@@ -122,6 +122,7 @@ private Q_SLOTS:
     void onlineDeviceLeavingLeavesAwayAfterGrace();
     void secondDeviceKeepsUserOnline();
     void onlineDeviceGoingInvisibleLooksLikeLeaving();
+    void graceQueueDoesNotPileUpDeadEntries();
     void lastDeviceLeavingDuringAwayGraceRestartsIt();
     void goingInvisibleLooksLikeLeaving();
     void invisibleActionsDoNotMoveOfflineUser();
@@ -417,6 +418,20 @@ void TestPresenceStore::onlineDeviceGoingInvisibleLooksLikeLeaving()
     QVERIFY(spy.wait(5000));
     QVERIFY(sinceInvisible.elapsed() >= kGrace.count());
     QCOMPARE(publishedAt(spy, 1), presence(u"bob"_s, PresenceStatus::Away, 2));
+}
+
+void TestPresenceStore::graceQueueDoesNotPileUpDeadEntries()
+{
+    // Someone toggling invisible/online re-arms one user again and again within a long
+    // grace: the queue must stay small, not hold one dead entry per toggle.
+    GraceQueue queue(std::chrono::hours(24));
+    for (int i = 0; i < 10'000; ++i) {
+        queue.arm(u"bob"_s);
+        queue.cancel(u"bob"_s);
+    }
+    queue.arm(u"bob"_s);
+    QVERIFY2(queue.entryCount() <= 2 + 64 + 1, qPrintable(QString::number(queue.entryCount())));
+    QVERIFY(queue.isArmed(u"bob"_s));
 }
 
 void TestPresenceStore::lastDeviceLeavingDuringAwayGraceRestartsIt()

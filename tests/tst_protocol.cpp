@@ -67,22 +67,6 @@ template <typename T> QByteArray outcome(const Decoded<T> &decoded)
         + decoded.error().message.left(300).toUtf8();
 }
 
-Decoded<ClientMessage> decodeClientFrame(const QByteArray &frame)
-{
-    const Decoded<Envelope> envelope = parseFrame(frame);
-    if (!envelope.ok())
-        return envelope.error();
-    return decodeClientMessage(envelope.value());
-}
-
-Decoded<ServerMessage> decodeServerFrame(const QByteArray &frame)
-{
-    const Decoded<Envelope> envelope = parseFrame(frame);
-    if (!envelope.ok())
-        return envelope.error();
-    return decodeServerMessage(envelope.value());
-}
-
 // Client structs have no operator==: compare them field by field (QCOMPARE returns early).
 void compareClient(const ClientMessage &actual, const ClientMessage &expected)
 {

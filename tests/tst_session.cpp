@@ -263,6 +263,7 @@ public:
     }
     void sendText(const QString &text) { m_peer->sendTextMessage(text); }
     void sendBinary(const QByteArray &data) { m_peer->sendBinaryMessage(data); }
+    void closePeer(quint16 code) { m_peer->close(QWebSocketProtocol::CloseCode(code)); }
     void push(const UserPresence &presence)
     {
         send(Presence::Protocol::toJson(Presence::Protocol::PresenceEvent { presence }));
@@ -370,6 +371,7 @@ private Q_SLOTS:
     void dropAfterARefusedTokenStillReconnects();
     void statusChosenWhileSigningInIsKept();
     void requestsStayUnderTheFrameSizeLimit();
+    void closedForFloodingBacksOffToTheCap();
 
     // Subscriptions
     void subscriptionsFollowWanted();
@@ -1263,6 +1265,23 @@ void TestSession::requestsStayUnderTheFrameSizeLimit()
     QCOMPARE(session.state(), GatewaySession::State::Online);
     QVERIFY(!states.contains(
         QVariantList { QVariant::fromValue(GatewaySession::State::Reconnecting) }));
+}
+
+void TestSession::closedForFloodingBacksOffToTheCap()
+{
+    // 4029 means "you flooded us": coming back within 100 ms would flood again.
+    ScriptedGateway peer;
+    GatewaySession session(fastOptions());
+    QSignalSpy retries(&session, &GatewaySession::retryScheduled);
+    session.open(peer.url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), GatewaySession::State::Online);
+    peer.closePeer(4029);
+    QVERIFY(retries.wait());
+    const auto delay = retries.constFirst().at(1).value<std::chrono::milliseconds>();
+    // An ordinary drop retries as attempt 1; after a 4029 the attempts jump to the cap's.
+    QVERIFY2(retries.constFirst().at(0).toInt() > 1,
+        qPrintable(QString::number(retries.constFirst().at(0).toInt())));
+    QVERIFY(delay <= shortBackoff().cap);
 }
 
 QTEST_MAIN(TestSession)

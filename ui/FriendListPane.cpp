@@ -4,6 +4,7 @@
 #include "session/GatewaySession.h"
 #include "ui/FriendDelegate.h"
 #include "ui/ViewportSubscriptions.h"
+#include "ui/VisibleRows.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -92,22 +93,16 @@ FriendSortFilterProxy::SortMode FriendListPane::sortMode() const
 
 std::pair<int, int> FriendListPane::shownAndOnline() const
 {
-    const int rows = m_proxy->rowCount();
-    if (rows == 0 || !m_view->isVisible())
+    const auto visible = visibleRows(*m_view);
+    if (!visible)
         return { 0, 0 };
-    const QRect area = m_view->viewport()->rect();
-    const QModelIndex top = m_view->indexAt(area.topLeft() + QPoint(1, 1));
-    if (!top.isValid())
-        return { 0, 0 };
-    const int rowHeight = std::max(1, m_view->visualRect(top).height());
-    const int last = std::min(rows - 1, top.row() + area.height() / rowHeight);
     int online = 0;
-    for (int row = top.row(); row <= last; ++row) {
+    for (int row = visible->first; row <= visible->last; ++row) {
         const auto state
             = PresenceState(m_proxy->index(row, 0).data(FriendListModel::StatusRole).toInt());
         online += state == PresenceState::Online ? 1 : 0;
     }
-    return { last - top.row() + 1, online };
+    return { visible->count(), online };
 }
 
 bool FriendListPane::eventFilter(QObject *watched, QEvent *event)

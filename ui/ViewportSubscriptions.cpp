@@ -1,5 +1,7 @@
 #include "ui/ViewportSubscriptions.h"
 
+#include "ui/VisibleRows.h"
+
 #include <QAbstractItemView>
 #include <QEvent>
 #include <QScrollBar>
@@ -97,21 +99,9 @@ void ViewportSubscriptions::refresh()
     int firstVisible = 0;
     int lastVisible = -1;
     const int rows = model ? model->rowCount(m_view->rootIndex()) : 0;
-    if (rows > 0 && m_view->isVisible()) {
-        const QRect area = m_view->viewport()->rect();
-        const QModelIndex top = m_view->indexAt(QPoint(area.left() + 1, area.top() + 1));
-        const QModelIndex bottom = m_view->indexAt(QPoint(area.left() + 1, area.bottom() - 1));
-        firstVisible = top.isValid() ? top.row() : 0;
-        if (bottom.isValid()) {
-            lastVisible = bottom.row();
-        } else {
-            // Past the last row, or not laid out yet (batched layout): estimate from the
-            // height of a row rather than assume everything below is visible.
-            const int rowHeight = top.isValid() ? m_view->visualRect(top).height() : 0;
-            lastVisible = rowHeight > 0
-                ? std::min(rows - 1, firstVisible + area.height() / rowHeight)
-                : rows - 1;
-        }
+    if (const auto visible = visibleRows(*m_view)) {
+        firstVisible = visible->first;
+        lastVisible = visible->last;
         const int page = std::max(1, lastVisible - firstVisible + 1);
         const int margin = page * m_options.marginPages;
         const int from = std::max(0, firstVisible - margin);
