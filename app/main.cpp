@@ -9,6 +9,7 @@
 #include "ui/SignInDialog.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTextStream>
@@ -22,6 +23,8 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(u"presence-chat"_s);
     QApplication::setOrganizationName(u"Presence Chat"_s);
     QApplication::setApplicationVersion(QStringLiteral(PRESENCE_VERSION));
+    QApplication::setWindowIcon(QIcon(u":/presence/presence-chat.svg"_s));
+    QGuiApplication::setDesktopFileName(u"presence-chat"_s);
 
     QString error;
     const auto options = App::ClientOptions::parse(
