@@ -1,17 +1,21 @@
 #include "app/ClientOptions.h"
 #include "models/FriendListModel.h"
+#include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "session/SessionModelBridge.h"
 #include "ui/ClientSettings.h"
 #include "ui/FriendListPane.h"
+#include "ui/FriendOnlineNotifier.h"
 #include "ui/IdleAwayController.h"
 #include "ui/MainWindow.h"
 #include "ui/SignInDialog.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QIcon>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QSystemTrayIcon>
 #include <QTextStream>
 
 using namespace Qt::StringLiterals;
@@ -46,6 +50,7 @@ int main(int argc, char *argv[])
     Session::GatewaySession session;
     Models::FriendListModel model;
     Session::SessionModelBridge bridge(&session, &model);
+    Session::ChatController chat(&session, &model);
 
     if (!options->server.isEmpty() && !options->token.isEmpty()) {
         session.open(options->server, options->token); // demos and QA: no dialog
@@ -57,7 +62,7 @@ int main(int argc, char *argv[])
             return 0;
     }
 
-    Ui::MainWindow window(&session, &model);
+    Ui::MainWindow window(&session, &model, &chat);
     window.resize(900, 640);
     window.restoreGeometry(settings.windowGeometry());
     window.splitter()->restoreState(settings.splitterState());
@@ -70,6 +75,34 @@ int main(int argc, char *argv[])
         settings.setSplitterState(window.splitter()->saveState());
     });
     Ui::IdleAwayController idle(&session, std::chrono::minutes(settings.autoAwayMinutes()));
+    window.setAutoAwayMinutes(settings.autoAwayMinutes());
+    QObject::connect(&window, &Ui::MainWindow::autoAwayMinutesChosen, &app, [&](int minutes) {
+        settings.setAutoAwayMinutes(minutes);
+        idle.setIdleAfter(std::chrono::minutes(settings.autoAwayMinutes()));
+    });
+
+    // "A friend came online" in the system tray: off unless the user turns it on.
+    QSystemTrayIcon tray(QApplication::windowIcon());
+    tray.setToolTip(QApplication::translate("main", "Presence Chat"));
+    Ui::FriendOnlineNotifier onlineNotifier(&model);
+    onlineNotifier.setTrayIcon(&tray);
+    QObject::connect(&session, &Session::GatewaySession::signedIn, &onlineNotifier,
+        [&onlineNotifier](const Protocol::UserInfo &self) { onlineNotifier.setSelfId(self.id); });
+    QObject::connect(&tray, &QSystemTrayIcon::activated, &window, [&window] {
+        window.showNormal();
+        window.raise();
+        window.activateWindow();
+    });
+    const auto applyTrayNotifications = [&](bool on) {
+        onlineNotifier.setEnabled(on);
+        tray.setVisible(on && QSystemTrayIcon::isSystemTrayAvailable());
+    };
+    window.notifyAction()->setChecked(settings.trayNotifications());
+    applyTrayNotifications(settings.trayNotifications());
+    QObject::connect(window.notifyAction(), &QAction::toggled, &app, [&](bool on) {
+        settings.setTrayNotifications(on);
+        applyTrayNotifications(on);
+    });
     window.show();
     return app.exec();
 }

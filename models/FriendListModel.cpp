@@ -48,6 +48,8 @@ QVariant FriendListModel::data(const QModelIndex &index, int role) const
         return row.fresh;
     case AnnouncedStatusRole:
         return int(row.announced);
+    case UnreadRole:
+        return row.unread;
     default:
         return {};
     }
@@ -62,6 +64,7 @@ QHash<int, QByteArray> FriendListModel::roleNames() const
     names.insert(LastSeenRole, "lastSeen");
     names.insert(FreshRole, "fresh");
     names.insert(AnnouncedStatusRole, "announcedStatus");
+    names.insert(UnreadRole, "unread");
     return names;
 }
 
@@ -127,6 +130,26 @@ void FriendListModel::updatePresence(
     row.lastSeen = lastSeen;
     row.fresh = true;
     markDirty(*it);
+}
+
+void FriendListModel::setUnreadCount(const QString &id, int count)
+{
+    const auto it = m_rowOfId.constFind(id);
+    if (it == m_rowOfId.constEnd())
+        return;
+    Row &row = m_rows[*it];
+    count = std::max(0, count);
+    if (row.unread == count)
+        return;
+    row.unread = count;
+    const QModelIndex at = index(*it);
+    Q_EMIT dataChanged(at, at, { UnreadRole });
+}
+
+int FriendListModel::unreadCount(const QString &id) const
+{
+    const auto it = m_rowOfId.constFind(id);
+    return it == m_rowOfId.constEnd() ? 0 : m_rows.at(*it).unread;
 }
 
 void FriendListModel::markStale(const QStringList &ids)

@@ -33,6 +33,7 @@ public:
         // on this, never on StatusRole: while one flush announces its runs one by one, rows
         // of later runs must not look moved to a proxy re-placing the rows of earlier ones.
         AnnouncedStatusRole,
+        UnreadRole, // int: messages from this friend not read yet
     };
     Q_ENUM(Role)
 
@@ -51,6 +52,9 @@ public:
     // No live connection: every row becomes unknown.
     void markAllUnknown();
 
+    // Unread messages from a friend; announced at once (they are rare, unlike presence).
+    void setUnreadCount(const QString &id, int count);
+    [[nodiscard]] int unreadCount(const QString &id) const;
     [[nodiscard]] std::optional<int> rowOf(const QString &id) const;
     [[nodiscard]] PresenceState stateAt(int row) const { return m_rows.at(row).state; }
     [[nodiscard]] int countIn(PresenceState state) const;
@@ -72,6 +76,7 @@ private:
         PresenceState announced = PresenceState::Unknown;
         std::optional<qint64> lastSeen;
         bool fresh = false;
+        int unread = 0;
     };
 
     void markDirty(int row);

@@ -121,6 +121,55 @@ void GatewaySession::setChosenStatus(ChosenStatus status)
     Q_EMIT chosenStatusChanged(status);
 }
 
+QString GatewaySession::sendChatMessage(const QString &to, const QString &text)
+{
+    if (m_state != State::Online)
+        return {};
+    const QString ref = nextRef(u'm');
+    const QJsonObject message = toJson(SendMessageRequest { to, text });
+    if (serialize(message, ref).toUtf8().size() > m_limits.maxFrameBytes) {
+        // Sending it would get the connection closed (1009): refuse it here, asynchronously
+        // like any answer.
+        QMetaObject::invokeMethod(
+            this,
+            [this, ref] {
+                Q_EMIT requestRefused(ref, toString(ErrorCode::BadRequest),
+                    tr("The message is larger than this gateway accepts."));
+            },
+            Qt::QueuedConnection);
+        return ref;
+    }
+    m_pendingChat.insert(ref);
+    sendFrame(message, ref);
+    return ref;
+}
+
+QString GatewaySession::requestHistory(const QString &with, const QString &before, int limit)
+{
+    if (m_state != State::Online)
+        return {};
+    const QString ref = nextRef(u'h');
+    HistoryRequest request { with, std::nullopt, std::clamp(limit, 1, kMaxHistoryLimit) };
+    if (!before.isEmpty())
+        request.before = before;
+    m_pendingChat.insert(ref);
+    sendFrame(toJson(request), ref);
+    return ref;
+}
+
+void GatewaySession::onOk(const Ok &ok, const QString &ref)
+{
+    if (!m_pendingChat.remove(ref) || !ok.id)
+        return;
+    Q_EMIT chatMessageAcknowledged(ref, *ok.id, ok.ts.value_or(0));
+}
+
+void GatewaySession::onHistory(const HistoryPage &page, const QString &ref)
+{
+    if (m_pendingChat.remove(ref))
+        Q_EMIT historyReceived(ref, page);
+}
+
 void GatewaySession::stopTimers()
 {
     m_retryTimer.stop();
@@ -189,6 +238,7 @@ void GatewaySession::loseConnectionState()
     m_drainTimer.stop();
     m_subscribed.clear();
     m_pendingSubscribes.clear();
+    m_pendingChat.clear();
     m_seq.clear();
     Q_EMIT subscriptionsChanged(0);
     Q_EMIT presenceLost();
@@ -258,6 +308,12 @@ void GatewaySession::onTextMessage(const QString &text)
                 onPresence(message.presence);
             else if constexpr (std::is_same_v<T, ErrorMessage>)
                 onError(message, ref);
+            else if constexpr (std::is_same_v<T, Ok>)
+                onOk(message, ref);
+            else if constexpr (std::is_same_v<T, HistoryPage>)
+                onHistory(message, ref);
+            else if constexpr (std::is_same_v<T, MessageEvent>)
+                Q_EMIT chatMessageReceived(message.message);
         },
         decoded.value());
 }
@@ -273,6 +329,7 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_subscribed.clear();
     m_denied.clear();
     m_pendingSubscribes.clear();
+    m_pendingChat.clear();
     m_seq.clear();
     m_friends.clear();
     m_outbox.clear();
@@ -462,6 +519,10 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         // gateway holds is unknown, and a fresh connection is the one exact way back.
         scheduleReconnect(tr("The gateway dropped a request (rate limited)."));
         m_socket.abort();
+        return;
+    }
+    if (m_pendingChat.remove(ref)) {
+        Q_EMIT requestRefused(ref, error.codeText, error.message);
         return;
     }
     // A refused subscribe: do not ask for those ids again on this connection.

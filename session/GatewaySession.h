@@ -63,6 +63,13 @@ public:
     void setWanted(const QSet<QString> &ids);
     void setChosenStatus(Protocol::ChosenStatus status);
 
+    // Chat. Each returns the ref its answer will carry (chatMessageAcknowledged or
+    // historyReceived, else requestRefused), or an empty string when not online. A message
+    // whose frame would exceed the gateway's max_frame_bytes is refused here, with
+    // requestRefused, instead of getting the connection closed.
+    QString sendChatMessage(const QString &to, const QString &text);
+    QString requestHistory(const QString &with, const QString &before, int limit);
+
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] int retryAttempt() const { return m_backoff.attempts(); }
     [[nodiscard]] std::chrono::milliseconds retryDelay() const { return m_retryDelay; }
@@ -90,6 +97,12 @@ Q_SIGNALS:
     void subscriptionsChanged(int count);
     void chosenStatusChanged(Presence::Protocol::ChosenStatus status);
     void errorReceived(const QString &code, const QString &message);
+    // A message pushed by the gateway: from a friend, or ours from another device.
+    void chatMessageReceived(const Presence::Protocol::ChatMessage &message);
+    void chatMessageAcknowledged(const QString &ref, const QString &id, qint64 ts);
+    void historyReceived(const QString &ref, const Presence::Protocol::HistoryPage &page);
+    // The gateway refused a chat request of ours; `code` is the protocol's error code.
+    void requestRefused(const QString &ref, const QString &code, const QString &message);
 
 private:
     void connectSocket();
@@ -107,6 +120,8 @@ private:
     void onSnapshot(const Protocol::Snapshot &snapshot, const QString &ref);
     void onPresence(const Protocol::UserPresence &presence);
     void onError(const Protocol::ErrorMessage &error, const QString &ref);
+    void onOk(const Protocol::Ok &ok, const QString &ref);
+    void onHistory(const Protocol::HistoryPage &page, const QString &ref);
     void onPongMissed();
     void requestFriends(int offset);
     void syncSubscriptions();
@@ -143,6 +158,7 @@ private:
     QSet<QString> m_subscribed;
     QSet<QString> m_denied; // refused by the gateway this connection: never asked again
     QHash<QString, QStringList> m_pendingSubscribes; // ref -> ids
+    QSet<QString> m_pendingChat; // refs of message and history requests awaiting answers
     QHash<QString, qint64> m_seq;
     int m_subscribeRequests = 0;
     int m_unsubscribeRequests = 0;

@@ -315,9 +315,8 @@ void TestFriendModel::dataIsEmptyForUnknownRolesAndInvalidIndexes()
     model.setFriends(makeFriends(3));
     const QModelIndex first = model.index(0);
     QVERIFY(first.isValid());
-    for (const int role :
-        { int(Qt::DecorationRole), int(Qt::ToolTipRole), int(Qt::EditRole), int(Qt::UserRole),
-            int(FriendListModel::AnnouncedStatusRole) + 1, int(Qt::UserRole) + 100 }) {
+    for (const int role : { int(Qt::DecorationRole), int(Qt::ToolTipRole), int(Qt::EditRole),
+             int(Qt::UserRole), int(FriendListModel::UnreadRole) + 1, int(Qt::UserRole) + 100 }) {
         QVERIFY2(!model.data(first, role).isValid(), qPrintable(u"role %1"_s.arg(role)));
     }
     QVERIFY(!model.index(3).isValid());

@@ -6,6 +6,7 @@
 
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
+#include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "session/SessionModelBridge.h"
 #include "ui/FriendListPane.h"
@@ -29,6 +30,7 @@ using Presence::Gateway::GatewayConfig;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendSortFilterProxy;
 using Presence::Models::PresenceState;
+using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;
 using Presence::Ui::MainWindow;
@@ -69,7 +71,8 @@ struct Scene {
     explicit Scene(const QUrl &url)
         : session(quickSession())
         , bridge(&session, &model)
-        , window(&session, &model)
+        , chat(&session, &model)
+        , window(&session, &model, &chat)
     {
         window.resize(700, 500);
         window.show();
@@ -88,6 +91,7 @@ struct Scene {
     GatewaySession session;
     FriendListModel model;
     SessionModelBridge bridge;
+    ChatController chat;
     MainWindow window;
 };
 

@@ -1,5 +1,7 @@
 #include "ui/FriendDelegate.h"
 
+#include "ui/PaletteColors.h"
+#include "ui/PresenceMark.h"
 #include "ui/PresenceText.h"
 
 #include <QAbstractItemView>
@@ -36,10 +38,6 @@ constexpr int kDotGap = 6; // presence mark to status words
 constexpr qreal kStaleMarkOpacity = 0.5;
 constexpr qreal kStaleTextFade = 0.3;
 // The shapes, in units of the mark's radius.
-constexpr qreal kRingInner = 0.65; // offline and unknown: a ring from here to the edge
-constexpr qreal kCoreRadius = 0.4; // offline: the dot inside the ring
-constexpr qreal kBiteOffset = 0.75; // away: a bite centred up and out by this much
-constexpr qreal kBiteRadius = 0.7;
 
 int evenAtLeast(int value, int minimum)
 {
@@ -67,19 +65,6 @@ Metrics metricsFor(const QFont &font)
     m.rowHeight = std::max(m.avatar, m.textBlock) + 2 * kPaddingV;
     m.minimumWidth = 2 * kPaddingH + m.avatar + kAvatarGap + 12 * fm.averageCharWidth();
     return m;
-}
-
-// `t` of the way from a to b.
-QColor mix(const QColor &a, const QColor &b, qreal t)
-{
-    const auto channel = [t](float x, float y) { return x + (y - x) * float(t); };
-    return QColor::fromRgbF(channel(a.redF(), b.redF()), channel(a.greenF(), b.greenF()),
-        channel(a.blueF(), b.blueF()));
-}
-
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightnessF() < 0.5;
 }
 
 quint32 fnv1a(const QByteArray &bytes)
@@ -117,13 +102,6 @@ QString leadingMark(QStringView word)
         i += length - 1;
     }
     return {};
-}
-
-QPalette::ColorGroup colorGroupOf(const QStyleOptionViewItem &option)
-{
-    if (!(option.state & QStyle::State_Enabled))
-        return QPalette::Disabled;
-    return (option.state & QStyle::State_Active) ? QPalette::Normal : QPalette::Inactive;
 }
 
 } // namespace
@@ -182,18 +160,7 @@ QSize FriendDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelI
 
 QColor FriendDelegate::presenceColor(PresenceState state, const QPalette &palette)
 {
-    const bool dark = isDark(palette);
-    switch (state) {
-    case PresenceState::Online:
-        return dark ? QColor(0x3f, 0xb9, 0x50) : QColor(0x1f, 0x88, 0x3d);
-    case PresenceState::Away:
-        return dark ? QColor(0xe3, 0xa3, 0x1e) : QColor(0xbf, 0x87, 0x00);
-    case PresenceState::Offline:
-        return mix(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.5);
-    case PresenceState::Unknown:
-        break;
-    }
-    return mix(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.4);
+    return PresenceMark::color(state, palette);
 }
 
 QColor FriendDelegate::avatarColor(const QString &id)
@@ -225,6 +192,28 @@ QString FriendDelegate::initials(const QString &name)
     return marks.first() + marks.last();
 }
 
+QString FriendDelegate::unreadBadgeText(int unread)
+{
+    return unread > 99 ? u"99+"_s : QString::number(unread);
+}
+
+QRect FriendDelegate::unreadBadgeRect(const QStyleOptionViewItem &option, int unread)
+{
+    if (unread <= 0)
+        return {};
+    const RowLayout parts = layout(option);
+    QFont font = option.font;
+    font.setBold(true);
+    const QFontMetrics fm(font);
+    const int height = fm.height();
+    const int width = std::max(height, fm.horizontalAdvance(unreadBadgeText(unread)) + height / 2);
+    // The name's rect is already mirrored: its trailing end is on the visual right in
+    // left-to-right, on the left in right-to-left.
+    const QRect name = parts.name;
+    const int left = option.direction == Qt::RightToLeft ? name.left() : name.right() + 1 - width;
+    return { left, name.top() + (name.height() - height) / 2, width, height };
+}
+
 QString FriendDelegate::accessibleText(const QModelIndex &index, const QDateTime &now)
 {
     return PresenceText::summary(index, now);
@@ -239,13 +228,13 @@ void FriendDelegate::paint(
     const QStyle *style = widget ? widget->style() : QApplication::style();
     const FriendPresence presence = FriendPresence::fromIndex(index);
     const RowLayout parts = layout(opt);
-    const QPalette::ColorGroup group = colorGroupOf(opt);
+    const QPalette::ColorGroup group = PaletteColors::colorGroupOf(opt);
     const bool selected = opt.state.testFlag(QStyle::State_Selected);
     const QColor background
         = opt.palette.color(group, selected ? QPalette::Highlight : QPalette::Base);
     const QColor text
         = opt.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text);
-    const QColor secondary = mix(text, background, 0.35);
+    const QColor secondary = PaletteColors::mix(text, background, 0.35);
     const bool dimmed = !presence.fresh && presence.state != PresenceState::Unknown;
 
     painter->save();
@@ -262,15 +251,25 @@ void FriendDelegate::paint(
     const int textAlignment
         = int(QStyle::visualAlignment(opt.direction, Qt::AlignLeft | Qt::AlignVCenter))
         | Qt::TextSingleLine;
+    QRect nameRect = parts.name;
+    const QRect badge = unreadBadgeRect(opt, presence.unread);
+    if (!badge.isEmpty()) {
+        constexpr int kBadgeGap = 6;
+        if (opt.direction == Qt::RightToLeft)
+            nameRect.setLeft(badge.right() + 1 + kBadgeGap);
+        else
+            nameRect.setRight(badge.left() - 1 - kBadgeGap);
+        paintUnreadBadge(painter, badge, presence.unread, opt, selected);
+    }
     QFont nameFont = opt.font;
     nameFont.setWeight(QFont::DemiBold);
     painter->setFont(nameFont);
     painter->setPen(text);
-    painter->drawText(parts.name, textAlignment,
-        QFontMetrics(nameFont).elidedText(presence.name, Qt::ElideRight, parts.name.width()));
+    painter->drawText(nameRect, textAlignment,
+        QFontMetrics(nameFont).elidedText(presence.name, Qt::ElideRight, nameRect.width()));
 
     painter->setFont(opt.font);
-    painter->setPen(dimmed ? mix(secondary, background, kStaleTextFade) : secondary);
+    painter->setPen(dimmed ? PaletteColors::mix(secondary, background, kStaleTextFade) : secondary);
     painter->drawText(parts.status, textAlignment,
         QFontMetrics(opt.font).elidedText(
             PresenceText::statusLine(presence, now()), Qt::ElideRight, parts.status.width()));
@@ -281,8 +280,8 @@ void FriendDelegate::paint(
     painter->save();
     if (dimmed)
         painter->setOpacity(kStaleMarkOpacity);
-    paintPresenceMark(
-        painter, parts.dot, presence.state, presenceColor(presence.state, markPalette));
+    PresenceMark::paint(
+        painter, parts.dot, presence.state, PresenceMark::color(presence.state, markPalette));
     painter->restore();
 
     if (opt.state.testFlag(QStyle::State_HasFocus)) {
@@ -316,37 +315,26 @@ void FriendDelegate::paintAvatar(
     painter->drawText(rect, Qt::AlignCenter | Qt::TextSingleLine, letters);
 }
 
-void FriendDelegate::paintPresenceMark(
-    QPainter *painter, const QRect &rect, PresenceState state, const QColor &color)
+void FriendDelegate::paintUnreadBadge(QPainter *painter, const QRect &rect, int unread,
+    const QStyleOptionViewItem &option, bool selected)
 {
-    const QRectF box(rect);
-    const QPointF centre = box.center();
-    const qreal r = box.width() / 2;
-    const auto circle = [&centre](qreal radius, QPointF offset = {}) {
-        QPainterPath path;
-        path.addEllipse(centre + offset, radius, radius);
-        return path;
-    };
-
-    QPainterPath shape;
-    switch (state) {
-    case PresenceState::Online:
-        shape = circle(r);
-        break;
-    case PresenceState::Away:
-        shape = circle(r).subtracted(
-            circle(kBiteRadius * r, QPointF(kBiteOffset * r, -kBiteOffset * r)));
-        break;
-    case PresenceState::Offline:
-        shape = circle(r).subtracted(circle(kRingInner * r)).united(circle(kCoreRadius * r));
-        break;
-    case PresenceState::Unknown:
-        shape = circle(r).subtracted(circle(kRingInner * r));
-        break;
-    }
+    // On a selected row the highlight is the background: swap the badge's colours.
+    const QPalette::ColorGroup group = PaletteColors::colorGroupOf(option);
+    const QColor fill
+        = option.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Highlight);
+    const QColor ink
+        = option.palette.color(group, selected ? QPalette::Highlight : QPalette::HighlightedText);
+    painter->save();
     painter->setPen(Qt::NoPen);
-    painter->setBrush(color);
-    painter->drawPath(shape);
+    painter->setBrush(fill);
+    const qreal radius = rect.height() / 2.0;
+    painter->drawRoundedRect(QRectF(rect), radius, radius);
+    QFont font = option.font;
+    font.setBold(true);
+    painter->setFont(font);
+    painter->setPen(ink);
+    painter->drawText(rect, Qt::AlignCenter | Qt::TextSingleLine, unreadBadgeText(unread));
+    painter->restore();
 }
 
 bool FriendDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,

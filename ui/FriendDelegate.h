@@ -58,6 +58,11 @@ public:
     // "Name — online" for the view's accessible text or a proxy's Qt::AccessibleTextRole.
     [[nodiscard]] static QString accessibleText(const QModelIndex &index, const QDateTime &now);
 
+    // Where the unread count goes on a row (at the trailing end of the name line); an empty
+    // rect when `unread` is 0. Counts over 99 show as "99+".
+    [[nodiscard]] static QRect unreadBadgeRect(const QStyleOptionViewItem &option, int unread);
+    [[nodiscard]] static QString unreadBadgeText(int unread);
+
     [[nodiscard]] static int rowHeight(const QFont &font);
     [[nodiscard]] static RowLayout layout(const QStyleOptionViewItem &option);
 
@@ -71,10 +76,10 @@ public:
     [[nodiscard]] static QColor presenceColor(Models::PresenceState state, const QPalette &palette);
 
 private:
+    static void paintUnreadBadge(QPainter *painter, const QRect &rect, int unread,
+        const QStyleOptionViewItem &option, bool selected);
     static void paintAvatar(
         QPainter *painter, const QRect &rect, const FriendPresence &presence, const QFont &font);
-    static void paintPresenceMark(
-        QPainter *painter, const QRect &rect, Models::PresenceState state, const QColor &color);
 
     NowFunction m_now;
 };

@@ -7,6 +7,7 @@
 #include "ui/VisibleRows.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLineEdit>
@@ -27,8 +28,13 @@ FriendListPane::FriendListPane(
     , m_search(new QLineEdit(this))
     , m_sort(new QComboBox(this))
     , m_view(new QListView(this))
+    , m_session(session)
 {
     m_proxy->setSourceModel(model);
+    // What a screen reader says of a row: the same words as the tooltip.
+    m_proxy->setAccessibleDescriber([](const QModelIndex &index) {
+        return FriendDelegate::accessibleText(index, QDateTime::currentDateTime());
+    });
 
     m_search->setPlaceholderText(tr("Search friends"));
     m_search->setClearButtonEnabled(true);
@@ -65,7 +71,7 @@ FriendListPane::FriendListPane(
 
     m_subscriptions = new ViewportSubscriptions(m_view, {}, this);
     connect(m_subscriptions, &ViewportSubscriptions::wantedChanged, session,
-        [session](const QSet<QString> &wanted) { session->setWanted(wanted); });
+        [this](const QSet<QString> &wanted) { m_session->setWanted(wanted | m_pinned); });
     connect(session, &Session::GatewaySession::signedIn, m_subscriptions, [this, session] {
         m_subscriptions->setMaxSubscriptions(session->limits().maxSubscriptions);
     });
@@ -89,6 +95,14 @@ void FriendListPane::setSortMode(FriendSortFilterProxy::SortMode mode)
 FriendSortFilterProxy::SortMode FriendListPane::sortMode() const
 {
     return m_proxy->sortMode();
+}
+
+void FriendListPane::setPinned(const QSet<QString> &ids)
+{
+    if (ids == m_pinned)
+        return;
+    m_pinned = ids;
+    m_session->setWanted(m_subscriptions->wanted() | m_pinned);
 }
 
 std::pair<int, int> FriendListPane::shownAndOnline() const

@@ -2,6 +2,7 @@
 
 #include "models/FriendSortFilterProxy.h"
 
+#include <QSet>
 #include <QWidget>
 
 class QComboBox;
@@ -36,6 +37,8 @@ public:
     [[nodiscard]] Models::FriendSortFilterProxy::SortMode sortMode() const;
     // Friends on screen now, and how many of them are online.
     [[nodiscard]] std::pair<int, int> shownAndOnline() const;
+    // Friends watched whether on screen or not (the one whose chat is open).
+    void setPinned(const QSet<QString> &ids);
 
 Q_SIGNALS:
     void chatRequested(const QString &friendId);
@@ -50,6 +53,8 @@ private:
     QComboBox *m_sort;
     QListView *m_view;
     ViewportSubscriptions *m_subscriptions;
+    Session::GatewaySession *m_session;
+    QSet<QString> m_pinned;
 };
 
 } // namespace Presence::Ui

@@ -2,13 +2,17 @@
 
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
+#include "ui/ChatPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/SessionHeader.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenu>
+#include <QMenuBar>
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
@@ -17,22 +21,20 @@
 
 namespace Presence::Ui {
 
-MainWindow::MainWindow(
-    Session::GatewaySession *session, Models::FriendListModel *model, QWidget *parent)
+MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel *model,
+    Session::ChatController *chat, QWidget *parent)
     : QMainWindow(parent)
     , m_session(session)
     , m_model(model)
     , m_header(new SessionHeader(session, this))
     , m_friends(new FriendListPane(session, model, this))
+    , m_chat(new ChatPane(chat, model, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_status(new QLabel(this))
 {
     setWindowTitle(tr("Presence Chat"));
-    auto *placeholder = new QLabel(tr("Select a friend to chat."), this);
-    placeholder->setAlignment(Qt::AlignCenter);
-    placeholder->setEnabled(false);
     m_splitter->addWidget(m_friends);
-    m_splitter->addWidget(placeholder);
+    m_splitter->addWidget(m_chat);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setChildrenCollapsible(false);
@@ -45,14 +47,17 @@ MainWindow::MainWindow(
     setCentralWidget(central);
     statusBar()->addWidget(m_status, 1);
 
-    connect(m_friends, &FriendListPane::chatRequested, this, &MainWindow::chatRequested);
+    connect(m_friends, &FriendListPane::chatRequested, this, &MainWindow::openChat);
+    // A click opens the chat too (activated() needs a double click on most styles).
+    connect(m_friends->view(), &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
+        openChat(index.data(Models::FriendListModel::IdRole).toString());
+    });
+    createMenus();
     auto *search = new QShortcut(QKeySequence::Find, this);
     connect(search, &QShortcut::activated, this, [this] {
         m_friends->searchBox()->setFocus(Qt::ShortcutFocusReason);
         m_friends->searchBox()->selectAll();
     });
-    auto *quit = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q), this);
-    connect(quit, &QShortcut::activated, this, &QWidget::close);
 
     // The counts change with every presence push and scroll: recount at most 4 times a second.
     m_statusTimer.setSingleShot(true);
@@ -65,6 +70,55 @@ MainWindow::MainWindow(
     connect(m_friends->view()->verticalScrollBar(), &QScrollBar::valueChanged, this, schedule);
     connect(m_friends->proxy(), &QAbstractItemModel::layoutChanged, this, schedule);
     updateStatus();
+}
+
+void MainWindow::openChat(const QString &friendId)
+{
+    if (friendId.isEmpty())
+        return;
+    if (const auto row = m_model->rowOf(friendId)) {
+        const QModelIndex index = m_friends->proxy()->mapFromSource(m_model->index(*row));
+        if (index.isValid() && m_friends->view()->currentIndex() != index)
+            m_friends->view()->setCurrentIndex(index);
+    }
+    m_friends->setPinned({ friendId });
+    if (m_chat->friendId() != friendId)
+        m_chat->setFriend(friendId);
+    m_chat->focusInput();
+    Q_EMIT chatRequested(friendId);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *app = menuBar()->addMenu(tr("&Presence"));
+    QAction *quit = app->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setShortcutContext(Qt::ApplicationShortcut);
+
+    QMenu *settings = menuBar()->addMenu(tr("&Settings"));
+    m_notifyAction = settings->addAction(tr("&Notify when a friend comes online"));
+    m_notifyAction->setCheckable(true);
+    m_notifyAction->setToolTip(tr("A desktop notification (system tray) when a friend on your "
+                                  "screen comes online"));
+
+    QMenu *away = settings->addMenu(tr("&Away when idle for"));
+    m_awayChoices = new QActionGroup(this);
+    for (const int minutes : { 1, 2, 5, 10, 15, 30, 60 }) {
+        QAction *choice
+            = away->addAction(minutes == 1 ? tr("1 minute") : tr("%1 minutes").arg(minutes));
+        choice->setCheckable(true);
+        choice->setData(minutes);
+        m_awayChoices->addAction(choice);
+        connect(choice, &QAction::triggered, this,
+            [this, minutes] { Q_EMIT autoAwayMinutesChosen(minutes); });
+    }
+}
+
+void MainWindow::setAutoAwayMinutes(int minutes)
+{
+    const auto choices = m_awayChoices->actions();
+    for (QAction *choice : choices)
+        choice->setChecked(choice->data().toInt() == minutes);
 }
 
 QString MainWindow::statusText() const

@@ -1,5 +1,7 @@
 #include "ui/PresenceText.h"
 
+#include <algorithm>
+
 #include "models/FriendListModel.h"
 
 #include <QLocale>
@@ -49,6 +51,7 @@ FriendPresence FriendPresence::fromIndex(const QModelIndex &index)
     if (presence.name.isEmpty())
         presence.name = presence.id;
     presence.state = stateFromVariant(index.data(FriendListModel::StatusRole));
+    presence.unread = std::max(0, index.data(FriendListModel::UnreadRole).toInt());
     const QVariant lastSeen = index.data(FriendListModel::LastSeenRole);
     bool ok = false;
     const qint64 ms = lastSeen.toLongLong(&ok);
@@ -103,7 +106,12 @@ QString PresenceText::lastSeen(qint64 lastSeenMs, const QDateTime &now)
 QString PresenceText::summary(const FriendPresence &presence, const QDateTime &now)
 {
     //: A friend-list tooltip and accessible text: the friend's name, then the presence.
-    return tr("%1 — %2").arg(presence.name, statusLine(presence, now));
+    const QString text = tr("%1 — %2").arg(presence.name, statusLine(presence, now));
+    if (presence.unread <= 0)
+        return text;
+    //: Appended to a friend's summary when they sent messages not read yet.
+    return presence.unread == 1 ? tr("%1, 1 unread message").arg(text)
+                                : tr("%1, %2 unread messages").arg(text).arg(presence.unread);
 }
 
 QString PresenceText::summary(const QModelIndex &index, const QDateTime &now)

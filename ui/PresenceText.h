@@ -20,6 +20,7 @@ struct FriendPresence {
     Models::PresenceState state = Models::PresenceState::Unknown;
     std::optional<qint64> lastSeen; // ms since the epoch
     bool fresh = false;
+    int unread = 0; // messages from them not read yet
 
     [[nodiscard]] static FriendPresence fromIndex(const QModelIndex &index);
 };
@@ -43,7 +44,7 @@ public:
     // "last seen 12 Mar 2023".
     [[nodiscard]] static QString lastSeen(qint64 lastSeenMs, const QDateTime &now);
 
-    // "Name — online": the tooltip and the accessible text of a row.
+    // "Name — online" (", 2 unread messages"): the tooltip and the accessible text of a row.
     [[nodiscard]] static QString summary(const FriendPresence &presence, const QDateTime &now);
     [[nodiscard]] static QString summary(const QModelIndex &index, const QDateTime &now);
 };

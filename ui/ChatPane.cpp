@@ -1,0 +1,276 @@
+#include "ui/ChatPane.h"
+
+#include "models/ChatModel.h"
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "ui/ChatHeader.h"
+#include "ui/ChatMessageDelegate.h"
+#include "ui/MessageInput.h"
+#include "ui/PaletteColors.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QStackedLayout>
+#include <QVBoxLayout>
+
+namespace Presence::Ui {
+
+using Models::ChatModel;
+using Models::Delivery;
+
+ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *friends, QWidget *parent)
+    : QWidget(parent)
+    , m_chat(chat)
+    , m_friends(friends)
+    , m_pages(new QStackedLayout(this))
+    , m_placeholder(new QLabel(tr("Select a friend to chat."), this))
+    , m_header(new ChatHeader(friends, this))
+    , m_history(new QLabel(this))
+    , m_view(new QListView(this))
+    , m_delegate(new ChatMessageDelegate(m_view))
+    , m_notice(new QLabel(this))
+    , m_input(new MessageInput(this))
+    , m_send(new QPushButton(tr("Send"), this))
+{
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setEnabled(false);
+
+    m_history->setAlignment(Qt::AlignCenter);
+    m_history->setEnabled(false);
+    m_history->hide();
+
+    m_view->setItemDelegate(m_delegate);
+    m_view->setUniformItemSizes(false);
+    m_view->setResizeMode(QListView::Adjust);
+    m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setAccessibleName(tr("Messages"));
+    m_view->verticalScrollBar()->setSingleStep(m_view->fontMetrics().height());
+    connect(m_view, &QWidget::customContextMenuRequested, this, &ChatPane::showMenu);
+    connect(
+        m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, &ChatPane::loadOlderIfNeeded);
+
+    m_notice->setWordWrap(true);
+    m_notice->hide();
+    QPalette noticePalette = m_notice->palette();
+    noticePalette.setColor(QPalette::WindowText, PaletteColors::errorColor(palette()));
+    m_notice->setPalette(noticePalette);
+
+    m_input->setAccessibleName(tr("Message"));
+    m_send->setEnabled(false);
+    m_send->setAccessibleName(tr("Send message"));
+    connect(m_input, &MessageInput::submitted, this, &ChatPane::submit);
+    connect(m_input, &QPlainTextEdit::textChanged, this, &ChatPane::onTextChanged);
+    connect(m_send, &QPushButton::clicked, this, &ChatPane::submit);
+
+    auto *chatPage = new QWidget(this);
+    auto *layout = new QVBoxLayout(chatPage);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_header);
+    auto *line = new QFrame(chatPage);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+    layout->addWidget(line);
+    layout->addWidget(m_history);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_notice);
+    auto *inputRow = new QHBoxLayout;
+    inputRow->addWidget(m_input, 1);
+    inputRow->addWidget(m_send, 0, Qt::AlignBottom);
+    layout->addLayout(inputRow);
+
+    m_pages->addWidget(m_placeholder);
+    m_pages->addWidget(chatPage);
+
+    connect(chat, &Session::ChatController::conversationsCleared, this, [this] { setFriend({}); });
+}
+
+void ChatPane::setFriend(const QString &friendId)
+{
+    for (const auto &connection : std::as_const(m_modelConnections))
+        disconnect(connection);
+    m_modelConnections.clear();
+    m_keepFromBottom.reset();
+    if (friendId != m_friendId) {
+        m_input->clear();
+        m_notice->hide();
+    }
+    m_friendId = friendId;
+    m_header->setFriend(friendId);
+    m_chat->setActiveConversation(friendId);
+    if (friendId.isEmpty()) {
+        m_model = nullptr;
+        m_view->setModel(nullptr);
+        m_pages->setCurrentIndex(0);
+        return;
+    }
+    m_model = m_chat->conversation(friendId);
+    m_view->setModel(m_model);
+    m_modelConnections = {
+        connect(m_model, &QAbstractItemModel::rowsAboutToBeInserted, this,
+            &ChatPane::onRowsAboutToBeInserted),
+        connect(m_model, &QAbstractItemModel::rowsInserted, this, &ChatPane::onRowsInserted),
+        connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ChatPane::updateHistoryNotice),
+        connect(m_model, &ChatModel::historyStateChanged, this, &ChatPane::updateHistoryNotice),
+    };
+    m_input->setPlaceholderText(
+        tr("Message %1 — Enter sends, Shift+Enter adds a line").arg(friendName()));
+    m_pages->setCurrentIndex(1);
+    m_view->doItemsLayout();
+    m_view->scrollToBottom();
+    updateHistoryNotice();
+}
+
+void ChatPane::focusInput()
+{
+    m_input->setFocus(Qt::OtherFocusReason);
+}
+
+QString ChatPane::noticeText() const
+{
+    return m_notice->isVisibleTo(this) ? m_notice->text() : QString();
+}
+
+QString ChatPane::historyText() const
+{
+    return m_history->isVisibleTo(this) ? m_history->text() : QString();
+}
+
+bool ChatPane::isShowingPlaceholder() const
+{
+    return m_pages->currentIndex() == 0;
+}
+
+void ChatPane::submit()
+{
+    if (m_friendId.isEmpty())
+        return;
+    const QString text = m_input->toPlainText();
+    if (const auto problem = m_chat->send(m_friendId, text)) {
+        m_notice->setText(*problem);
+        m_notice->show();
+        return;
+    }
+    m_input->clear();
+    m_notice->hide();
+    m_view->scrollToBottom();
+}
+
+void ChatPane::onTextChanged()
+{
+    const QString text = m_input->toPlainText();
+    const auto problem = Session::ChatController::checkText(text);
+    m_send->setEnabled(!problem);
+    // Say "too long" while typing; "type something first" only when Enter is pressed.
+    if (problem && !text.trimmed().isEmpty()) {
+        m_notice->setText(*problem);
+        m_notice->show();
+    } else {
+        m_notice->hide();
+    }
+}
+
+void ChatPane::showMenu(const QPoint &pos)
+{
+    const QModelIndex index = m_view->indexAt(pos);
+    if (!index.isValid() || !m_model)
+        return;
+    QMenu menu(this);
+    const QString text = index.data(ChatModel::TextRole).toString();
+    if (Delivery(index.data(ChatModel::DeliveryRole).toInt()) == Delivery::Failed) {
+        const int row = index.row();
+        menu.addAction(tr("Send again"), this, [this, row] { m_chat->resend(m_friendId, row); });
+        menu.addAction(tr("Discard"), this, [this, row] { m_chat->discard(m_friendId, row); });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Copy text"), this, [text] { QApplication::clipboard()->setText(text); });
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+void ChatPane::updateHistoryNotice()
+{
+    if (!m_model) {
+        m_history->hide();
+        return;
+    }
+    QString text;
+    switch (m_model->historyState()) {
+    case ChatModel::HistoryState::NotLoaded:
+        if (m_model->rowCount() == 0)
+            text = tr("Messages load once connected.");
+        break;
+    case ChatModel::HistoryState::Loading:
+        text = m_model->rowCount() == 0 ? tr("Loading messages…") : tr("Loading earlier messages…");
+        break;
+    case ChatModel::HistoryState::Loaded:
+        if (m_model->rowCount() == 0)
+            text = tr("No messages with %1 yet. Say hello!").arg(friendName());
+        break;
+    }
+    m_history->setText(text);
+    m_history->setVisible(!text.isEmpty());
+    if (m_model->historyState() == ChatModel::HistoryState::Loaded)
+        loadOlderIfNeeded();
+}
+
+void ChatPane::loadOlderIfNeeded()
+{
+    // At the top, or a first page too short to scroll: fetch the page before.
+    const QScrollBar *bar = m_view->verticalScrollBar();
+    if (m_model && m_model->hasOlder() && bar->value() == bar->minimum())
+        m_chat->loadOlder(m_friendId);
+}
+
+bool ChatPane::isAtBottom() const
+{
+    const QScrollBar *bar = m_view->verticalScrollBar();
+    return bar->value() >= bar->maximum() - 2;
+}
+
+void ChatPane::onRowsAboutToBeInserted(const QModelIndex &, int first, int)
+{
+    const QScrollBar *bar = m_view->verticalScrollBar();
+    if (first == 0 && m_model->rowCount() > 0)
+        m_keepFromBottom = bar->maximum() - bar->value(); // older ones: keep the reading place
+    else if (isAtBottom())
+        m_keepFromBottom = 0; // follow the conversation
+    else
+        m_keepFromBottom.reset(); // reading further up: stay there
+}
+
+void ChatPane::onRowsInserted(const QModelIndex &, int first, int last)
+{
+    // Our own new message always brings the view down to it.
+    for (int row = first; row <= last; ++row) {
+        if (m_model->at(row).delivery != Delivery::Delivered)
+            m_keepFromBottom = 0;
+    }
+    if (m_keepFromBottom) {
+        m_view->doItemsLayout();
+        QScrollBar *bar = m_view->verticalScrollBar();
+        bar->setValue(bar->maximum() - *m_keepFromBottom);
+    }
+    m_keepFromBottom.reset();
+    updateHistoryNotice();
+}
+
+QString ChatPane::friendName() const
+{
+    const auto row = m_friends->rowOf(m_friendId);
+    const QString name = row
+        ? m_friends->data(m_friends->index(*row), Models::FriendListModel::NameRole).toString()
+        : QString();
+    return name.isEmpty() ? m_friendId : name;
+}
+
+} // namespace Presence::Ui

@@ -1,0 +1,60 @@
+#include "ui/MessageInput.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QKeyEvent>
+#include <QTextBlock>
+#include <QTextDocument>
+
+#include <algorithm>
+
+namespace Presence::Ui {
+
+MessageInput::MessageInput(QWidget *parent)
+    : QPlainTextEdit(parent)
+{
+    setTabChangesFocus(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    // Wrapped lines count too, so follow the layout rather than the block count.
+    connect(document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, this,
+        &QWidget::updateGeometry);
+}
+
+void MessageInput::keyPressEvent(QKeyEvent *event)
+{
+    const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+    if (enter && !(event->modifiers() & Qt::ShiftModifier)) {
+        event->accept();
+        Q_EMIT submitted();
+        return;
+    }
+    if (enter) {
+        // Shift+Enter: a plain new paragraph (QPlainTextEdit would insert a line separator).
+        textCursor().insertBlock();
+        ensureCursorVisible();
+        event->accept();
+        return;
+    }
+    QPlainTextEdit::keyPressEvent(event);
+}
+
+int MessageInput::heightForLines(int lines) const
+{
+    const QMargins frame = contentsMargins();
+    const int margin = int(2 * document()->documentMargin());
+    return lines * fontMetrics().lineSpacing() + margin + frame.top() + frame.bottom();
+}
+
+QSize MessageInput::sizeHint() const
+{
+    // documentSize() of a plain text layout counts lines, wrapped ones included.
+    const int lines = std::clamp(
+        int(document()->documentLayout()->documentSize().height()), 1, kMaxVisibleLines);
+    return { QPlainTextEdit::sizeHint().width(), heightForLines(lines) };
+}
+
+QSize MessageInput::minimumSizeHint() const
+{
+    return { QPlainTextEdit::minimumSizeHint().width(), heightForLines(1) };
+}
+
+} // namespace Presence::Ui
