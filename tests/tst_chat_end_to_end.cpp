@@ -2,6 +2,7 @@
 // real main window driven through its widgets (offscreen).
 
 #include "GatewayFixture.h"
+#include "SessionFixture.h"
 #include "TcpProxy.h"
 
 #include "models/ChatModel.h"
@@ -50,19 +51,10 @@ QList<TestUser> population()
     };
 }
 
-GatewaySession::Options quickSession()
-{
-    GatewaySession::Options options;
-    options.backoff.base = 50ms;
-    options.backoff.cap = 300ms;
-    options.backoff.floor = 20ms;
-    return options;
-}
-
 // One user's client without widgets: what the application wires, minus the window.
 struct Client {
     Client(const QUrl &url, const QString &id)
-        : session(quickSession())
+        : session(quickSessionOptions())
         , bridge(&session, &friends)
         , chat(&session, &friends)
     {

@@ -3,6 +3,7 @@
 // offline) while the gateway is gone.
 
 #include "GatewayFixture.h"
+#include "SessionFixture.h"
 
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
@@ -57,19 +58,10 @@ QList<TestUser> population()
     return users;
 }
 
-GatewaySession::Options quickSession()
-{
-    GatewaySession::Options options;
-    options.backoff.base = 50ms;
-    options.backoff.cap = 300ms;
-    options.backoff.floor = 20ms;
-    return options;
-}
-
 // A signed-in window, wired as the application wires it.
 struct Scene {
     explicit Scene(const QUrl &url)
-        : session(quickSession())
+        : session(quickSessionOptions())
         , bridge(&session, &model)
         , chat(&session, &model)
         , window(&session, &model, &chat)
