@@ -103,14 +103,12 @@ int ChatModel::mergeHistory(const QList<ChatMessageRecord> &page, bool older, bo
         reindex(0);
         endRemoveRows();
     }
-    if (older || m_delivered == 0)
-        m_hasOlder = more;
 
     // Walk the page in order: a known message moves the insertion point after itself, so
     // new ones land between the same neighbours as in the gateway's order.
     int pos = older ? 0 : (firstKnown >= 0 ? firstKnown : m_delivered);
     int added = 0;
-    QStringList ownTexts; // of our messages this page brought
+    QList<ChatMessageRecord> ownNew; // our messages this page brought
     QList<ChatMessageRecord> run;
     const auto flushRun = [&] {
         if (run.isEmpty())
@@ -125,35 +123,46 @@ int ChatModel::mergeHistory(const QList<ChatMessageRecord> &page, bool older, bo
         if (message.id.isEmpty() || seen.contains(message.id))
             continue;
         seen.insert(message.id);
-        if (const auto it = m_rowOfId.constFind(message.id); it != m_rowOfId.constEnd()) {
-            flushRun();
-            pos = *it + 1;
+        if (m_rowOfId.contains(message.id)) {
+            flushRun(); // may rehash m_rowOfId: look the row up afterwards
+            pos = m_rowOfId.value(message.id) + 1;
             continue;
         }
         ChatMessageRecord record = message;
         record.delivery = Delivery::Delivered;
         record.key.clear();
         if (record.from == m_selfId)
-            ownTexts.append(record.text);
+            ownNew.append(record);
         run.append(record);
     }
     flushRun();
+    // `more` speaks of what lies before the page's first message: it says whether older
+    // ones exist only if that message is now the oldest row.
+    if (page.isEmpty() ? (older || m_delivered == 0)
+                       : m_rowOfId.value(page.constFirst().id, -1) == 0)
+        m_hasOlder = more;
     if (!older)
-        settleUnconfirmed(ownTexts);
+        settleUnconfirmed(ownNew);
     return added;
 }
 
-void ChatModel::settleUnconfirmed(QStringList deliveredOwnTexts)
+void ChatModel::settleUnconfirmed(QList<ChatMessageRecord> deliveredOwn)
 {
-    // The gateway stores the text trimmed.
     for (int row = m_delivered; row < m_rows.size();) {
-        if (m_rows.at(row).delivery != Delivery::Unconfirmed) {
+        const ChatMessageRecord &candidate = m_rows.at(row);
+        if (candidate.delivery != Delivery::Unconfirmed) {
             ++row;
             continue;
         }
-        const qsizetype match = deliveredOwnTexts.indexOf(m_rows.at(row).text.trimmed());
-        if (match >= 0) {
-            deliveredOwnTexts.removeAt(match);
+        // The same text (the gateway stores it trimmed), taken no earlier than it was typed
+        // give or take the clocks' difference: an older message with the same words is not it.
+        const auto match = std::find_if(
+            deliveredOwn.cbegin(), deliveredOwn.cend(), [&candidate](const ChatMessageRecord &m) {
+                return m.text == candidate.text.trimmed()
+                    && m.ts >= candidate.ts - kClockSkewAllowance.count();
+            });
+        if (match != deliveredOwn.cend()) {
+            deliveredOwn.erase(match);
             beginRemoveRows({}, row, row);
             m_rows.removeAt(row);
             endRemoveRows();
@@ -226,7 +235,9 @@ void ChatModel::acknowledge(const QString &key, const QString &id, qint64 ts)
     if (!found)
         return;
     int row = *found;
-    if (id.isEmpty() || m_rowOfId.contains(id)) {
+    if (id.isEmpty())
+        return; // not an acknowledgement the protocol can send
+    if (m_rowOfId.contains(id)) {
         // Already here through history: the flight row is a duplicate.
         beginRemoveRows({}, row, row);
         m_rows.removeAt(row);

@@ -5,6 +5,9 @@
 #include <QAbstractListModel>
 #include <QHash>
 
+#include <chrono>
+#include <optional>
+
 namespace Presence::Models {
 
 // One conversation with one friend, in the gateway's order. It knows nothing about sockets:
@@ -34,6 +37,9 @@ public:
     };
     Q_ENUM(HistoryState)
 
+    // How far the gateway's clock may lag the client's when settling unconfirmed messages.
+    static inline constexpr std::chrono::milliseconds kClockSkewAllowance { 120'000 };
+
     ChatModel(QString selfId, QString friendId, QObject *parent = nullptr);
 
     [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
@@ -62,9 +68,10 @@ public:
     // Our own message typed now, waiting for (Queued) or awaiting (Sending) the gateway.
     void appendOwn(const QString &key, const QString &text, qint64 localTs, Delivery delivery);
     void setSending(const QString &key);
-    // Unconfirmed messages of ours whose text (trimmed) is among `deliveredOwnTexts` arrived:
-    // their rows go (one per text). The rest become Queued, to be sent again.
-    void settleUnconfirmed(QStringList deliveredOwnTexts);
+    // Unconfirmed messages of ours that are among `deliveredOwn` (same text once trimmed,
+    // taken after they were typed, within kClockSkewAllowance) arrived: their rows go, one
+    // per delivered message. The rest become Queued, to be sent again.
+    void settleUnconfirmed(QList<ChatMessageRecord> deliveredOwn);
     // The connection is gone: what was Sending becomes Unconfirmed.
     void markSendingUnconfirmed();
     [[nodiscard]] bool hasDelivery(Delivery delivery) const;
