@@ -55,6 +55,8 @@ std::optional<ClientOptions> ClientOptions::parse(
             "together with a token)."_s,
             u"URL"_s },
         { u"token-file"_s, u"Read the token from FILE (or set PRESENCE_TOKEN)."_s, u"FILE"_s },
+        { u"open-chat"_s, u"Open the chat with the friend whose id is ID once signed in."_s,
+            u"ID"_s },
     });
     if (!parser.parse(args)) {
         *error = parser.errorText();
@@ -81,6 +83,15 @@ std::optional<ClientOptions> ClientOptions::parse(
         if (!isGatewayUrl(options.server)) {
             *error = u"--server must be a ws:// or wss:// URL with a host (got \"%1\")"_s.arg(
                 parser.value(u"server"_s));
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(u"open-chat"_s)) {
+        options.openChat = parser.value(u"open-chat"_s);
+        if (!Protocol::isValidId(options.openChat)) {
+            *error = u"--open-chat must be a user id: 1-%1 characters of A-Z a-z 0-9 . _ - "
+                     "(got \"%2\")"_s.arg(Protocol::kMaxIdLength)
+                         .arg(options.openChat);
             return std::nullopt;
         }
     }

@@ -16,6 +16,7 @@ struct ClientOptions {
     Action action = Action::Run;
     QUrl server; // empty: ask in the sign-in dialog
     QString token; // empty: ask in the sign-in dialog
+    QString openChat; // a friend's id: open the chat with them once signed in (empty: none)
     QString helpText;
 
     // args includes the program name; environmentToken is PRESENCE_TOKEN's value, if set.

@@ -104,5 +104,22 @@ int main(int argc, char *argv[])
         applyTrayNotifications(on);
     });
     window.show();
+
+    // --open-chat ID (demos, screenshots): that friend's chat, once the friend list is there.
+    if (!options->openChat.isEmpty()) {
+        const auto openChat = [&window, &model, id = options->openChat] {
+            if (!model.rowOf(id)) {
+                QTextStream(stderr)
+                    << "presence-chat: --open-chat: " << id << " is not one of your friends\n";
+                return;
+            }
+            window.openChat(id);
+        };
+        if (model.rowCount() > 0)
+            openChat(); // the sign-in dialog already loaded the list
+        else
+            QObject::connect(&session, &Session::GatewaySession::friendsLoaded, &window, openChat,
+                Qt::SingleShotConnection);
+    }
     return app.exec();
 }

@@ -1,0 +1,86 @@
+// Tests for the command line of presence-chat (ClientOptions::parse): --open-chat takes a
+// friend's id, is listed in --help, and refuses what cannot be an id, naming the option.
+
+#include "app/ClientOptions.h"
+
+#include <QTest>
+
+#include <optional>
+
+using namespace Qt::StringLiterals;
+using Presence::App::ClientOptions;
+
+namespace {
+
+std::optional<ClientOptions> parseArgs(const QStringList &args, QString *error)
+{
+    return ClientOptions::parse(QStringList { u"presence-chat"_s } + args, {}, error);
+}
+
+} // namespace
+
+class TestClientOptions : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void openChatIsOptional();
+    void openChatTakesAnId();
+    void openChatRejects_data();
+    void openChatRejects();
+    void helpListsOpenChat();
+};
+
+void TestClientOptions::openChatIsOptional()
+{
+    QString error;
+    const auto options = parseArgs({ u"--server"_s, u"ws://127.0.0.1:8765/"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->action, ClientOptions::Action::Run);
+    QCOMPARE(options->openChat, QString());
+}
+
+void TestClientOptions::openChatTakesAnId()
+{
+    QString error;
+    const auto options = parseArgs(
+        { u"--server"_s, u"ws://127.0.0.1:8765/"_s, u"--open-chat"_s, u"ada.l_1-x"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->action, ClientOptions::Action::Run);
+    QCOMPARE(options->openChat, u"ada.l_1-x"_s);
+    QCOMPARE(options->server, QUrl(u"ws://127.0.0.1:8765/"_s));
+}
+
+void TestClientOptions::openChatRejects_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("errorPart");
+
+    QTest::addRow("no value") << QStringList { u"--open-chat"_s } << u"open-chat"_s;
+    QTest::addRow("empty") << QStringList { u"--open-chat"_s, QString() } << u"--open-chat"_s;
+    QTest::addRow("space") << QStringList { u"--open-chat"_s, u"ada lovelace"_s }
+                           << u"--open-chat"_s;
+    QTest::addRow("slash") << QStringList { u"--open-chat=../ada"_s } << u"--open-chat"_s;
+    QTest::addRow("too long") << QStringList { u"--open-chat"_s, QString(65, u'a') }
+                              << u"--open-chat"_s;
+}
+
+void TestClientOptions::openChatRejects()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, errorPart);
+    QString error;
+    QVERIFY(!parseArgs(args, &error));
+    QVERIFY2(error.contains(errorPart), qPrintable(error));
+}
+
+void TestClientOptions::helpListsOpenChat()
+{
+    QString error;
+    const auto options = parseArgs({ u"--help"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->action, ClientOptions::Action::ShowHelp);
+    QVERIFY2(options->helpText.contains(u"--open-chat <ID>"_s), qPrintable(options->helpText));
+}
+
+QTEST_GUILESS_MAIN(TestClientOptions)
+#include "tst_client_options.moc"
