@@ -6,6 +6,7 @@
 #include <QHash>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 
 namespace Presence::Models {
@@ -45,6 +46,11 @@ public:
     [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
     [[nodiscard]] QVariant data(const QModelIndex &index, int role) const override;
     [[nodiscard]] QHash<int, QByteArray> roleNames() const override;
+
+    // Words for a row, for Qt::AccessibleTextRole (what screen readers say). Views supply
+    // them: this library has no user-facing text.
+    using Describer = std::function<QString(const QModelIndex &index)>;
+    void setAccessibleDescriber(Describer describer);
 
     [[nodiscard]] const QString &selfId() const { return m_selfId; }
     [[nodiscard]] const QString &friendId() const { return m_friendId; }
@@ -97,6 +103,7 @@ private:
     void setDelivery(int row, Delivery delivery, const QString &error = {});
     void reindex(int from);
 
+    Describer m_describer;
     QString m_selfId;
     QString m_friendId;
     QList<ChatMessageRecord> m_rows;

@@ -200,6 +200,13 @@ void TestChatEndToEnd::messagesGoBothWaysThroughTheWindow()
     QVERIFY(!bob.chat.send(u"alice"_s, u"Hi Alice!"_s));
     QTRY_COMPARE(textsOf(mine), (QStringList { u"Hello Bob"_s, u"Hi Alice!"_s }));
     QVERIFY(!mine->index(1).data(ChatModel::OutgoingRole).toBool());
+    // What a screen reader says of each message: who, when, what.
+    const QString spokenMine = mine->index(0).data(Qt::AccessibleTextRole).toString();
+    const QString spokenTheirs = mine->index(1).data(Qt::AccessibleTextRole).toString();
+    QVERIFY2(spokenMine.startsWith(u"You, "_s) && spokenMine.endsWith(u": Hello Bob"_s),
+        qPrintable(spokenMine));
+    QVERIFY2(spokenTheirs.startsWith(u"Bob Dylan, "_s) && spokenTheirs.endsWith(u": Hi Alice!"_s),
+        qPrintable(spokenTheirs));
     QCOMPARE(alice.friends.unreadCount(u"bob"_s), 0);
     QCOMPARE(storedBetween(u"alice"_s, u"bob"_s), 2);
 }

@@ -3,9 +3,13 @@
 // QListView paints: the presence mark's colour and shape per state in a light and a dark
 // palette at device pixel ratios 1 and 2 (QT_SCALE_FACTOR=2 runs it all at 2), dimmed stale rows,
 // selection colours, the avatar colour and its initials' contrast, and right-to-left mirroring.
+// The unread badge: its fill and place in both palettes and directions, the room the name makes
+// for it, "99+", and the unread count in the accessible text the friend list pane gives its view.
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
+#include <utility>
 
 #include <QApplication>
 #include <QHelpEvent>
@@ -13,6 +17,7 @@
 #include <QListView>
 #include <QPainter>
 #include <QSet>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStyle>
 #include <QStyleFactory>
@@ -22,7 +27,9 @@
 
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
+#include "session/GatewaySession.h"
 #include "ui/FriendDelegate.h"
+#include "ui/FriendListPane.h"
 #include "ui/PresenceText.h"
 
 using namespace Qt::StringLiterals;
@@ -258,6 +265,36 @@ QList<bool> coverageOf(const Fixture &f, const Capture &capture, int row)
     return mask;
 }
 
+// How many pixels of `rect` (logical, at ratio 1) are within `tolerance` of `color`.
+int countNear(const Capture &capture, const QRect &rect, const QColor &color, double tolerance)
+{
+    int count = 0;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        for (int x = rect.left(); x <= rect.right(); ++x)
+            count += colorDistance(capture.at(QPointF(x + 0.5, y + 0.5)), color) < tolerance;
+    }
+    return count;
+}
+
+// The columns of `rect` that hold pixels of the name text (close to `text`), first and last;
+// nullopt when there are none.
+std::optional<std::pair<int, int>> textColumns(
+    const Capture &capture, const QRect &rect, const QColor &text)
+{
+    std::optional<std::pair<int, int>> columns;
+    for (int x = rect.left(); x <= rect.right(); ++x) {
+        for (int y = rect.top(); y <= rect.bottom(); ++y) {
+            if (colorDistance(capture.at(QPointF(x + 0.5, y + 0.5)), text) < 120) {
+                if (!columns)
+                    columns = std::pair(x, x);
+                columns->second = x;
+                break;
+            }
+        }
+    }
+    return columns;
+}
+
 } // namespace
 
 class TestFriendDelegate : public QObject {
@@ -297,6 +334,16 @@ private Q_SLOTS:
 
     void tooltipShowsTheSummary();
     void modelTooltipWins();
+
+    void unreadBadgeFillsWithHighlight_data();
+    void unreadBadgeFillsWithHighlight();
+    void unreadBadgeOnASelectedRow();
+    void nameMakesRoomForTheBadge_data();
+    void nameMakesRoomForTheBadge();
+    void unreadOver99ShowsAs99Plus();
+    void unreadInTheSummary_data();
+    void unreadInTheSummary();
+    void accessibleTextThroughTheListPane();
 };
 
 void TestFriendDelegate::initTestCase()
@@ -929,6 +976,245 @@ void TestFriendDelegate::modelTooltipWins()
     QHelpEvent event(QEvent::ToolTip, pos, f.view.viewport()->mapToGlobal(pos));
     QApplication::sendEvent(f.view.viewport(), &event);
     QTRY_COMPARE(QToolTip::text(), u"from the model: %1"_s.arg(int(AwayRow)));
+}
+
+void TestFriendDelegate::unreadBadgeFillsWithHighlight_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::addColumn<Qt::LayoutDirection>("direction");
+    for (const char *palette : { "light", "dark" }) {
+        QTest::addRow("%s, left to right", palette)
+            << QString::fromLatin1(palette) << Qt::LeftToRight;
+        QTest::addRow("%s, right to left", palette)
+            << QString::fromLatin1(palette) << Qt::RightToLeft;
+    }
+}
+
+void TestFriendDelegate::unreadBadgeFillsWithHighlight()
+{
+    QFETCH(QString, palette);
+    QFETCH(Qt::LayoutDirection, direction);
+    Fixture f(paletteNamed(palette), direction);
+    QVERIFY(f.exposed());
+    const QPalette colors = f.view.palette();
+    const QColor highlight = colors.color(QPalette::Highlight);
+    const QColor highlightedText = colors.color(QPalette::HighlightedText);
+    const QColor base = colors.color(QPalette::Base);
+    const bool ltr = direction == Qt::LeftToRight;
+    const QRect row = f.view.visualRect(f.model.index(OnlineRow));
+    const QRect name = f.layoutOf(OnlineRow).name;
+
+    QVERIFY(FriendDelegate::unreadBadgeRect(f.optionFor(OnlineRow), 0).isEmpty());
+    const QRect badge = FriendDelegate::unreadBadgeRect(f.optionFor(OnlineRow), 3);
+    QVERIFY(!badge.isEmpty());
+    // On the name line, at its trailing end: the right in left-to-right, the left otherwise.
+    QVERIFY(name.contains(badge));
+    if (ltr)
+        QCOMPARE(badge.right(), name.right());
+    else
+        QCOMPARE(badge.left(), name.left());
+    QCOMPARE(badge.center().x() > row.center().x(), ltr);
+    const int area = badge.width() * badge.height();
+
+    // No unread messages: no badge, the spot is the base.
+    Capture image = f.capture(u"grab"_s);
+    QCOMPARE(countNear(image, row, highlight, 24), 0);
+    QCOMPARE(countNear(image, badge, base, 8), area);
+
+    // Three: a good part of the badge (a pill, minus its corners and digits) is the highlight,
+    // the digits are in the highlighted-text colour, and nowhere else on the row is highlighted.
+    f.model.setUnreadCount(u"alice"_s, 3);
+    image = f.capture(u"grab"_s);
+    const int filled = countNear(image, badge, highlight, 24);
+    QVERIFY2(filled * 3 > area, qPrintable(u"%1 of %2 pixels"_s.arg(filled).arg(area)));
+    QVERIFY(countNear(image, badge, highlightedText, 60) >= 3);
+    QCOMPARE(countNear(image, row, highlight, 24), countNear(image, badge, highlight, 24));
+    // The same spot at the leading end of the name line holds no badge.
+    const QRect leading = QStyle::visualRect(Qt::RightToLeft, name, badge);
+    QCOMPARE(leading.top(), badge.top());
+    QCOMPARE(ltr ? leading.left() : leading.right(), ltr ? name.left() : name.right());
+    QCOMPARE(countNear(image, leading, highlight, 24), 0);
+
+    // And it goes again with the last unread message.
+    f.model.setUnreadCount(u"alice"_s, 0);
+    image = f.capture(u"grab"_s);
+    QCOMPARE(countNear(image, row, highlight, 24), 0);
+    QCOMPARE(countNear(image, badge, base, 8), area);
+}
+
+void TestFriendDelegate::unreadBadgeOnASelectedRow()
+{
+    // The row's background is the highlight there: the badge takes the highlighted-text
+    // colour instead, so it stays visible.
+    for (const QString &palette : { u"light"_s, u"dark"_s }) {
+        Fixture f(paletteNamed(palette));
+        f.model.setUnreadCount(u"alice"_s, 4);
+        f.view.selectionModel()->select(
+            f.model.index(OnlineRow), QItemSelectionModel::ClearAndSelect);
+        QVERIFY(f.exposed());
+        const QColor highlightedText = f.view.palette().color(QPalette::HighlightedText);
+        const QRect badge = FriendDelegate::unreadBadgeRect(f.optionFor(OnlineRow), 4);
+        const int area = badge.width() * badge.height();
+        const Capture image = f.capture(u"grab"_s);
+        const int filled = countNear(image, badge, highlightedText, 24);
+        QVERIFY2(filled * 3 > area,
+            qPrintable(u"%1: %2 of %3 pixels"_s.arg(palette).arg(filled).arg(area)));
+        // The digits are in the row's background colour, so they are not all badge fill.
+        QVERIFY(filled < area - 3);
+    }
+}
+
+void TestFriendDelegate::nameMakesRoomForTheBadge_data()
+{
+    QTest::addColumn<Qt::LayoutDirection>("direction");
+    QTest::newRow("left to right") << Qt::LeftToRight;
+    QTest::newRow("right to left") << Qt::RightToLeft;
+}
+
+void TestFriendDelegate::nameMakesRoomForTheBadge()
+{
+    // A name too long for its line is elided before the badge: its letters keep clear of it.
+    QFETCH(Qt::LayoutDirection, direction);
+    const bool ltr = direction == Qt::LeftToRight;
+    Fixture f(lightPalette(), direction);
+    QVERIFY(f.exposed());
+    const QColor text = f.view.palette().color(QPalette::Text);
+    const QRect name = f.layoutOf(LongNameRow).name;
+    const QRect badge = FriendDelegate::unreadBadgeRect(f.optionFor(LongNameRow), 12);
+    QVERIFY(name.contains(badge));
+
+    // Without a badge the name runs over the place the badge takes.
+    Capture image = f.capture(u"grab"_s);
+    const auto alone = textColumns(image, name, text);
+    QVERIFY(alone);
+    if (ltr)
+        QVERIFY2(alone->second > badge.left(), qPrintable(QString::number(alone->second)));
+    else
+        QVERIFY2(alone->first < badge.right(), qPrintable(QString::number(alone->first)));
+
+    f.model.setUnreadCount(u"grace"_s, 12);
+    image = f.capture(u"grab"_s);
+    QCOMPARE(countNear(image, badge, text, 120), 0);
+    const auto beside = textColumns(image, name, text);
+    QVERIFY(beside);
+    // Clear of the badge, with a gap, and still filling the rest of the line (elided, not
+    // dropped).
+    const int room = name.width() - badge.width();
+    if (ltr) {
+        QVERIFY2(beside->second < badge.left() - 2, qPrintable(QString::number(beside->second)));
+        QVERIFY(beside->second - name.left() > room * 3 / 4);
+    } else {
+        QVERIFY2(beside->first > badge.right() + 2, qPrintable(QString::number(beside->first)));
+        QVERIFY(name.right() - beside->first > room * 3 / 4);
+    }
+}
+
+void TestFriendDelegate::unreadOver99ShowsAs99Plus()
+{
+    QCOMPARE(FriendDelegate::unreadBadgeText(1), u"1"_s);
+    QCOMPARE(FriendDelegate::unreadBadgeText(42), u"42"_s);
+    QCOMPARE(FriendDelegate::unreadBadgeText(99), u"99"_s);
+    QCOMPARE(FriendDelegate::unreadBadgeText(100), u"99+"_s);
+    QCOMPARE(FriendDelegate::unreadBadgeText(150), u"99+"_s);
+
+    Fixture f(lightPalette());
+    QVERIFY(f.exposed());
+    const QStyleOptionViewItem option = f.optionFor(OnlineRow);
+    const QRect one = FriendDelegate::unreadBadgeRect(option, 1);
+    const QRect many = FriendDelegate::unreadBadgeRect(option, 150);
+    // "99+" takes a wider pill than one digit, the same for any count over 99.
+    QVERIFY(one.width() >= one.height());
+    QVERIFY(many.width() > one.width());
+    QCOMPARE(many.height(), one.height());
+    QCOMPARE(FriendDelegate::unreadBadgeRect(option, 100000), many);
+    QVERIFY(FriendDelegate::unreadBadgeRect(option, -2).isEmpty());
+
+    // What is painted for 150 is what is painted for 1000 ("99+"), and not what 99 shows.
+    const auto badgePixels = [&](int unread) {
+        f.model.setUnreadCount(u"alice"_s, unread);
+        const Capture image = f.capture(u"grab"_s);
+        return image.image.copy(
+            QRectF(QRectF(many).topLeft() * image.dpr, QRectF(many).size() * image.dpr)
+                .toAlignedRect());
+    };
+    const QImage at150 = badgePixels(150);
+    QCOMPARE(badgePixels(1000), at150);
+    QVERIFY(badgePixels(99) != at150);
+    // And it is a badge: filled with the highlight.
+    f.model.setUnreadCount(u"alice"_s, 150);
+    const Capture image = f.capture(u"grab"_s);
+    const int filled = countNear(image, many, f.view.palette().color(QPalette::Highlight), 24);
+    QVERIFY2(filled * 3 > many.width() * many.height(), qPrintable(QString::number(filled)));
+}
+
+void TestFriendDelegate::unreadInTheSummary_data()
+{
+    QTest::addColumn<int>("unread");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("none") << 0 << u"Xavier — online"_s;
+    QTest::newRow("one") << 1 << u"Xavier — online, 1 unread message"_s;
+    QTest::newRow("two") << 2 << u"Xavier — online, 2 unread messages"_s;
+    // The words give the real count, not the badge's "99+".
+    QTest::newRow("150") << 150 << u"Xavier — online, 150 unread messages"_s;
+}
+
+void TestFriendDelegate::unreadInTheSummary()
+{
+    QFETCH(int, unread);
+    QFETCH(QString, expected);
+    FriendPresence presence { u"x"_s, u"Xavier"_s, PresenceState::Online, std::nullopt, true };
+    presence.unread = unread;
+    QCOMPARE(PresenceText::summary(presence, kNow), expected);
+}
+
+void TestFriendDelegate::accessibleTextThroughTheListPane()
+{
+    // What a screen reader says of a row of the real friend list: Qt::AccessibleTextRole of
+    // the view's model, which the pane describes with FriendDelegate::accessibleText.
+    Presence::Session::GatewaySession session;
+    FriendListModel model;
+    model.setFriends({
+        { u"alice"_s, u"Alice Smith"_s },
+        { u"bob"_s, u"Bob Jones"_s },
+        { u"erin"_s, u"Erin"_s },
+    });
+    model.updatePresence(u"alice"_s, PresenceState::Online, std::nullopt);
+    model.updatePresence(u"bob"_s, PresenceState::Away, std::nullopt);
+    model.updatePresence(u"erin"_s, PresenceState::Offline, std::nullopt);
+    model.flush();
+    Presence::Ui::FriendListPane pane(&session, &model);
+    const QAbstractItemModel *viewModel = pane.view()->model();
+    QVERIFY(viewModel);
+    QCOMPARE(viewModel->rowCount(), 3);
+    const auto spoken = [viewModel](const QString &id) {
+        for (int row = 0; row < viewModel->rowCount(); ++row) {
+            const QModelIndex index = viewModel->index(row, 0);
+            if (index.data(FriendListModel::IdRole).toString() == id)
+                return index.data(Qt::AccessibleTextRole).toString();
+        }
+        return u"(no row for %1)"_s.arg(id);
+    };
+
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith — online"_s);
+    QCOMPARE(spoken(u"bob"_s), u"Bob Jones — away"_s);
+    QCOMPARE(spoken(u"erin"_s), u"Erin — offline"_s);
+
+    // The view hears of each change, naming the unread role, so it repaints the badge.
+    QSignalSpy changed(viewModel, &QAbstractItemModel::dataChanged);
+    QVERIFY(changed.isValid());
+    model.setUnreadCount(u"alice"_s, 2);
+    model.setUnreadCount(u"bob"_s, 1);
+    QCOMPARE(changed.count(), 2);
+    for (const QList<QVariant> &signal : std::as_const(changed))
+        QVERIFY(signal.at(2).value<QList<int>>().contains(FriendListModel::UnreadRole));
+
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith — online, 2 unread messages"_s);
+    QCOMPARE(spoken(u"bob"_s), u"Bob Jones — away, 1 unread message"_s);
+    QCOMPARE(spoken(u"erin"_s), u"Erin — offline"_s);
+
+    // Read: the count leaves the words.
+    model.setUnreadCount(u"alice"_s, 0);
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith — online"_s);
 }
 
 QTEST_MAIN(TestFriendDelegate)

@@ -33,7 +33,7 @@ constexpr int kMetaGap = 2;
 constexpr qreal kBubbleRadius = 9;
 constexpr qreal kMaxBubbleShare = 0.78; // of the row's width
 constexpr int kMinBubbleTextWidth = 80;
-constexpr qreal kPendingOpacity = 0.65;
+constexpr qreal kPendingFade = 0.7; // of the way from the highlight to the base colour
 
 QFont metaFontOf(const QFont &font)
 {
@@ -71,10 +71,12 @@ QSizeF layoutLines(QTextLayout &layout, qreal width)
 
 int availableWidth(const QStyleOptionViewItem &option)
 {
-    if (option.rect.width() > 0)
-        return option.rect.width();
+    // The view's width first: QListView asks for size hints with option.rect set to its
+    // contents' size (the widest row so far), which would wrap text too narrow.
     if (const auto *view = qobject_cast<const QAbstractItemView *>(option.widget))
         return view->viewport()->width();
+    if (option.rect.width() > 0)
+        return option.rect.width();
     return 400;
 }
 
@@ -132,7 +134,7 @@ QString ChatMessageDelegate::accessibleText(
                            index.data(ChatModel::TextRole).toString());
     const QString error = index.data(ChatModel::ErrorRole).toString();
     if (!error.isEmpty())
-        text += u' ' + error;
+        text += u" — "_s + error;
     return text;
 }
 
@@ -197,11 +199,9 @@ void ChatMessageDelegate::paint(
 
     const QColor base = opt.palette.color(group, QPalette::Base);
     const QColor ink = opt.palette.color(group, QPalette::Text);
-    const QColor fill = outgoing ? opt.palette.color(group, QPalette::Highlight)
-                                 : PaletteColors::mix(base, ink, 0.08);
+    QColor fill = outgoing ? opt.palette.color(group, QPalette::Highlight)
+                           : PaletteColors::mix(base, ink, 0.08);
     const QColor textColor = outgoing ? opt.palette.color(group, QPalette::HighlightedText) : ink;
-    const QColor metaColor = failed ? PaletteColors::errorColor(opt.palette)
-                                    : PaletteColors::mix(textColor, fill, 0.3);
 
     QTextLayout text;
     const BubbleLayout parts = layout(opt, index, &text);
@@ -210,8 +210,15 @@ void ChatMessageDelegate::paint(
     style->drawPrimitive(QStyle::PE_PanelItemViewItem, &opt, painter, widget);
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setRenderHint(QPainter::TextAntialiasing);
-    if (pending)
-        painter->setOpacity(kPendingOpacity);
+    QColor textColorShown = textColor;
+    if (pending && outgoing) {
+        // Not acknowledged: a paler bubble with the base colour's text, so the words stay
+        // as readable as ever while the bubble says "not there yet".
+        fill = PaletteColors::mix(fill, base, kPendingFade);
+        textColorShown = ink;
+    }
+    const QColor metaColor = failed ? PaletteColors::errorColor(opt.palette)
+                                    : PaletteColors::mix(textColorShown, fill, 0.3);
 
     QPainterPath bubble;
     bubble.addRoundedRect(
@@ -219,7 +226,9 @@ void ChatMessageDelegate::paint(
     painter->fillPath(bubble, failed ? base : fill);
     if (pending || failed) {
         // Not acknowledged: a dashed outline; refused: a solid one in the error colour.
-        QPen outline(failed ? PaletteColors::errorColor(opt.palette) : textColor, 1.2);
+        QPen outline(failed ? PaletteColors::errorColor(opt.palette)
+                            : PaletteColors::mix(textColorShown, fill, 0.2),
+            1.2);
         if (pending)
             outline.setStyle(Qt::DashLine);
         painter->setPen(outline);
@@ -227,7 +236,7 @@ void ChatMessageDelegate::paint(
         painter->drawPath(bubble);
     }
 
-    painter->setPen(failed ? ink : textColor);
+    painter->setPen(failed ? ink : textColorShown);
     text.draw(painter, parts.text.topLeft());
 
     const QFont metaFont = metaFontOf(opt.font);

@@ -115,6 +115,13 @@ void ChatPane::setFriend(const QString &friendId)
         return;
     }
     m_model = m_chat->conversation(friendId);
+    // The model outlives this pane's interest in it: hold nothing but a guarded pointer.
+    m_model->setAccessibleDescriber(
+        [pane = QPointer<ChatPane>(this), friendId](const QModelIndex &index) {
+            return pane ? ChatMessageDelegate::accessibleText(
+                       index, pane->nameOf(friendId), pane->m_delegate->now())
+                        : QString();
+        });
     m_view->setModel(m_model);
     m_modelConnections = {
         connect(m_model, &QAbstractItemModel::rowsAboutToBeInserted, this,
@@ -266,11 +273,16 @@ void ChatPane::onRowsInserted(const QModelIndex &, int first, int last)
 
 QString ChatPane::friendName() const
 {
-    const auto row = m_friends->rowOf(m_friendId);
+    return nameOf(m_friendId);
+}
+
+QString ChatPane::nameOf(const QString &friendId) const
+{
+    const auto row = m_friends->rowOf(friendId);
     const QString name = row
         ? m_friends->data(m_friends->index(*row), Models::FriendListModel::NameRole).toString()
         : QString();
-    return name.isEmpty() ? m_friendId : name;
+    return name.isEmpty() ? friendId : name;
 }
 
 } // namespace Presence::Ui

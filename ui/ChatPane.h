@@ -58,6 +58,7 @@ private:
     void onRowsInserted(const QModelIndex &parent, int first, int last);
     [[nodiscard]] bool isAtBottom() const;
     [[nodiscard]] QString friendName() const;
+    [[nodiscard]] QString nameOf(const QString &friendId) const;
 
     Session::ChatController *m_chat;
     Models::FriendListModel *m_friends;

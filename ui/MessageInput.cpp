@@ -6,6 +6,7 @@
 #include <QTextDocument>
 
 #include <algorithm>
+#include <cmath>
 
 namespace Presence::Ui {
 
@@ -39,9 +40,11 @@ void MessageInput::keyPressEvent(QKeyEvent *event)
 
 int MessageInput::heightForLines(int lines) const
 {
-    const QMargins frame = contentsMargins();
-    const int margin = int(2 * document()->documentMargin());
-    return lines * fontMetrics().lineSpacing() + margin + frame.top() + frame.bottom();
+    // The frame is drawn around the viewport, outside contentsMargins().
+    const QMargins margins = contentsMargins();
+    const int documentMargin = int(std::ceil(2 * document()->documentMargin()));
+    return lines * fontMetrics().lineSpacing() + documentMargin + 2 * frameWidth()
+        + margins.top() + margins.bottom() + 2;
 }
 
 QSize MessageInput::sizeHint() const

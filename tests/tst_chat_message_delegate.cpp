@@ -1,0 +1,821 @@
+// ChatMessageDelegate over a ChatModel in a QListView set up as the chat pane sets it up
+// (per-pixel scrolling, rows of their own heights, laid out again on resize): where bubbles go
+// (ours on the trailing side, the friend's on the leading side, mirrored right to left), how
+// long text wraps inside the view, the small line under each message for every delivery state
+// against an injected "now", the accessible text, and the pixels: the highlight of our
+// bubbles, the error-coloured outline of a refused message, the dashes and fainter colours of
+// one not acknowledged yet, and text that contrasts with its bubble in a light and a dark
+// palette.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include <QApplication>
+#include <QDebug>
+#include <QHelpEvent>
+#include <QListView>
+#include <QScrollBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTest>
+#include <QTimeZone>
+#include <QToolTip>
+
+#include "models/ChatModel.h"
+#include "ui/ChatMessageDelegate.h"
+#include "ui/PaletteColors.h"
+
+using namespace Qt::StringLiterals;
+using Presence::Models::ChatMessageRecord;
+using Presence::Models::ChatModel;
+using Presence::Models::Delivery;
+using Presence::Ui::ChatMessageDelegate;
+using Presence::Ui::PaletteColors;
+
+namespace {
+
+const QDateTime kNow(QDate(2024, 3, 20), QTime(12, 0), QTimeZone::utc());
+const QString kFailure = u"The gateway refused the message."_s;
+
+qint64 utcMs(QDate date, QTime time)
+{
+    return QDateTime(date, time, QTimeZone::utc()).toMSecsSinceEpoch();
+}
+
+qint64 todayAt(int hour, int minute)
+{
+    return utcMs(kNow.date(), QTime(hour, minute));
+}
+
+ChatMessageRecord delivered(const QString &id, const QString &from, const QString &text, qint64 ts)
+{
+    ChatMessageRecord record;
+    record.id = id;
+    record.from = from;
+    record.text = text;
+    record.ts = ts;
+    return record;
+}
+
+QPalette lightPalette()
+{
+    return QApplication::style()->standardPalette();
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::WindowText, Qt::white);
+    p.setColor(QPalette::Base, QColor(0x2a, 0x2a, 0x2a));
+    p.setColor(QPalette::AlternateBase, QColor(0x42, 0x42, 0x42));
+    p.setColor(QPalette::Text, Qt::white);
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, Qt::white);
+    p.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ToolTipText, Qt::white);
+    return p;
+}
+
+QPalette paletteNamed(const QString &name)
+{
+    return name == u"dark"_s ? darkPalette() : lightPalette();
+}
+
+double colorDistance(const QColor &a, const QColor &b)
+{
+    const double dr = a.red() - b.red();
+    const double dg = a.green() - b.green();
+    const double db = a.blue() - b.blue();
+    return std::sqrt(dr * dr + dg * dg + db * db);
+}
+
+// WCAG relative luminance and contrast ratio, written out here independently of the code.
+double luminance(const QColor &c)
+{
+    const auto lin
+        = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+}
+
+double contrast(const QColor &a, const QColor &b)
+{
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// Further than this from the base is painted.
+constexpr double kPainted = 12;
+
+// The view's viewport painted into an image at device pixel ratio 1, so that pixels are
+// logical coordinates whatever QT_SCALE_FACTOR says.
+class Capture {
+public:
+    explicit Capture(QWidget *viewport)
+        : m_image(viewport->size(), QImage::Format_ARGB32_Premultiplied)
+    {
+        m_image.fill(Qt::magenta); // anything the view does not paint shows up
+        viewport->render(&m_image);
+    }
+
+    [[nodiscard]] QColor at(int x, int y) const { return m_image.pixelColor(x, y); }
+
+    // Pixels of `rect` within `tolerance` of `color`.
+    [[nodiscard]] int countNear(const QRect &rect, const QColor &color, double tolerance) const
+    {
+        int count = 0;
+        forEach(rect, [&](int x, int y) { count += colorDistance(at(x, y), color) < tolerance; });
+        return count;
+    }
+
+    // Pixels of `rect` that differ from `base`, and are not inside `except`.
+    [[nodiscard]] int countPainted(
+        const QRect &rect, const QColor &base, const QRect &except = {}) const
+    {
+        int count = 0;
+        forEach(rect, [&](int x, int y) {
+            count += !except.contains(x, y) && colorDistance(at(x, y), base) >= kPainted;
+        });
+        return count;
+    }
+
+    // The first and last columns of `rect` with a pixel further than `distance` from `from`.
+    [[nodiscard]] std::optional<std::pair<int, int>> columnsAway(
+        const QRect &rect, const QColor &from, double distance) const
+    {
+        std::optional<std::pair<int, int>> columns;
+        forEach(rect, [&](int x, int y) {
+            if (colorDistance(at(x, y), from) < distance)
+                return;
+            if (!columns)
+                columns = std::pair(x, x);
+            columns->first = std::min(columns->first, x);
+            columns->second = std::max(columns->second, x);
+        });
+        return columns;
+    }
+
+    // The pixel of `rect` furthest from `from`: the core of the text drawn on it.
+    [[nodiscard]] QColor furthestFrom(const QRect &rect, const QColor &from) const
+    {
+        QColor furthest = from;
+        forEach(rect, [&](int x, int y) {
+            if (colorDistance(at(x, y), from) > colorDistance(furthest, from))
+                furthest = at(x, y);
+        });
+        return furthest;
+    }
+
+private:
+    template <typename F> void forEach(const QRect &rect, F &&visit) const
+    {
+        const QRect inside = rect & m_image.rect();
+        for (int y = inside.top(); y <= inside.bottom(); ++y) {
+            for (int x = inside.left(); x <= inside.right(); ++x)
+                visit(x, y);
+        }
+    }
+
+    QImage m_image;
+};
+
+// The rows of the fixture conversation, in the model's order: delivered messages first, then
+// ours in flight in the order they were typed.
+enum ChatRow {
+    TheirsRow,
+    OursRow, // delivered
+    UnconfirmedRow,
+    QueuedRow,
+    SendingRow,
+    FailedRow,
+    ChatRowCount
+};
+
+// A chat with "ada" seen by "me" in a shown QListView, configured like the chat pane's.
+class ChatFixture {
+public:
+    explicit ChatFixture(const QPalette &palette, Qt::LayoutDirection direction = Qt::LeftToRight,
+        QSize size = { 420, 560 })
+    {
+        delegate.setNowFunction([] { return kNow; });
+        view.setItemDelegate(&delegate);
+        view.setModel(&model);
+        view.setUniformItemSizes(false);
+        view.setResizeMode(QListView::Adjust);
+        view.setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+        view.setPalette(palette);
+        view.setLayoutDirection(direction);
+        view.setFocusPolicy(Qt::NoFocus); // no focus frame over the sampled pixels
+        view.resize(size);
+        view.show();
+    }
+
+    // One row per ChatRow.
+    void addConversation()
+    {
+        model.mergeHistory(
+            { delivered(u"m1"_s, u"ada"_s, u"Are you coming tonight?"_s, todayAt(11, 5)),
+                delivered(u"m2"_s, u"me"_s, u"Yes, at eight."_s, todayAt(11, 6)) },
+            false, false);
+        model.appendOwn(
+            u"k-unconfirmed"_s, u"Shall I bring cake?"_s, todayAt(11, 7), Delivery::Sending);
+        model.markSendingUnconfirmed(); // the connection dropped before the answer
+        model.appendOwn(u"k-queued"_s, u"Or wine?"_s, todayAt(11, 8), Delivery::Queued);
+        model.appendOwn(u"k-sending"_s, u"Both, then."_s, todayAt(11, 9), Delivery::Queued);
+        model.setSending(u"k-sending"_s);
+        model.appendOwn(u"k-failed"_s, u"See you!"_s, todayAt(11, 10), Delivery::Sending);
+        model.fail(u"k-failed"_s, kFailure);
+    }
+
+    [[nodiscard]] bool exposed() { return QTest::qWaitForWindowExposed(&view); }
+
+    [[nodiscard]] QStyleOptionViewItem optionFor(int row) const
+    {
+        QStyleOptionViewItem option;
+        option.initFrom(&view);
+        option.widget = &view;
+        option.font = view.font();
+        option.direction = view.layoutDirection();
+        option.rect = view.visualRect(model.index(row));
+        return option;
+    }
+
+    [[nodiscard]] ChatMessageDelegate::BubbleLayout layoutOf(int row) const
+    {
+        return delegate.layout(optionFor(row), model.index(row));
+    }
+
+    [[nodiscard]] QRect rowRect(int row) const { return view.visualRect(model.index(row)); }
+
+    // Empty when the view's rects of the rows tile the list, each starting where the one
+    // before it ends; else which two overlap or leave a gap.
+    [[nodiscard]] QString tilingProblem() const
+    {
+        for (int row = 1; row < model.rowCount(); ++row) {
+            const QRect before = rowRect(row - 1);
+            const QRect rect = rowRect(row);
+            if (rect.top() != before.bottom() + 1) {
+                return u"row %1 is %2, row %3 starts at y %4"_s.arg(row - 1)
+                    .arg(QDebug::toString(before))
+                    .arg(row)
+                    .arg(rect.top());
+            }
+        }
+        return {};
+    }
+    [[nodiscard]] Capture capture() const { return Capture(view.viewport()); }
+    [[nodiscard]] QColor base() const { return view.palette().color(QPalette::Base); }
+
+    // A spot inside the bubble's horizontal padding, clear of the text and the corners.
+    [[nodiscard]] QColor fillOf(const Capture &image, int row) const
+    {
+        const QRect bubble = layoutOf(row).bubble;
+        return image.at(bubble.left() + 4, bubble.center().y());
+    }
+
+    ChatModel model { u"me"_s, u"ada"_s };
+    ChatMessageDelegate delegate;
+    QListView view;
+};
+
+// A one-message model whose message is ours or theirs and stands at `delivery`, reached the way
+// the chat controller gets there.
+QModelIndex addMessage(ChatModel &model, bool ours, Delivery delivery, qint64 ts)
+{
+    const QString text = u"hello"_s;
+    const QString key = u"k1"_s;
+    if (!ours || delivery == Delivery::Delivered) {
+        model.mergeHistory(
+            { delivered(u"m1"_s, ours ? u"me"_s : u"ada"_s, text, ts) }, false, false);
+        return model.index(0);
+    }
+    switch (delivery) {
+    case Delivery::Queued:
+        model.appendOwn(key, text, ts, Delivery::Queued);
+        break;
+    case Delivery::Sending:
+        model.appendOwn(key, text, ts, Delivery::Queued);
+        model.setSending(key);
+        break;
+    case Delivery::Unconfirmed:
+        model.appendOwn(key, text, ts, Delivery::Sending);
+        model.markSendingUnconfirmed();
+        break;
+    case Delivery::Failed:
+        model.appendOwn(key, text, ts, Delivery::Sending);
+        model.fail(key, kFailure);
+        break;
+    case Delivery::Delivered:
+        break;
+    }
+    return model.index(model.rowCount() - 1);
+}
+
+} // namespace
+
+class TestChatMessageDelegate : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+
+    void bubblesSitOnTheirSides_data();
+    void bubblesSitOnTheirSides();
+    void metaLineFollowsTheBubble_data();
+    void metaLineFollowsTheBubble();
+    void longTextWrapsWithinTheView_data();
+    void longTextWrapsWithinTheView();
+    void rightToLeftTextStaysInItsBubble_data();
+    void rightToLeftTextStaysInItsBubble();
+
+    void metaText_data();
+    void metaText();
+    void accessibleText();
+    void tooltipExplainsWhatIsPending();
+
+    void failedRowHasAnErrorOutline_data();
+    void failedRowHasAnErrorOutline();
+    void pendingRowsAreDashedAndFainter_data();
+    void pendingRowsAreDashedAndFainter();
+    void textContrastsWithTheBubble_data();
+    void textContrastsWithTheBubble();
+};
+
+void TestChatMessageDelegate::initTestCase()
+{
+    QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
+    QVERIFY(QApplication::style());
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
+}
+
+void TestChatMessageDelegate::cleanup()
+{
+    QToolTip::hideText();
+}
+
+void TestChatMessageDelegate::bubblesSitOnTheirSides_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::addColumn<Qt::LayoutDirection>("direction");
+    for (const char *palette : { "light", "dark" }) {
+        QTest::addRow("%s, left to right", palette)
+            << QString::fromLatin1(palette) << Qt::LeftToRight;
+        QTest::addRow("%s, right to left", palette)
+            << QString::fromLatin1(palette) << Qt::RightToLeft;
+    }
+}
+
+void TestChatMessageDelegate::bubblesSitOnTheirSides()
+{
+    // Ours on the trailing side (the right, left to right), the friend's on the leading side.
+    QFETCH(QString, palette);
+    QFETCH(Qt::LayoutDirection, direction);
+    const bool ltr = direction == Qt::LeftToRight;
+    ChatFixture f(paletteNamed(palette), direction);
+    f.addConversation();
+    QVERIFY(f.exposed());
+    QCOMPARE(f.model.rowCount(), int(ChatRowCount));
+    const int width = f.view.viewport()->width();
+
+    // Rows follow one another, as tall as the delegate asks, each holding its bubble.
+    QVERIFY2(f.tilingProblem().isEmpty(), qPrintable(f.tilingProblem()));
+    for (int row = 0; row < ChatRowCount; ++row) {
+        const QModelIndex index = f.model.index(row);
+        const QRect rect = f.rowRect(row);
+        const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(row);
+        QCOMPARE(rect.height(), f.delegate.sizeHint(f.optionFor(row), index).height());
+        QVERIFY(rect.width() <= width);
+        QVERIFY2(rect.contains(parts.bubble),
+            qPrintable(u"row %1: %2 outside %3"_s.arg(row).arg(
+                QDebug::toString(parts.bubble), QDebug::toString(rect))));
+        QVERIFY(parts.bubble.contains(parts.text.toAlignedRect()));
+        QVERIFY(parts.bubble.contains(parts.meta));
+        QVERIFY(parts.meta.top() >= parts.text.bottom());
+
+        const bool ours = row != TheirsRow;
+        QCOMPARE(index.data(ChatModel::OutgoingRole).toBool(), ours);
+        const bool onTheRight = ours == ltr;
+        QCOMPARE(parts.bubble.center().x() > rect.center().x(), onTheRight);
+        const int edgeGap
+            = onTheRight ? rect.right() - parts.bubble.right() : parts.bubble.left() - rect.left();
+        QVERIFY2(edgeGap >= 0 && edgeGap <= 16, qPrintable(QString::number(edgeGap)));
+    }
+
+    // And that is where the pixels are: our delivered bubble in the highlight on its side
+    // only, the friend's in a tint of the base, never the highlight, on the other side.
+    const Capture image = f.capture();
+    const QColor highlight = f.view.palette().color(QPalette::Highlight);
+    const auto halves = [&f](int row) {
+        const QRect rect = f.rowRect(row);
+        QRect left = rect;
+        left.setRight(rect.center().x());
+        QRect right = rect;
+        right.setLeft(rect.center().x() + 1);
+        return std::pair(left, right);
+    };
+    {
+        const auto [left, right] = halves(OursRow);
+        const QRect mine = ltr ? right : left;
+        const QRect other = ltr ? left : right;
+        QVERIFY2(image.countNear(mine, highlight, 12) > 300,
+            qPrintable(QString::number(image.countNear(mine, highlight, 12))));
+        QCOMPARE(image.countNear(other, highlight, 40), 0);
+        QCOMPARE(image.countPainted(other, f.base()), 0);
+    }
+    {
+        const auto [left, right] = halves(TheirsRow);
+        const QRect theirs = ltr ? left : right;
+        const QRect other = ltr ? right : left;
+        QCOMPARE(image.countNear(f.rowRect(TheirsRow), highlight, 40), 0);
+        QVERIFY(image.countPainted(theirs, f.base()) > 300);
+        QCOMPARE(image.countPainted(other, f.base()), 0);
+    }
+}
+
+void TestChatMessageDelegate::metaLineFollowsTheBubble_data()
+{
+    QTest::addColumn<Qt::LayoutDirection>("direction");
+    QTest::newRow("left to right") << Qt::LeftToRight;
+    QTest::newRow("right to left") << Qt::RightToLeft;
+}
+
+void TestChatMessageDelegate::metaLineFollowsTheBubble()
+{
+    // The time under a message is against the bubble's outer edge: the trailing edge for
+    // ours, the leading edge for theirs, mirrored with the rest of the row.
+    QFETCH(Qt::LayoutDirection, direction);
+    const bool ltr = direction == Qt::LeftToRight;
+    ChatFixture f(lightPalette(), direction);
+    f.model.mergeHistory(
+        { delivered(u"m1"_s, u"ada"_s, u"A message much wider than its time"_s, todayAt(11, 5)),
+            delivered(u"m2"_s, u"me"_s, u"And my answer, wider than its time"_s, todayAt(11, 6)) },
+        false, false);
+    QVERIFY(f.exposed());
+    const Capture image = f.capture();
+    for (const int row : { 0, 1 }) {
+        const bool ours = row == 1;
+        const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(row);
+        const QColor fill = f.fillOf(image, row);
+        const auto meta = image.columnsAway(parts.meta, fill, 60);
+        QVERIFY(meta);
+        const int metaWidth = meta->second - meta->first + 1;
+        QVERIFY2(metaWidth < parts.meta.width() * 3 / 4,
+            qPrintable(
+                u"the time fills the line: %1 of %2"_s.arg(metaWidth).arg(parts.meta.width())));
+        const bool againstTheRight = ours == ltr;
+        const QString where = u"row %1: time at %2..%3 in %4..%5"_s.arg(row)
+                                  .arg(meta->first)
+                                  .arg(meta->second)
+                                  .arg(parts.meta.left())
+                                  .arg(parts.meta.right());
+        if (againstTheRight)
+            QVERIFY2(parts.meta.right() - meta->second <= 3, qPrintable(where));
+        else
+            QVERIFY2(meta->first - parts.meta.left() <= 3, qPrintable(where));
+    }
+}
+
+void TestChatMessageDelegate::longTextWrapsWithinTheView_data()
+{
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("text");
+
+    const QString words = u"The quick brown fox jumps over the lazy dog, "_s.repeated(8).trimmed();
+    const QString word = u"Pneumonoultramicroscopicsilicovolcanoconiosis"_s.repeated(7);
+    const QString url = u"https://example.org/"_s + u"a1b2c3d4e5/"_s.repeated(24);
+    QTest::newRow("words, theirs") << u"ada"_s << words;
+    QTest::newRow("words, ours") << u"me"_s << words;
+    QTest::newRow("one long word, theirs") << u"ada"_s << word;
+    QTest::newRow("one long word, ours") << u"me"_s << word;
+    QTest::newRow("a long link, ours") << u"me"_s << url;
+}
+
+void TestChatMessageDelegate::longTextWrapsWithinTheView()
+{
+    QFETCH(QString, from);
+    QFETCH(QString, text);
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 380, 760 });
+    f.model.mergeHistory({ delivered(u"m1"_s, from, u"Short."_s, todayAt(11, 5)),
+                             delivered(u"m2"_s, from, text, todayAt(11, 6)) },
+        false, false);
+    QVERIFY(f.exposed());
+    const QModelIndex shortIndex = f.model.index(0);
+    const QModelIndex longIndex = f.model.index(1);
+
+    const auto check = [&f, &shortIndex, &longIndex]() {
+        const int width = f.view.viewport()->width();
+        const QSize shortHint = f.delegate.sizeHint(f.optionFor(0), shortIndex);
+        const QSize longHint = f.delegate.sizeHint(f.optionFor(1), longIndex);
+        // Several lines, in a row as tall as they need.
+        QVERIFY2(longHint.height() > 2 * shortHint.height(),
+            qPrintable(u"%1 vs %2"_s.arg(longHint.height()).arg(shortHint.height())));
+        QVERIFY2(f.tilingProblem().isEmpty(), qPrintable(f.tilingProblem()));
+        QCOMPARE(f.rowRect(1).height(), longHint.height());
+        QVERIFY(longHint.width() <= width);
+        // Never wider than the view, so it never needs a horizontal scroll bar.
+        const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(1);
+        QVERIFY2(parts.bubble.left() >= 0 && parts.bubble.right() < width,
+            qPrintable(u"%1 in a view %2 wide"_s.arg(QDebug::toString(parts.bubble)).arg(width)));
+        QVERIFY(parts.bubble.contains(parts.text.toAlignedRect()));
+        QCOMPARE(f.view.horizontalScrollBar()->maximum(), 0);
+        // Whatever the row paints is inside its bubble: no line runs out of it.
+        const Capture image = f.capture();
+        const QRect row = f.rowRect(1);
+        QVERIFY(image.countPainted(parts.bubble, f.base()) > 500);
+        QCOMPARE(image.countPainted(row, f.base(), parts.bubble), 0);
+    };
+
+    check();
+    if (QTest::currentTestFailed())
+        return;
+    const int tall = f.rowRect(1).height();
+    // Narrower: laid out again (resize mode Adjust), in more lines.
+    f.view.resize(240, f.view.height());
+    QTRY_VERIFY(f.rowRect(1).height() > tall);
+    QTRY_COMPARE(f.rowRect(1).height(), f.delegate.sizeHint(f.optionFor(1), longIndex).height());
+    check();
+}
+
+void TestChatMessageDelegate::rightToLeftTextStaysInItsBubble_data()
+{
+    QTest::addColumn<Qt::LayoutDirection>("direction");
+    QTest::addColumn<QString>("from");
+    QTest::newRow("left-to-right view, theirs") << Qt::LeftToRight << u"ada"_s;
+    QTest::newRow("left-to-right view, ours") << Qt::LeftToRight << u"me"_s;
+    QTest::newRow("right-to-left view, theirs") << Qt::RightToLeft << u"ada"_s;
+    QTest::newRow("right-to-left view, ours") << Qt::RightToLeft << u"me"_s;
+}
+
+void TestChatMessageDelegate::rightToLeftTextStaysInItsBubble()
+{
+    // A message in Hebrew or Arabic is laid out right to left whatever the view's direction;
+    // a short one still sits inside its (short) bubble.
+    QFETCH(Qt::LayoutDirection, direction);
+    QFETCH(QString, from);
+    ChatFixture f(lightPalette(), direction);
+    f.model.mergeHistory({ delivered(u"m1"_s, from, u"שלום, מה שלומך?"_s, todayAt(11, 5)),
+                             delivered(u"m2"_s, from, u"مرحبا"_s, todayAt(11, 6)) },
+        false, false);
+    QVERIFY(f.exposed());
+    QVERIFY2(f.tilingProblem().isEmpty(), qPrintable(f.tilingProblem()));
+    const Capture image = f.capture();
+    for (const int row : { 0, 1 }) {
+        const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(row);
+        QVERIFY(parts.bubble.width() < f.view.viewport()->width() / 2);
+        const int inside = image.countPainted(parts.bubble, f.base());
+        const int outside = image.countPainted(f.rowRect(row), f.base(), parts.bubble);
+        QVERIFY2(outside == 0,
+            qPrintable(
+                u"row %1: %2 pixels painted outside the bubble %3"_s.arg(row).arg(outside).arg(
+                    QDebug::toString(parts.bubble))));
+        QVERIFY(inside > 100);
+        // The text itself is inside: something other than fill in the text rect.
+        const QColor fill = f.fillOf(image, row);
+        QVERIFY(image.columnsAway(parts.text.toAlignedRect(), fill, 100));
+    }
+}
+
+void TestChatMessageDelegate::metaText_data()
+{
+    QTest::addColumn<bool>("ours");
+    QTest::addColumn<Delivery>("delivery");
+    QTest::addColumn<qint64>("ts");
+    QTest::addColumn<QDateTime>("now");
+    QTest::addColumn<QString>("expected");
+
+    const qint64 today = todayAt(11, 5);
+    const qint64 yesterday = utcMs(QDate(2024, 3, 19), QTime(11, 5));
+    QTest::newRow("theirs, today") << false << Delivery::Delivered << today << kNow << u"11:05"_s;
+    QTest::newRow("theirs, yesterday")
+        << false << Delivery::Delivered << yesterday << kNow << u"19/03/2024, 11:05"_s;
+    QTest::newRow("theirs, last year")
+        << false << Delivery::Delivered << utcMs(QDate(2023, 12, 25), QTime(18, 0)) << kNow
+        << u"25/12/2023, 18:00"_s;
+    QTest::newRow("ours, delivered")
+        << true << Delivery::Delivered << today << kNow << u"11:05 · sent"_s;
+    QTest::newRow("ours, queued") << true << Delivery::Queued << today << kNow
+                                  << u"11:05 · waiting for connection"_s;
+    QTest::newRow("ours, sending")
+        << true << Delivery::Sending << today << kNow << u"11:05 · sending…"_s;
+    QTest::newRow("ours, unconfirmed")
+        << true << Delivery::Unconfirmed << today << kNow << u"11:05 · not confirmed yet"_s;
+    QTest::newRow("ours, failed") << true << Delivery::Failed << today << kNow
+                                  << u"11:05 · not sent"_s;
+    QTest::newRow("ours, delivered yesterday")
+        << true << Delivery::Delivered << yesterday << kNow << u"19/03/2024, 11:05 · sent"_s;
+    QTest::newRow("ours, queued yesterday") << true << Delivery::Queued << yesterday << kNow
+                                            << u"19/03/2024, 11:05 · waiting for connection"_s;
+
+    // The calendar of now: 23:30 UTC on the 19th is 09:30 on the 20th at UTC+10.
+    const qint64 lateUtc = utcMs(QDate(2024, 3, 19), QTime(23, 30));
+    QTest::newRow("the day before, in UTC")
+        << false << Delivery::Delivered << lateUtc << kNow << u"19/03/2024, 23:30"_s;
+    QTest::newRow("the same day, at UTC+10") << false << Delivery::Delivered << lateUtc
+                                             << kNow.toTimeZone(QTimeZone(10 * 3600)) << u"09:30"_s;
+    // Just after midnight where now is.
+    QTest::newRow("midnight") << false << Delivery::Delivered << utcMs(kNow.date(), QTime(0, 0))
+                              << kNow << u"00:00"_s;
+}
+
+void TestChatMessageDelegate::metaText()
+{
+    QFETCH(bool, ours);
+    QFETCH(Delivery, delivery);
+    QFETCH(qint64, ts);
+    QFETCH(QDateTime, now);
+    QFETCH(QString, expected);
+
+    ChatModel model(u"me"_s, u"ada"_s);
+    const QModelIndex index = addMessage(model, ours, delivery, ts);
+    QVERIFY(index.isValid());
+    QCOMPARE(index.data(ChatModel::OutgoingRole).toBool(), ours);
+    QCOMPARE(Delivery(index.data(ChatModel::DeliveryRole).toInt()), delivery);
+    QCOMPARE(ChatMessageDelegate::metaText(index, now), expected);
+}
+
+void TestChatMessageDelegate::accessibleText()
+{
+    ChatFixture f(lightPalette());
+    f.addConversation();
+    const QString ada = u"Ada Lovelace"_s;
+    const auto spoken = [&](int row) {
+        return ChatMessageDelegate::accessibleText(f.model.index(row), ada, kNow);
+    };
+
+    QCOMPARE(spoken(TheirsRow), u"Ada Lovelace, 11:05: Are you coming tonight?"_s);
+    QCOMPARE(spoken(OursRow), u"You, 11:06 · sent: Yes, at eight."_s);
+    for (int row = OursRow; row < ChatRowCount; ++row)
+        QVERIFY2(spoken(row).startsWith(u"You, "_s), qPrintable(spoken(row)));
+    QVERIFY(spoken(QueuedRow).contains(u"waiting for connection"_s));
+    QVERIFY(spoken(UnconfirmedRow).contains(u"not confirmed yet"_s));
+    QVERIFY(spoken(SendingRow).contains(u"sending…"_s));
+
+    // A refused message says so, and why.
+    const QString failed = spoken(FailedRow);
+    QVERIFY2(failed.startsWith(u"You, 11:10 · not sent: See you!"_s), qPrintable(failed));
+    QVERIFY2(failed.contains(kFailure), qPrintable(failed));
+    QVERIFY(!spoken(OursRow).contains(kFailure));
+
+    // The friend's name is the caller's; the clock decides the date.
+    QVERIFY(ChatMessageDelegate::accessibleText(f.model.index(TheirsRow), u"ada"_s, kNow)
+                .startsWith(u"ada, 11:05: "_s));
+    QCOMPARE(ChatMessageDelegate::accessibleText(f.model.index(OursRow), ada, kNow.addDays(1)),
+        u"You, 20/03/2024, 11:06 · sent: Yes, at eight."_s);
+    QVERIFY(ChatMessageDelegate::accessibleText({}, ada, kNow).isEmpty());
+}
+
+void TestChatMessageDelegate::tooltipExplainsWhatIsPending()
+{
+    ChatFixture f(lightPalette());
+    f.addConversation();
+    QVERIFY(f.exposed());
+    const auto tooltipAt = [&f](int row) {
+        const QRect bubble = f.layoutOf(row).bubble;
+        const QPoint pos = bubble.center();
+        QHelpEvent event(QEvent::ToolTip, pos, f.view.viewport()->mapToGlobal(pos));
+        QApplication::sendEvent(f.view.viewport(), &event);
+        return event.isAccepted();
+    };
+    QVERIFY(tooltipAt(FailedRow));
+    QTRY_VERIFY(QToolTip::text().startsWith(kFailure));
+    QVERIFY(tooltipAt(QueuedRow));
+    QTRY_COMPARE(QToolTip::text(), u"Goes out as soon as the connection is back."_s);
+    QVERIFY(tooltipAt(UnconfirmedRow));
+    QTRY_VERIFY(QToolTip::text().contains(u"confirmed"_s));
+}
+
+void TestChatMessageDelegate::failedRowHasAnErrorOutline_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::newRow("light") << u"light"_s;
+    QTest::newRow("dark") << u"dark"_s;
+}
+
+void TestChatMessageDelegate::failedRowHasAnErrorOutline()
+{
+    QFETCH(QString, palette);
+    ChatFixture f(paletteNamed(palette));
+    f.addConversation();
+    QVERIFY(f.exposed());
+    const Capture image = f.capture();
+    const QColor error = PaletteColors::errorColor(f.view.palette());
+    QVERIFY(colorDistance(error, f.base()) > 100);
+
+    // Along the straight parts of the bubble's four edges (the corners are round), how many
+    // positions have an error-coloured pixel in the edge's outer two pixels.
+    const auto edgeHits = [&image, &error](const QRect &bubble) {
+        constexpr int kCorner = 12;
+        int hits = 0;
+        int positions = 0;
+        const auto near = [&](int x, int y) { return colorDistance(image.at(x, y), error) < 70; };
+        for (int x = bubble.left() + kCorner; x <= bubble.right() - kCorner; ++x) {
+            hits += near(x, bubble.top()) || near(x, bubble.top() + 1);
+            hits += near(x, bubble.bottom()) || near(x, bubble.bottom() - 1);
+            positions += 2;
+        }
+        for (int y = bubble.top() + kCorner; y <= bubble.bottom() - kCorner; ++y) {
+            hits += near(bubble.left(), y) || near(bubble.left() + 1, y);
+            hits += near(bubble.right(), y) || near(bubble.right() - 1, y);
+            positions += 2;
+        }
+        return std::pair(hits, positions);
+    };
+
+    const auto [hits, positions] = edgeHits(f.layoutOf(FailedRow).bubble);
+    QVERIFY(positions > 100);
+    QVERIFY2(hits * 10 >= positions * 9, qPrintable(u"%1 of %2"_s.arg(hits).arg(positions)));
+    // No other row has it.
+    for (int row = 0; row < FailedRow; ++row) {
+        QCOMPARE(edgeHits(f.layoutOf(row).bubble).first, 0);
+        QCOMPARE(image.countNear(f.rowRect(row), error, 40), 0);
+    }
+}
+
+void TestChatMessageDelegate::pendingRowsAreDashedAndFainter_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::newRow("light") << u"light"_s;
+    QTest::newRow("dark") << u"dark"_s;
+}
+
+void TestChatMessageDelegate::pendingRowsAreDashedAndFainter()
+{
+    QFETCH(QString, palette);
+    ChatFixture f(paletteNamed(palette));
+    f.addConversation();
+    QVERIFY(f.exposed());
+    const Capture image = f.capture();
+
+    // How often the bubble's top edge changes along its straight part: a solid edge never, a
+    // dashed one at every dash.
+    const auto edgeChanges = [&image](const QRect &bubble) {
+        constexpr int kCorner = 12;
+        int changes = 0;
+        for (int x = bubble.left() + kCorner + 1; x <= bubble.right() - kCorner; ++x)
+            changes += colorDistance(image.at(x, bubble.top()), image.at(x - 1, bubble.top())) > 20;
+        return changes;
+    };
+
+    const QColor delivered = f.fillOf(image, OursRow);
+    QCOMPARE(delivered, f.view.palette().color(QPalette::Highlight));
+    QVERIFY2(edgeChanges(f.layoutOf(OursRow).bubble) <= 1,
+        qPrintable(QString::number(edgeChanges(f.layoutOf(OursRow).bubble))));
+    for (const int row : { UnconfirmedRow, QueuedRow, SendingRow }) {
+        // Fainter: between the delivered highlight and the base, but still a bubble.
+        const QColor pending = f.fillOf(image, row);
+        QVERIFY2(colorDistance(pending, f.base()) < 0.8 * colorDistance(delivered, f.base()),
+            qPrintable(u"row %1: %2 vs %3 on %4"_s.arg(row).arg(
+                pending.name(), delivered.name(), f.base().name())));
+        QVERIFY(colorDistance(pending, f.base()) > 30);
+        // Dashed.
+        const int changes = edgeChanges(f.layoutOf(row).bubble);
+        QVERIFY2(changes >= 6, qPrintable(u"row %1: %2 changes"_s.arg(row).arg(changes)));
+    }
+}
+
+void TestChatMessageDelegate::textContrastsWithTheBubble_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::newRow("light") << u"light"_s;
+    QTest::newRow("dark") << u"dark"_s;
+}
+
+void TestChatMessageDelegate::textContrastsWithTheBubble()
+{
+    QFETCH(QString, palette);
+    const bool dark = palette == u"dark"_s;
+    ChatFixture f(paletteNamed(palette));
+    f.addConversation();
+    QVERIFY(f.exposed());
+    const Capture image = f.capture();
+
+    for (const int row : { TheirsRow, OursRow, FailedRow }) {
+        const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(row);
+        const QColor fill = f.fillOf(image, row);
+        const QColor ink = image.furthestFrom(parts.text.toAlignedRect(), fill);
+        const QString what = u"row %1: %2 on %3, contrast %4"_s.arg(row)
+                                 .arg(ink.name(), fill.name())
+                                 .arg(contrast(ink, fill));
+        QVERIFY2(contrast(ink, fill) >= 3.0, qPrintable(what));
+        // The time and state under it are quieter, but still readable.
+        const QColor metaInk = image.furthestFrom(parts.meta, fill);
+        QVERIFY2(contrast(metaInk, fill) >= 2.0,
+            qPrintable(u"row %1 meta: %2 on %3, contrast %4"_s.arg(row)
+                           .arg(metaInk.name(), fill.name())
+                           .arg(contrast(metaInk, fill))));
+        // The friend's bubble and a refused one follow the palette: dark ones on a dark
+        // base with light text, light ones with dark text.
+        if (row != OursRow) {
+            QCOMPARE(luminance(fill) < 0.2, dark);
+            QCOMPARE(luminance(ink) > luminance(fill), dark);
+        }
+    }
+}
+
+QTEST_MAIN(TestChatMessageDelegate)
+#include "tst_chat_message_delegate.moc"
