@@ -5,3 +5,5 @@
 // Turn on with QT_LOGGING_RULES="presence.gateway.debug=true". Tokens are never logged.
 Q_DECLARE_LOGGING_CATEGORY(lcGateway)
 Q_DECLARE_LOGGING_CATEGORY(lcConnection)
+// Redis: connection state at info and above; command arguments (user ids) only at debug.
+Q_DECLARE_LOGGING_CATEGORY(lcRedis)

@@ -6,10 +6,13 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Debian 12 packages needed to build and test everything.
 # libqt6svg6 is Qt's SVG icon engine plugin: without it the application icon draws as nothing.
+# libhiredis-dev is the gateway's Redis client library, found through pkg-config; redis-server
+# is for the Redis tests.
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-websockets-dev
     libqt6svg6
+    pkg-config libhiredis-dev redis-server
 )
 
 presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

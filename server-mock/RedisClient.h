@@ -1,0 +1,65 @@
+#pragma once
+
+#include "server-mock/RedisAsyncConnection.h"
+#include "server-mock/RedisReply.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <chrono>
+#include <functional>
+
+namespace Presence::Gateway {
+
+// A Redis connection for commands, on the Qt event loop, that never blocks it (hiredis's
+// asynchronous API, see RedisAsyncConnection). It reconnects by itself after any loss.
+//
+// Commands are argv lists, so binary data needs no escaping. Every callback runs exactly once,
+// from the event loop, unless its context object is destroyed first; when the connection is
+// lost, every outstanding one gets an Error reply "connection lost", which a store should take
+// for an outage. Commands given while not Ready are not queued: they fail ("not connected").
+class RedisClient : public QObject {
+    Q_OBJECT
+public:
+    using State = RedisAsyncConnection::State;
+    using Options = RedisAsyncConnection::Options;
+    using Command = QList<QByteArray>;
+
+    explicit RedisClient(QObject *parent = nullptr);
+    explicit RedisClient(const Options &options, QObject *parent = nullptr);
+    ~RedisClient() override;
+
+    void connectTo(const RedisUrl &url);
+    // Stops for good, until the next connectTo(); outstanding callbacks get "closed".
+    void close();
+
+    [[nodiscard]] State state() const;
+    // Batches sent to Redis: one per command() and one per pipeline() that went out. Refused
+    // ones (not Ready, invalid) do not count.
+    [[nodiscard]] quint64 roundTrips() const { return m_roundTrips; }
+
+    // Sends one command. `done` is not called once `context` is destroyed; a null context
+    // binds the callback to this client.
+    void command(Command argv, QObject *context, std::function<void(const RedisReply &)> done);
+    // Sends all the commands in one write, one round trip, and calls `done` once with one
+    // reply per command, in order. After a loss mid-way the replies not received are
+    // "connection lost" errors. An invalid command refuses the whole pipeline.
+    void pipeline(QList<Command> commands, QObject *context,
+        std::function<void(const QList<RedisReply> &)> done);
+
+Q_SIGNALS:
+    void stateChanged(Presence::Gateway::RedisAsyncConnection::State state);
+    void ready();
+    void connectionLost(const QString &reason);
+    void connectFailed(const QString &reason);
+    void retryScheduled(int attempt, std::chrono::milliseconds delay);
+
+private:
+    // An error message if `command` may not run on this connection, else empty.
+    [[nodiscard]] static QByteArray refusal(const Command &command);
+
+    RedisAsyncConnection *m_connection;
+    quint64 m_roundTrips = 0;
+};
+
+} // namespace Presence::Gateway

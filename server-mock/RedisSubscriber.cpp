@@ -1,0 +1,145 @@
+#include "server-mock/RedisSubscriber.h"
+
+#include "server-mock/Logging.h"
+#include "server-mock/RedisReply.h"
+
+#include <QPointer>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+namespace {
+
+// Channels per SUBSCRIBE when resubscribing, so that thousands of them make a few commands
+// of reasonable size rather than thousands of commands or one huge one.
+constexpr qsizetype kChannelsPerCommand = 1000;
+
+} // namespace
+
+RedisSubscriber::RedisSubscriber(QObject *parent)
+    : RedisSubscriber(Options {}, parent)
+{
+}
+
+RedisSubscriber::RedisSubscriber(const Options &options, QObject *parent)
+    : QObject(parent)
+    , m_connection(new RedisAsyncConnection(u"subscriber"_s, options, this))
+{
+    m_connection->setPushHandler([this](const RedisReply &reply) { onPush(reply); });
+    connect(
+        m_connection, &RedisAsyncConnection::stateChanged, this, &RedisSubscriber::stateChanged);
+    // onReady() emits ready() itself, after resubscribing, so that a subscribe() made in a
+    // slot of ready() is not sent twice.
+    connect(m_connection, &RedisAsyncConnection::ready, this, &RedisSubscriber::onReady);
+    connect(m_connection, &RedisAsyncConnection::connectionLost, this,
+        &RedisSubscriber::onConnectionLost);
+    connect(m_connection, &RedisAsyncConnection::connectionLost, this,
+        &RedisSubscriber::connectionLost);
+    connect(
+        m_connection, &RedisAsyncConnection::connectFailed, this, &RedisSubscriber::connectFailed);
+    connect(m_connection, &RedisAsyncConnection::retryScheduled, this,
+        &RedisSubscriber::retryScheduled);
+}
+
+RedisSubscriber::~RedisSubscriber() = default;
+
+void RedisSubscriber::connectTo(const RedisUrl &url)
+{
+    m_resubscribing = false;
+    m_awaited.clear();
+    m_connection->connectTo(url);
+}
+
+void RedisSubscriber::close()
+{
+    m_resubscribing = false;
+    m_awaited.clear();
+    m_connection->close();
+}
+
+RedisSubscriber::State RedisSubscriber::state() const
+{
+    return m_connection->state();
+}
+
+void RedisSubscriber::subscribe(const QByteArray &channel)
+{
+    if (m_channels.contains(channel))
+        return;
+    m_channels.insert(channel);
+    qCDebug(lcRedis) << "subscribing to" << channel;
+    if (m_connection->state() == State::Ready)
+        m_connection->sendSubscription({ QByteArrayLiteral("SUBSCRIBE"), channel });
+}
+
+void RedisSubscriber::unsubscribe(const QByteArray &channel)
+{
+    if (!m_channels.remove(channel))
+        return;
+    qCDebug(lcRedis) << "unsubscribing from" << channel;
+    // Only a channel wanted while Ready was sent, so the server knows it: hiredis refuses an
+    // UNSUBSCRIBE on a connection not in subscribe mode.
+    if (m_connection->state() == State::Ready)
+        m_connection->sendSubscription({ QByteArrayLiteral("UNSUBSCRIBE"), channel });
+}
+
+void RedisSubscriber::onReady()
+{
+    m_awaited = m_channels;
+    m_resubscribing = !m_awaited.isEmpty();
+    if (!m_channels.isEmpty())
+        qCInfo(lcRedis).noquote() << u"subscriber: subscribing again to %1 channel(s)"_s.arg(
+            m_channels.size());
+    RedisAsyncConnection::Command command { QByteArrayLiteral("SUBSCRIBE") };
+    for (const QByteArray &channel : std::as_const(m_channels)) {
+        command.append(channel);
+        if (command.size() > kChannelsPerCommand) {
+            m_connection->sendSubscription(command);
+            command.resize(1);
+        }
+    }
+    if (command.size() > 1)
+        m_connection->sendSubscription(command);
+
+    QPointer<RedisSubscriber> guard(this);
+    Q_EMIT ready();
+    if (guard && !m_resubscribing)
+        Q_EMIT resubscribed();
+}
+
+void RedisSubscriber::onConnectionLost()
+{
+    m_resubscribing = false;
+    m_awaited.clear();
+}
+
+void RedisSubscriber::onPush(const RedisReply &reply)
+{
+    // hiredis hands over only ["subscribe" | "unsubscribe" | "message", channel, ...] arrays;
+    // check anyway, since a wrong guess here must not become a crash.
+    if (!reply.isArray() || reply.elements.size() < 3)
+        return;
+    const QByteArray &kind = reply.elements.at(0).bytes;
+    const QByteArray &channel = reply.elements.at(1).bytes;
+
+    if (kind == "message") {
+        // Messages still in flight when unsubscribe() was called are not wanted any more.
+        if (m_channels.contains(channel))
+            Q_EMIT messageReceived(channel, reply.elements.at(2).bytes);
+        return;
+    }
+    if (kind != "subscribe")
+        return;
+    const bool wanted = m_channels.contains(channel);
+    const bool roundDone = m_resubscribing && m_awaited.remove(channel) && m_awaited.isEmpty();
+    if (roundDone)
+        m_resubscribing = false;
+    QPointer<RedisSubscriber> guard(this);
+    if (wanted)
+        Q_EMIT channelSubscribed(channel);
+    if (guard && roundDone)
+        Q_EMIT resubscribed();
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "server-mock/RedisAsyncConnection.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QSet>
+#include <chrono>
+
+namespace Presence::Gateway {
+
+// Redis pub/sub on a connection of its own: a hiredis context in subscribe mode can run no
+// other command. It keeps the set of channels asked for and makes the server's set equal to
+// it, including after every reconnect, which is when a store must refresh what it shows
+// (messages published while disconnected are gone for good).
+//
+// It does not count references: subscribing twice is one subscription, and one unsubscribe
+// ends it.
+class RedisSubscriber : public QObject {
+    Q_OBJECT
+public:
+    using State = RedisAsyncConnection::State;
+    using Options = RedisAsyncConnection::Options;
+
+    explicit RedisSubscriber(QObject *parent = nullptr);
+    explicit RedisSubscriber(const Options &options, QObject *parent = nullptr);
+    ~RedisSubscriber() override;
+
+    void connectTo(const RedisUrl &url);
+    // Stops for good, until the next connectTo(); channels() is kept for that.
+    void close();
+
+    [[nodiscard]] State state() const;
+
+    // Both take effect at once when Ready, else at the next connection.
+    void subscribe(const QByteArray &channel);
+    void unsubscribe(const QByteArray &channel);
+    // The channels asked for, confirmed by the server or not yet.
+    [[nodiscard]] const QSet<QByteArray> &channels() const { return m_channels; }
+
+Q_SIGNALS:
+    void stateChanged(Presence::Gateway::RedisAsyncConnection::State state);
+    void ready();
+    void connectionLost(const QString &reason);
+    void connectFailed(const QString &reason);
+    void retryScheduled(int attempt, std::chrono::milliseconds delay);
+    // The server confirmed a subscription: messages published from now on arrive.
+    void channelSubscribed(const QByteArray &channel);
+    // After every (re)connection, once each channel wanted at that moment is confirmed again
+    // (at once when there is none): the moment to refresh snapshots, since whatever was
+    // published while disconnected was lost.
+    void resubscribed();
+    void messageReceived(const QByteArray &channel, const QByteArray &payload);
+
+private:
+    void onReady();
+    void onConnectionLost();
+    void onPush(const RedisReply &reply);
+
+    RedisAsyncConnection *m_connection;
+    QSet<QByteArray> m_channels;
+    // Channels the current (re)subscription round still waits for.
+    QSet<QByteArray> m_awaited;
+    bool m_resubscribing = false;
+};
+
+} // namespace Presence::Gateway

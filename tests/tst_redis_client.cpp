@@ -1,0 +1,944 @@
+// Tests for the gateway's Redis foundation (RedisUrl, RedisClient, RedisSubscriber) against a
+// real redis-server: the shared one named by PRESENCE_TEST_REDIS_URL when set (in database 9,
+// flushed first), else one of its own. Tests that kill and restart Redis always start their
+// own, on a free loopback port in a temporary directory.
+
+#include "server-mock/RedisClient.h"
+#include "server-mock/RedisReply.h"
+#include "server-mock/RedisSubscriber.h"
+#include "server-mock/RedisUrl.h"
+
+#include <QElapsedTimer>
+#include <QHostAddress>
+#include <QPointer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using namespace Presence::Gateway;
+
+using State = RedisAsyncConnection::State;
+using Command = QList<QByteArray>;
+
+namespace {
+
+constexpr int kTestDb = 9;
+
+// A port nothing listens on right now: bound, then released.
+quint16 freePort()
+{
+    QTcpServer server;
+    return server.listen(QHostAddress::LocalHost, 0) ? server.serverPort() : 0;
+}
+
+bool pingAnswers(quint16 port)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(200))
+        return false;
+    socket.write("PING\r\n");
+    QByteArray answer;
+    while (!answer.contains('\n') && socket.waitForReadyRead(200))
+        answer += socket.readAll();
+    return answer.startsWith("+PONG");
+}
+
+// A private redis-server: loopback only, no persistence, its files in a temporary directory.
+// The destructor kills it, so a failing test never leaves one behind.
+class RedisServerProcess {
+public:
+    RedisServerProcess() { m_process.setProcessChannelMode(QProcess::MergedChannels); }
+    ~RedisServerProcess() { kill(); }
+    RedisServerProcess(const RedisServerProcess &) = delete;
+    RedisServerProcess &operator=(const RedisServerProcess &) = delete;
+
+    // Starts on `port` (a free one when 0) and returns once it answers PING; else false
+    // with error() saying why.
+    [[nodiscard]] bool start(quint16 port = 0)
+    {
+        const QString program = QStandardPaths::findExecutable(u"redis-server"_s);
+        if (program.isEmpty()) {
+            m_error
+                = u"redis-server not found: install Debian's redis-server (tools/test.sh does)"_s;
+            return false;
+        }
+        // A free port may be taken again before redis-server binds it: then try another.
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            const quint16 candidate = port ? port : freePort();
+            m_process.start(program,
+                { u"--port"_s, QString::number(candidate), u"--bind"_s, u"127.0.0.1"_s, u"--save"_s,
+                    u""_s, u"--appendonly"_s, u"no"_s, u"--dir"_s, m_dir.path(), u"--daemonize"_s,
+                    u"no"_s, u"--loglevel"_s, u"warning"_s });
+            if (!m_process.waitForStarted(5000)) {
+                m_error = u"cannot start %1: %2"_s.arg(program, m_process.errorString());
+                return false;
+            }
+            const bool up = QTest::qWaitFor(
+                [&] { return m_process.state() == QProcess::NotRunning || pingAnswers(candidate); },
+                5000);
+            if (up && m_process.state() == QProcess::Running) {
+                m_port = candidate;
+                return true;
+            }
+            m_error = u"redis-server on port %1 did not answer: %2"_s.arg(candidate).arg(
+                QString::fromLocal8Bit(m_process.readAll()));
+            kill();
+            if (port)
+                return false;
+        }
+        return false;
+    }
+
+    // SIGKILL: a crash, as far as its clients can tell.
+    void kill()
+    {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+
+    [[nodiscard]] quint16 port() const { return m_port; }
+    [[nodiscard]] QString error() const { return m_error; }
+    [[nodiscard]] RedisUrl url() const { return RedisUrl { u"127.0.0.1"_s, m_port, kTestDb }; }
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_process;
+    quint16 m_port = 0;
+    QString m_error;
+};
+
+// Quick retries, so that reconnect tests take milliseconds.
+RedisClient::Options fastOptions()
+{
+    RedisClient::Options options;
+    options.retryMin = 10ms;
+    options.retryMax = 100ms;
+    options.connectTimeout = 2s;
+    return options;
+}
+
+// One command, waited for. The context dies with this call, so a reply arriving after the
+// timeout cannot write into a stack that is gone.
+RedisReply run(RedisClient &client, const Command &argv, int timeoutMs = 5000)
+{
+    QObject context;
+    std::optional<RedisReply> reply;
+    client.command(argv, &context, [&reply](const RedisReply &r) { reply = r; });
+    if (!QTest::qWaitFor([&] { return reply.has_value(); }, timeoutMs))
+        return RedisReply::error("test: no reply in time");
+    return *reply;
+}
+
+// The warning an outage must leave in the log, once.
+void expectWarning(const QString &pattern)
+{
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(pattern));
+}
+
+qint64 integerOf(const RedisReply &reply)
+{
+    return reply.toInteger().value_or(std::numeric_limits<qint64>::min());
+}
+
+QList<QByteArray> sorted(QList<QByteArray> list)
+{
+    std::sort(list.begin(), list.end());
+    return list;
+}
+
+QList<QByteArray> stringsOf(const RedisReply &reply)
+{
+    QList<QByteArray> strings;
+    for (const RedisReply &element : reply.elements)
+        strings.append(element.bytes);
+    return sorted(strings);
+}
+
+// A TCP peer that is not Redis: it answers SELECT with +OK (or not at all), and anything else
+// with `answer` (or not at all), so a test can make a server garbled or silent.
+class FakeRedis : public QObject {
+public:
+    FakeRedis(bool answerSelect, QByteArray answer)
+        : m_answerSelect(answerSelect)
+        , m_answer(std::move(answer))
+    {
+        m_server.listen(QHostAddress::LocalHost, 0);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+                ++m_connections;
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
+                    const QByteArray request = socket->readAll();
+                    if (request.contains("SELECT")) {
+                        if (m_answerSelect)
+                            socket->write("+OK\r\n");
+                    } else if (!m_answer.isEmpty()) {
+                        socket->write(m_answer);
+                    }
+                });
+                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            }
+        });
+    }
+
+    [[nodiscard]] RedisUrl url() const
+    {
+        return RedisUrl { u"127.0.0.1"_s, m_server.serverPort(), 0 };
+    }
+    [[nodiscard]] int connections() const { return m_connections; }
+
+private:
+    QTcpServer m_server;
+    bool m_answerSelect;
+    QByteArray m_answer;
+    int m_connections = 0;
+};
+
+} // namespace
+
+class TestRedisClient : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void parseUrl_data();
+    void parseUrl();
+    void urlToString();
+
+    void connectsAndSelectsTheDatabase();
+    void connectsByHostName();
+    void binarySafeCommands();
+    void pipelineIsOneRoundTrip();
+    void destroyedContextIsNeverCalled();
+    void errorRepliesAreErrors();
+    void invalidCommandsAreRefused();
+    void notConnectedFailsFast();
+    void replyLimitsMakeErrors();
+    void tooDeepForHiredisIsAnOutage();
+    void garbageIsAnOutage();
+    void silentServerTimesOut();
+    void unansweredCommandTimesOut();
+    void killedServerFailsOutstandingOnce();
+    void unreachableAtStartRetriesWithoutBlocking();
+    void closeFailsOutstandingAndStops();
+    void deletingTheClientInACallbackIsSafe();
+
+    void subscriberReceivesAndUnsubscribes();
+    void subscriberResubscribesAfterRestart();
+
+private:
+    [[nodiscard]] QByteArray key(const char *name) const { return m_prefix + name; }
+    // The test's channels on the server, whoever else uses it.
+    QList<QByteArray> pubsubChannels(RedisClient &client) const
+    {
+        return stringsOf(run(client, { "PUBSUB", "CHANNELS", m_prefix + '*' }));
+    }
+
+    RedisUrl m_url;
+    std::unique_ptr<RedisServerProcess> m_ownServer;
+    // Keys and channels of this run, apart from whatever else shares the server.
+    QByteArray m_prefix;
+};
+
+void TestRedisClient::initTestCase()
+{
+    m_prefix = "tst_redis_client:" + QByteArray::number(QCoreApplication::applicationPid()) + ':';
+    const QString shared = qEnvironmentVariable("PRESENCE_TEST_REDIS_URL");
+    if (!shared.isEmpty()) {
+        QString error;
+        const auto url = RedisUrl::parse(shared, &error);
+        QVERIFY2(url, qPrintable(u"PRESENCE_TEST_REDIS_URL: "_s + error));
+        m_url = *url;
+        m_url.db = kTestDb;
+    } else {
+        m_ownServer = std::make_unique<RedisServerProcess>();
+        QVERIFY2(m_ownServer->start(), qPrintable(m_ownServer->error()));
+        m_url = m_ownServer->url();
+    }
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+    QVERIFY(run(client, { "FLUSHDB" }).isOk());
+}
+
+void TestRedisClient::cleanupTestCase()
+{
+    if (m_ownServer)
+        return; // its data dies with it
+    // Leave the shared server's database as found.
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+    QVERIFY(run(client, { "FLUSHDB" }).isOk());
+}
+
+void TestRedisClient::parseUrl_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<int>("db");
+    QTest::addColumn<QString>("error");
+
+    QTest::addRow("ipv4, port, db")
+        << u"redis://127.0.0.1:6380/2"_s << u"127.0.0.1"_s << 6380 << 2 << QString();
+    QTest::addRow("name alone") << u"redis://localhost"_s << u"localhost"_s << 6379 << 0
+                                << QString();
+    QTest::addRow("name and port")
+        << u"redis://redis.example.com:7000"_s << u"redis.example.com"_s << 7000 << 0 << QString();
+    QTest::addRow("container name")
+        << u"redis://presence_redis-1:6379/0"_s << u"presence_redis-1"_s << 6379 << 0 << QString();
+    QTest::addRow("ipv6") << u"redis://[::1]:6390/15"_s << u"::1"_s << 6390 << 15 << QString();
+    QTest::addRow("ipv6 alone") << u"redis://[::1]"_s << u"::1"_s << 6379 << 0 << QString();
+    QTest::addRow("scheme in capitals, trailing slash")
+        << u"REDIS://Cache/"_s << u"Cache"_s << 6379 << 0 << QString();
+    QTest::addRow("highest port") << u"redis://10.0.0.1:65535/0"_s << u"10.0.0.1"_s << 65535 << 0
+                                  << QString();
+
+    const auto bad = [](const char *name, const QString &text, const QString &error) {
+        QTest::addRow("%s", name) << text << QString() << 0 << 0 << error;
+    };
+    bad("empty", u""_s, u"must look like redis://HOST[:PORT][/DB] (got \"\")"_s);
+    bad("no scheme", u"localhost:6379"_s,
+        u"must look like redis://HOST[:PORT][/DB] (got \"localhost:6379\")"_s);
+    bad("tls", u"rediss://host:6380"_s,
+        u"unsupported scheme \"rediss\" (only redis:// is supported)"_s);
+    bad("http", u"http://host"_s, u"unsupported scheme \"http\" (only redis:// is supported)"_s);
+    bad("nothing after the scheme", u"redis://"_s, u"missing host"_s);
+    bad("port without host", u"redis://:6379"_s, u"missing host"_s);
+    bad("port 0", u"redis://host:0"_s, u"port must be a number from 1 to 65535 (got \"0\")"_s);
+    bad("port too high", u"redis://host:65536"_s,
+        u"port must be a number from 1 to 65535 (got \"65536\")"_s);
+    bad("empty port", u"redis://host:"_s, u"port must be a number from 1 to 65535 (got \"\")"_s);
+    bad("signed port", u"redis://host:+80"_s,
+        u"port must be a number from 1 to 65535 (got \"+80\")"_s);
+    bad("port with letters", u"redis://host:80x/1"_s,
+        u"port must be a number from 1 to 65535 (got \"80x\")"_s);
+    bad("db too high", u"redis://host/16"_s,
+        u"database must be a number from 0 to 15 (got \"16\")"_s);
+    bad("negative db", u"redis://host/-1"_s,
+        u"database must be a number from 0 to 15 (got \"-1\")"_s);
+    bad("db with a path", u"redis://host/1/2"_s,
+        u"database must be a number from 0 to 15 (got \"1/2\")"_s);
+    bad("db by name", u"redis://host:6379/presence"_s,
+        u"database must be a number from 0 to 15 (got \"presence\")"_s);
+    bad("ipv6 without brackets", u"redis://::1:6379"_s,
+        u"an IPv6 address must be in brackets, as in redis://[::1]:6379"_s);
+    bad("unclosed bracket", u"redis://[::1:6379"_s, u"missing ']' after the IPv6 address"_s);
+    bad("name in brackets", u"redis://[redis]:6379"_s, u"\"redis\" is not an IPv6 address"_s);
+    bad("ipv4 in brackets", u"redis://[127.0.0.1]:6379"_s,
+        u"\"127.0.0.1\" is not an IPv6 address"_s);
+    bad("junk after brackets", u"redis://[::1]6379"_s,
+        u"unexpected \"6379\" after the IPv6 address"_s);
+    bad("ipv4 out of range", u"redis://300.1.1.1"_s, u"\"300.1.1.1\" is not an IPv4 address"_s);
+    bad("ipv4 too short", u"redis://10.0.0:6379"_s, u"\"10.0.0\" is not an IPv4 address"_s);
+    bad("space in name", u"redis://bad host"_s, u"\"bad host\" is not a valid host name"_s);
+    bad("label starting with a dash", u"redis://-cache.example"_s,
+        u"\"-cache.example\" is not a valid host name"_s);
+    bad("password", u"redis://user:secret@host:6379"_s,
+        u"user names and passwords are not supported"_s);
+    bad("options", u"redis://host:6379?db=1"_s, u"options after '?' or '#' are not supported"_s);
+}
+
+void TestRedisClient::parseUrl()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(int, db);
+    QFETCH(QString, error);
+
+    QString message = u"untouched"_s;
+    const auto url = RedisUrl::parse(text, &message);
+    if (!error.isEmpty()) {
+        QVERIFY(!url);
+        QCOMPARE(message, error);
+        return;
+    }
+    QVERIFY2(url, qPrintable(message));
+    QCOMPARE(url->host, host);
+    QCOMPARE(int(url->port), port);
+    QCOMPARE(url->db, db);
+}
+
+void TestRedisClient::urlToString()
+{
+    QCOMPARE(
+        RedisUrl::parse(u"redis://[::1]:6390/15", nullptr)->toString(), u"redis://[::1]:6390/15"_s);
+    QCOMPARE(
+        RedisUrl::parse(u"redis://localhost", nullptr)->toString(), u"redis://localhost:6379/0"_s);
+    // What toString() gives parses back to the same URL.
+    const RedisUrl url { u"10.1.2.3"_s, 7001, 4 };
+    QVERIFY(RedisUrl::parse(url.toString(), nullptr) == url);
+}
+
+void TestRedisClient::connectsAndSelectsTheDatabase()
+{
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy states(&client, &RedisClient::stateChanged);
+    QVERIFY(ready.isValid());
+    QCOMPARE(client.state(), State::Disconnected);
+
+    client.connectTo(m_url);
+    QCOMPARE(client.state(), State::Connecting);
+    QVERIFY(ready.wait());
+    QCOMPARE(client.state(), State::Ready);
+    QCOMPARE(states.count(), 2);
+    QCOMPARE(states.at(1).at(0).value<State>(), State::Ready);
+
+    const RedisReply pong = run(client, { "PING" });
+    QCOMPARE(pong.type, RedisReply::Type::Status);
+    QCOMPARE(pong.bytes, QByteArray("PONG"));
+    // SELECT ran before Ready: this connection works in the URL's database.
+    const RedisReply info = run(client, { "CLIENT", "INFO" });
+    QVERIFY2(
+        info.bytes.contains(" db=" + QByteArray::number(kTestDb) + ' '), info.bytes.constData());
+}
+
+void TestRedisClient::connectsByHostName()
+{
+    if (m_url.host != u"127.0.0.1" && m_url.host != u"localhost")
+        QSKIP("the shared Redis is not on this machine's loopback");
+    RedisUrl byName = m_url;
+    byName.host = u"localhost"_s;
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(byName);
+    QVERIFY(ready.wait());
+    QCOMPARE(run(client, { "ECHO", "by name" }).bytes, QByteArray("by name"));
+}
+
+void TestRedisClient::binarySafeCommands()
+{
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    // Every byte value, and bytes that look like the protocol itself.
+    const QByteArray binaryKey = key("bin") + QByteArray("\0\r\n key", 8);
+    QByteArray value;
+    for (int i = 0; i < 256; ++i)
+        value.append(char(i));
+    value += "\r\n$3\r\nfoo\r\n";
+
+    QVERIFY(run(client, { "SET", binaryKey, value }).isOk());
+    const RedisReply got = run(client, { "GET", binaryKey });
+    QCOMPARE(got.type, RedisReply::Type::String);
+    QCOMPARE(got.bytes, value);
+
+    QCOMPARE(integerOf(run(client, { "EXPIRE", binaryKey, "100" })), qint64(1));
+    const qint64 ttl = integerOf(run(client, { "TTL", binaryKey }));
+    QVERIFY2(ttl > 0 && ttl <= 100, QByteArray::number(ttl).constData());
+    QCOMPARE(integerOf(run(client, { "DEL", binaryKey })), qint64(1));
+    QVERIFY(run(client, { "GET", binaryKey }).isNil());
+    QCOMPARE(integerOf(run(client, { "EXPIRE", binaryKey, "100" })), qint64(0));
+
+    // An empty value is a String, not Nil.
+    QVERIFY(run(client, { "SET", key("empty"), QByteArray() }).isOk());
+    const RedisReply empty = run(client, { "GET", key("empty") });
+    QCOMPARE(empty.type, RedisReply::Type::String);
+    QVERIFY(empty.bytes.isEmpty());
+    QCOMPARE(integerOf(run(client, { "INCRBY", key("counter"), "41" })), qint64(41));
+    QCOMPARE(run(client, { "GET", key("counter") }).toInteger(), std::optional<qint64>(41));
+}
+
+void TestRedisClient::pipelineIsOneRoundTrip()
+{
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    QList<Command> commands;
+    for (int i = 0; i < 500; ++i)
+        commands.append(i % 2 ? Command { "ECHO", QByteArray::number(i) }
+                              : Command { "INCR", key("pipelined") });
+    const quint64 before = client.roundTrips();
+    int calls = 0;
+    QList<RedisReply> replies;
+    QObject context;
+    client.pipeline(commands, &context, [&](const QList<RedisReply> &r) {
+        ++calls;
+        replies = r;
+    });
+    QCOMPARE(client.roundTrips(), before + 1);
+    QCOMPARE(calls, 0); // never from inside pipeline()
+    QTRY_COMPARE(calls, 1);
+    QCOMPARE(replies.size(), 500);
+    for (int i = 0; i < 500; ++i) {
+        if (i % 2)
+            QCOMPARE(replies.at(i).bytes, QByteArray::number(i));
+        else
+            QCOMPARE(replies.at(i).integer, qint64(i / 2 + 1));
+    }
+
+    // The same commands one by one: one round trip each.
+    const quint64 afterPipeline = client.roundTrips();
+    int answered = 0;
+    for (const Command &command : std::as_const(commands))
+        client.command(command, &context, [&answered](const RedisReply &) { ++answered; });
+    QCOMPARE(client.roundTrips(), afterPipeline + 500);
+    QTRY_COMPARE(answered, 500);
+}
+
+void TestRedisClient::destroyedContextIsNeverCalled()
+{
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    bool commandCalled = false;
+    bool pipelineCalled = false;
+    auto *context = new QObject;
+    client.command({ "PING" }, context, [&](const RedisReply &) { commandCalled = true; });
+    client.pipeline({ { "PING" }, { "PING" } }, context,
+        [&](const QList<RedisReply> &) { pipelineCalled = true; });
+    delete context;
+    // Replies come in order: once this one is in, the earlier ones were too.
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QVERIFY(!commandCalled);
+    QVERIFY(!pipelineCalled);
+}
+
+void TestRedisClient::errorRepliesAreErrors()
+{
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    QVERIFY(run(client, { "SET", key("text"), "abc" }).isOk());
+    const RedisReply notInteger = run(client, { "INCR", key("text") });
+    QVERIFY(notInteger.isError());
+    QVERIFY(!notInteger.isConnectionError());
+    QVERIFY2(
+        notInteger.bytes.startsWith("ERR value is not an integer"), notInteger.bytes.constData());
+    const RedisReply wrongType = run(client, { "LPUSH", key("text"), "x" });
+    QVERIFY(wrongType.isError());
+    QVERIFY2(wrongType.bytes.startsWith("WRONGTYPE"), wrongType.bytes.constData());
+    QVERIFY(run(client, { "NO-SUCH-COMMAND" }).bytes.startsWith("ERR unknown command"));
+
+    // An error inside a pipeline leaves the other replies alone.
+    QList<RedisReply> replies;
+    QObject context;
+    client.pipeline({ { "SET", key("one"), "1" }, { "INCR", key("text") }, { "GET", key("one") } },
+        &context, [&](const QList<RedisReply> &r) { replies = r; });
+    QTRY_COMPARE(replies.size(), 3);
+    QVERIFY(replies.at(0).isOk());
+    QVERIFY(replies.at(1).isError());
+    QCOMPARE(replies.at(2).bytes, QByteArray("1"));
+    QCOMPARE(lost.count(), 0);
+}
+
+void TestRedisClient::invalidCommandsAreRefused()
+{
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+    const quint64 before = client.roundTrips();
+
+    QCOMPARE(run(client, {}).bytes, QByteArray("refused: empty command"));
+    QCOMPARE(run(client, { "subscribe", "x" }).bytes,
+        QByteArray("refused: SUBSCRIBE needs a connection of its own (RedisSubscriber)"));
+    QCOMPARE(run(client, { "SELECT", "0" }).bytes,
+        QByteArray("refused: SELECT would change the connection behind the client's back"));
+    QCOMPARE(run(client, { "client", "reply", "off" }).bytes,
+        QByteArray("refused: CLIENT REPLY would pair replies with the wrong commands"));
+
+    // One bad command refuses the whole pipeline, with one reply per command.
+    QList<RedisReply> replies;
+    QObject context;
+    client.pipeline({ { "PING" }, { "MONITOR" }, { "PING" } }, &context,
+        [&](const QList<RedisReply> &r) { replies = r; });
+    QTRY_COMPARE(replies.size(), 3);
+    for (const RedisReply &reply : std::as_const(replies))
+        QCOMPARE(reply.bytes,
+            QByteArray("refused: MONITOR needs a connection of its own (RedisSubscriber)"));
+    QCOMPARE(client.roundTrips(), before);
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+}
+
+void TestRedisClient::notConnectedFailsFast()
+{
+    RedisClient client;
+    int calls = 0;
+    RedisReply reply;
+    QList<RedisReply> replies;
+    QObject context;
+    client.command({ "PING" }, &context, [&](const RedisReply &r) {
+        ++calls;
+        reply = r;
+    });
+    client.pipeline({ { "PING" }, { "PING" } }, &context, [&](const QList<RedisReply> &r) {
+        ++calls;
+        replies = r;
+    });
+    QCOMPARE(calls, 0); // from the event loop, never inside the call
+    QTRY_COMPARE(calls, 2);
+    QCOMPARE(reply.bytes, QByteArray(RedisReply::kNotConnected));
+    QVERIFY(reply.isConnectionError());
+    QCOMPARE(replies.size(), 2);
+    QCOMPARE(replies.at(1).bytes, QByteArray(RedisReply::kNotConnected));
+    QCOMPARE(client.roundTrips(), quint64(0));
+}
+
+void TestRedisClient::replyLimitsMakeErrors()
+{
+    RedisClient::Options options = fastOptions();
+    options.replyLimits.maxDepth = 3;
+    options.replyLimits.maxElements = 10;
+    RedisClient client(options);
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    const RedisReply threeLevels = run(client, { "EVAL", "return {1, {2, 3}}", "0" });
+    QCOMPARE(threeLevels.elements.size(), 2);
+    QCOMPARE(threeLevels.elements.at(1).elements.at(1).integer, qint64(3));
+    QCOMPARE(run(client, { "EVAL", "return {1, {2, {3}}}", "0" }).bytes,
+        QByteArray(RedisReply::kTooDeep));
+
+    const QByteArray upTo = "local t = {} for i = 1, ARGV[1] do t[i] = i end return t";
+    QCOMPARE(run(client, { "EVAL", upTo, "0", "10" }).elements.size(), 10);
+    QCOMPARE(run(client, { "EVAL", upTo, "0", "11" }).bytes, QByteArray(RedisReply::kTooLarge));
+    // The limit counts elements at every level.
+    QCOMPARE(run(client, { "EVAL", "return {1, 2, 3, 4, 5, {1, 2, 3, 4, 5, 6}}", "0" }).bytes,
+        QByteArray(RedisReply::kTooLarge));
+
+    // A refused reply costs that command only.
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(lost.count(), 0);
+}
+
+void TestRedisClient::tooDeepForHiredisIsAnOutage()
+{
+    // hiredis 0.14 cannot parse arrays nested 9 deep: a protocol error, which must cost the
+    // connection (rebuilt at once), not the process.
+    RedisClient client(fastOptions());
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    expectWarning(u"client: connection to .* lost \\(No support for nested multi bulk"_s);
+    const RedisReply reply = run(client, { "EVAL", "return {{{{{{{{{1}}}}}}}}}", "0" });
+    QCOMPARE(reply.bytes, QByteArray(RedisReply::kConnectionLost));
+    QCOMPARE(lost.count(), 1);
+    QVERIFY2(
+        lost.at(0).at(0).toString().contains(u"depth"), qPrintable(lost.at(0).at(0).toString()));
+    QTRY_COMPARE(ready.count(), 2);
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+}
+
+void TestRedisClient::garbageIsAnOutage()
+{
+    FakeRedis fake(true, "?garbage\r\n");
+    RedisClient client(fastOptions());
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    client.connectTo(fake.url());
+    QVERIFY(ready.wait());
+
+    expectWarning(u"client: connection to .* lost \\(Protocol error"_s);
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray(RedisReply::kConnectionLost));
+    QCOMPARE(lost.count(), 1);
+    QVERIFY2(lost.at(0).at(0).toString().contains(u"Protocol error"),
+        qPrintable(lost.at(0).at(0).toString()));
+    // And it keeps trying, as for any outage.
+    QTRY_VERIFY(fake.connections() >= 2);
+    client.close();
+}
+
+void TestRedisClient::silentServerTimesOut()
+{
+    // Accepts the connection, never answers SELECT: the attempt must end by itself.
+    FakeRedis fake(false, {});
+    RedisClient::Options options = fastOptions();
+    options.connectTimeout = 100ms;
+    RedisClient client(options);
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy failed(&client, &RedisClient::connectFailed);
+    // One warning per outage, however many attempts it takes.
+    expectWarning(u"client: cannot connect to .* \\(no answer within 100 ms\\); retrying"_s);
+    client.connectTo(fake.url());
+    QTRY_VERIFY(failed.count() >= 2);
+    QCOMPARE(failed.at(0).at(0).toString(), u"no answer within 100 ms"_s);
+    QCOMPARE(ready.count(), 0);
+    QVERIFY(fake.connections() >= 2);
+    client.close();
+    QCOMPARE(client.state(), State::Disconnected);
+}
+
+void TestRedisClient::unansweredCommandTimesOut()
+{
+    // Answers SELECT, then nothing: a stuck server. Commands must not wait forever.
+    FakeRedis fake(true, {});
+    RedisClient::Options options = fastOptions();
+    options.replyTimeout = 150ms;
+    RedisClient client(options);
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    client.connectTo(fake.url());
+    QVERIFY(ready.wait());
+
+    expectWarning(u"client: connection to .* lost \\(no reply within 150 ms\\)"_s);
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray(RedisReply::kConnectionLost));
+    QVERIFY(clock.elapsed() >= 140);
+    QCOMPARE(lost.count(), 1);
+    QCOMPARE(lost.at(0).at(0).toString(), u"no reply within 150 ms"_s);
+    QTRY_COMPARE(ready.count(), 2);
+    client.close();
+}
+
+void TestRedisClient::killedServerFailsOutstandingOnce()
+{
+    RedisServerProcess server;
+    QVERIFY2(server.start(), qPrintable(server.error()));
+    RedisClient client(fastOptions());
+    RedisClient observer(fastOptions());
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    QSignalSpy observerReady(&observer, &RedisClient::ready);
+    client.connectTo(server.url());
+    observer.connectTo(server.url());
+    QVERIFY(ready.wait());
+    QVERIFY(observerReady.count() == 1 || observerReady.wait());
+
+    // BLPOP without a timeout never answers, and Redis runs nothing after it on that
+    // connection: everything from the BLPOP on stays outstanding until the connection dies.
+    QObject context;
+    QList<RedisReply> first, second;
+    QList<QList<RedisReply>> piped;
+    client.pipeline({ { "PING" }, { "BLPOP", key("never"), "0" }, { "PING" } }, &context,
+        [&](const QList<RedisReply> &r) { piped.append(r); });
+    client.command({ "PING" }, &context, [&](const RedisReply &r) { first.append(r); });
+    client.command(
+        { "BLPOP", key("never"), "0" }, &context, [&](const RedisReply &r) { second.append(r); });
+    // Make sure Redis holds them (one blocked client) before it dies.
+    QTRY_COMPARE(run(observer, { "INFO", "clients" }).bytes.contains("blocked_clients:1"), true);
+
+    expectWarning(u"client: connection to .* lost \\(Server closed the connection\\)"_s);
+    expectWarning(u"client: connection to .* lost \\(Server closed the connection\\)"_s);
+    server.kill();
+    QTRY_COMPARE(lost.count(), 1);
+    QVERIFY(client.state() != State::Ready);
+    QVERIFY(!lost.at(0).at(0).toString().isEmpty());
+    QTRY_COMPARE(first.size(), 1);
+    QTRY_COMPARE(second.size(), 1);
+    QTRY_COMPARE(piped.size(), 1);
+    QCOMPARE(first.at(0).bytes, QByteArray(RedisReply::kConnectionLost));
+    QCOMPARE(second.at(0).bytes, QByteArray(RedisReply::kConnectionLost));
+    // The PING answered before BLPOP blocked stays; the rest were lost.
+    QCOMPARE(piped.at(0).size(), 3);
+    QCOMPARE(piped.at(0).at(0).bytes, QByteArray("PONG"));
+    QCOMPARE(piped.at(0).at(1).bytes, QByteArray(RedisReply::kConnectionLost));
+    QCOMPARE(piped.at(0).at(2).bytes, QByteArray(RedisReply::kConnectionLost));
+
+    // Back on the same port: Ready again without anyone asking, and commands work.
+    QVERIFY2(server.start(server.port()), qPrintable(server.error()));
+    QTRY_COMPARE(ready.count(), 2);
+    QCOMPARE(client.state(), State::Ready);
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    // Never twice.
+    QCOMPARE(first.size(), 1);
+    QCOMPARE(second.size(), 1);
+    QCOMPARE(piped.size(), 1);
+    QCOMPARE(lost.count(), 1);
+}
+
+void TestRedisClient::unreachableAtStartRetriesWithoutBlocking()
+{
+    const quint16 port = freePort();
+    QVERIFY(port);
+    RedisClient::Options options = fastOptions();
+    options.retryMin = 20ms;
+    options.retryMax = 80ms;
+    RedisClient client(options);
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy failed(&client, &RedisClient::connectFailed);
+    QSignalSpy retries(&client, &RedisClient::retryScheduled);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    // The event loop must keep running between and during attempts.
+    int ticks = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+    ticker.start();
+
+    expectWarning(u"client: cannot connect to redis://localhost:\\d+/9 \\(Connection refused\\)"_s);
+    QElapsedTimer clock;
+    clock.start();
+    client.connectTo(RedisUrl { u"localhost"_s, port, kTestDb });
+    QVERIFY(clock.elapsed() < 200); // returns at once: no connect, no DNS on this thread
+    QTRY_VERIFY(retries.count() >= 4);
+    QVERIFY(ticks >= 4);
+    QVERIFY(client.state() == State::Backoff || client.state() == State::Connecting);
+    QCOMPARE(lost.count(), 0); // never connected, so nothing was lost
+    QVERIFY(failed.count() >= 4);
+    for (int i = 0; i < retries.count(); ++i) {
+        QCOMPARE(retries.at(i).at(0).toInt(), i + 1);
+        const auto delay = retries.at(i).at(1).value<std::chrono::milliseconds>();
+        QVERIFY2(
+            delay >= 20ms && delay <= 80ms, QByteArray::number(qint64(delay.count())).constData());
+    }
+
+    // Redis appears: the next attempt gets it.
+    RedisServerProcess server;
+    QVERIFY2(server.start(port), qPrintable(server.error()));
+    QTRY_COMPARE(ready.count(), 1);
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+}
+
+void TestRedisClient::closeFailsOutstandingAndStops()
+{
+    RedisClient client(fastOptions());
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy retries(&client, &RedisClient::retryScheduled);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    QList<RedisReply> replies;
+    QObject context;
+    client.command({ "BLPOP", key("closing"), "0" }, &context,
+        [&](const RedisReply &r) { replies.append(r); });
+    client.close();
+    QCOMPARE(client.state(), State::Disconnected);
+    QCOMPARE(replies.size(), 0); // from the event loop, never inside close()
+    QTRY_COMPARE(replies.size(), 1);
+    QCOMPARE(replies.at(0).bytes, QByteArray(RedisReply::kClosed));
+    // Closed on purpose: no retry (one would have come within retryMax).
+    QVERIFY(!retries.wait(200));
+    QCOMPARE(client.state(), State::Disconnected);
+
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+}
+
+void TestRedisClient::deletingTheClientInACallbackIsSafe()
+{
+    auto *client = new RedisClient;
+    QSignalSpy ready(client, &RedisClient::ready);
+    client->connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    // All three replies arrive in one read; the first callback deletes the client, and with
+    // it the hiredis context, while the others wait to be delivered.
+    QPointer<RedisClient> alive(client);
+    int later = 0;
+    QObject context;
+    client->command({ "PING" }, &context, [&](const RedisReply &) { delete client; });
+    client->command({ "PING" }, &context, [&](const RedisReply &) { ++later; });
+    client->pipeline({ { "PING" } }, &context, [&](const QList<RedisReply> &) { ++later; });
+    QTRY_VERIFY(!alive);
+    QCOMPARE(later, 0);
+}
+
+void TestRedisClient::subscriberReceivesAndUnsubscribes()
+{
+    RedisClient client;
+    RedisSubscriber subscriber;
+    QSignalSpy clientReady(&client, &RedisClient::ready);
+    QSignalSpy resubscribed(&subscriber, &RedisSubscriber::resubscribed);
+    QSignalSpy subscribed(&subscriber, &RedisSubscriber::channelSubscribed);
+    QSignalSpy messages(&subscriber, &RedisSubscriber::messageReceived);
+    client.connectTo(m_url);
+    subscriber.connectTo(m_url);
+    QVERIFY(clientReady.wait());
+    QTRY_COMPARE(resubscribed.count(), 1); // with no channel, at once
+    QCOMPARE(subscriber.state(), State::Ready);
+
+    const QByteArray a = m_prefix + "chan:a";
+    const QByteArray b = m_prefix + QByteArray("chan:\xff\0b", 8);
+    subscriber.subscribe(a);
+    subscriber.subscribe(b);
+    subscriber.subscribe(a); // already subscribed: nothing happens
+    QCOMPARE(subscriber.channels(), (QSet<QByteArray> { a, b }));
+    QTRY_COMPARE(subscribed.count(), 2);
+    QCOMPARE(sorted({ subscribed.at(0).at(0).toByteArray(), subscribed.at(1).at(0).toByteArray() }),
+        sorted({ a, b }));
+    QCOMPARE(pubsubChannels(client), sorted({ a, b }));
+
+    const QByteArray payload("{\"user\":\"u1\",\0\xff}", 17);
+    QCOMPARE(integerOf(run(client, { "PUBLISH", a, payload })), qint64(1));
+    QTRY_COMPARE(messages.count(), 1);
+    QCOMPARE(messages.at(0).at(0).toByteArray(), a);
+    QCOMPARE(messages.at(0).at(1).toByteArray(), payload);
+
+    subscriber.unsubscribe(a);
+    QCOMPARE(subscriber.channels(), (QSet<QByteArray> { b }));
+    QTRY_COMPARE(pubsubChannels(client), QList<QByteArray> { b });
+    QCOMPARE(integerOf(run(client, { "PUBLISH", a, "nobody listens" })), qint64(0));
+    QCOMPARE(integerOf(run(client, { "PUBLISH", b, "to b" })), qint64(1));
+    QTRY_COMPARE(messages.count(), 2);
+    QCOMPARE(messages.at(1).at(0).toByteArray(), b);
+    QCOMPARE(messages.at(1).at(1).toByteArray(), QByteArray("to b"));
+
+    subscriber.unsubscribe(b);
+    QTRY_COMPARE(pubsubChannels(client), QList<QByteArray> {});
+    QCOMPARE(messages.count(), 2);
+    QCOMPARE(resubscribed.count(), 1);
+}
+
+void TestRedisClient::subscriberResubscribesAfterRestart()
+{
+    RedisServerProcess server;
+    QVERIFY2(server.start(), qPrintable(server.error()));
+    RedisClient client(fastOptions());
+    RedisSubscriber subscriber(fastOptions());
+    QSignalSpy clientReady(&client, &RedisClient::ready);
+    QSignalSpy resubscribed(&subscriber, &RedisSubscriber::resubscribed);
+    QSignalSpy lost(&subscriber, &RedisSubscriber::connectionLost);
+    QSignalSpy messages(&subscriber, &RedisSubscriber::messageReceived);
+
+    // Asked before connecting: subscribed once Ready, and resubscribed() says when.
+    const QByteArray channel = m_prefix + "chan:restart";
+    subscriber.subscribe(channel);
+    client.connectTo(server.url());
+    subscriber.connectTo(server.url());
+    QVERIFY(clientReady.wait());
+    QTRY_COMPARE(resubscribed.count(), 1);
+    QCOMPARE(pubsubChannels(client), QList<QByteArray> { channel });
+
+    expectWarning(u"client: connection to .* lost"_s);
+    expectWarning(u"subscriber: connection to .* lost"_s);
+    server.kill();
+    QTRY_COMPARE(lost.count(), 1);
+    QCOMPARE(subscriber.channels(), QSet<QByteArray> { channel });
+    QVERIFY2(server.start(server.port()), qPrintable(server.error()));
+    QTRY_COMPARE(resubscribed.count(), 2);
+    QTRY_COMPARE(clientReady.count(), 2);
+    QCOMPARE(pubsubChannels(client), QList<QByteArray> { channel });
+    QCOMPARE(integerOf(run(client, { "PUBLISH", channel, "after restart" })), qint64(1));
+    QTRY_COMPARE(messages.count(), 1);
+    QCOMPARE(messages.at(0).at(1).toByteArray(), QByteArray("after restart"));
+}
+
+QTEST_GUILESS_MAIN(TestRedisClient)
+#include "tst_redis_client.moc"
