@@ -7,6 +7,7 @@
 #include "server-mock/Logging.h"
 #include "server-mock/MemoryPresenceStore.h"
 
+#include <QPointer>
 #include <QSet>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -37,6 +38,7 @@ Gateway::Gateway(
     connect(
         m_server, &QWebSocketServer::originAuthenticationRequired, this, &Gateway::onOriginCheck);
     connect(m_store, &PresenceStore::presencePublished, this, &Gateway::onPresencePublished);
+    connect(m_store, &PresenceStore::storeReset, this, &Gateway::onStoreReset);
     connect(&m_subscriptions, &SubscriptionRegistry::userWatched, m_store, &PresenceStore::watch);
     connect(
         &m_subscriptions, &SubscriptionRegistry::userUnwatched, m_store, &PresenceStore::unwatch);
@@ -361,6 +363,22 @@ void Gateway::onDisconnected(ClientConnection *connection)
     connection->deleteLater();
     Q_EMIT connectionCountChanged(connectionCount());
     finishShutdownIfDone();
+}
+
+void Gateway::onStoreReset()
+{
+    // Pushes may have been lost and seq may have started again: every watcher gets a
+    // snapshot of all it watches, without ref, which clients take as the whole truth.
+    for (ClientConnection *connection : std::as_const(m_connections)) {
+        const QStringList watched = m_subscriptions.subscriptionsOf(connection->id());
+        if (watched.isEmpty())
+            continue;
+        QPointer<ClientConnection> guarded(connection);
+        m_store->snapshot(watched, connection, [guarded](const QList<UserPresence> &users) {
+            if (guarded)
+                guarded->send(toJson(Snapshot { users, {} }), std::nullopt);
+        });
+    }
 }
 
 void Gateway::onPresencePublished(const UserPresence &presence)

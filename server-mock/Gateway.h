@@ -67,6 +67,7 @@ private:
     void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
         const std::optional<QString> &ref);
     void onDisconnected(ClientConnection *connection);
+    void onStoreReset();
     void onPresencePublished(const Protocol::UserPresence &presence);
 
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,

@@ -43,6 +43,9 @@ public:
 Q_SIGNALS:
     // A change other users may see, to be pushed to that user's watchers.
     void presencePublished(const Presence::Protocol::UserPresence &presence);
+    // What watchers were told may be wrong or missing (a shared store lost its pushes, or
+    // restarted empty and counts seq from zero again): send every watcher a fresh snapshot.
+    void storeReset();
 };
 
 } // namespace Presence::Gateway

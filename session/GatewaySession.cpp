@@ -476,8 +476,10 @@ void GatewaySession::onSnapshot(const Snapshot &snapshot, const QString &ref)
     for (const UserPresence &presence : snapshot.users) {
         if (!m_subscribed.contains(presence.id))
             continue; // unsubscribed while the request was in flight
+        // A snapshot without ref is the gateway's reset (its store lost pushes, or counts
+        // seq from zero again): the whole truth, whatever seq was held.
         const auto held = m_seq.constFind(presence.id);
-        if (held != m_seq.constEnd() && *held > presence.seq)
+        if (!ref.isEmpty() && held != m_seq.constEnd() && *held > presence.seq)
             continue; // a push overtook this snapshot
         m_seq.insert(presence.id, presence.seq);
         accepted.append(presence);

@@ -113,6 +113,7 @@ private Q_SLOTS:
     void unsubscribeStopsPushes();
     void quickChangesArriveInOrder();
     void subscriptionsOfUserFollowRequests();
+    void storeResetSendsEveryWatcherASnapshot();
 
 private:
     [[nodiscard]] std::unique_ptr<TestClient> login(const QString &id, const QString &status = {});
@@ -578,6 +579,31 @@ void TestGatewayPresence::subscriptionsOfUserFollowRequests()
     QVERIFY(closeAndWait(*alicePhone));
     QVERIFY(m_gateway->subscriptionsOfUser(u"alice"_s).isEmpty());
     QCOMPARE(m_gateway->watchedUserCount(), 0);
+}
+
+void TestGatewayPresence::storeResetSendsEveryWatcherASnapshot()
+{
+    auto bob = login(u"bob"_s);
+    QVERIFY(bob);
+    auto alice = login(u"alice"_s);
+    QVERIFY(alice);
+    auto carol = login(u"carol"_s); // watches nobody: gets nothing
+    QVERIFY(carol);
+    QCOMPARE(subscribe(*alice, { u"bob"_s, u"erin"_s }).value("type"_L1).toString(), u"snapshot"_s);
+
+    // A shared store says what watchers hold may be wrong: every watcher gets a snapshot of
+    // all it watches, without ref (docs/protocol.md, reset snapshot).
+    alice->clear();
+    carol->clear();
+    Q_EMIT m_gateway->store()->storeReset();
+    const QJsonObject reset = alice->waitFor(u"snapshot"_s);
+    QVERIFY(!reset.contains("ref"_L1));
+    QCOMPARE(reset.value("users"_L1).toArray(),
+        (QJsonArray { entry(u"bob"_s, u"online"_s, 1), entry(u"erin"_s, u"offline"_s, 0) }));
+    QCOMPARE(reset.value("denied"_L1).toArray(), QJsonArray {});
+    const QJsonObject pong = carol->request({ { "type"_L1, "ping"_L1 } });
+    QCOMPARE(pong.value("type"_L1).toString(), u"pong"_s);
+    QVERIFY(carol->pending(u"snapshot"_s).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestGatewayPresence)

@@ -380,6 +380,7 @@ private Q_SLOTS:
     // A misbehaving peer
     void staleSequenceNumbersAreIgnored();
     void pushOvertakingSnapshotWins();
+    void resetSnapshotReplacesEvenLowerSequenceNumbers();
     void malformedFramesAreSurvived();
 
     // Closing
@@ -1080,6 +1081,30 @@ void TestSession::pushOvertakingSnapshotWins()
     QCOMPARE(presenceOf(presenceSpy),
         (QList<UserPresence> { presence(u"pal"_s, PresenceStatus::Online, 8),
             presence(u"pal"_s, PresenceStatus::Away, 9) }));
+}
+
+void TestSession::resetSnapshotReplacesEvenLowerSequenceNumbers()
+{
+    ScriptedGateway peer;
+    peer.snapshotOf.insert(u"pal"_s, presence(u"pal"_s, PresenceStatus::Online, 40));
+    GatewaySession session(fastOptions());
+    QSignalSpy presenceSpy(&session, &GatewaySession::presenceReceived);
+    session.setWanted({ u"pal"_s });
+    session.open(peer.url(), tokenOf(u"alice"_s));
+    QVERIFY(presenceSpy.wait());
+
+    // The gateway's store restarted empty: a snapshot without ref, seq counting from 1 again.
+    // A ref'd snapshot with seq 1 would be dropped as older; this one is the whole truth.
+    peer.send(Presence::Protocol::toJson(
+        Presence::Protocol::Snapshot { { presence(u"pal"_s, PresenceStatus::Away, 1) }, {} }));
+    QTRY_COMPARE(presenceSpy.size(), 2);
+    QCOMPARE(presenceOf(presenceSpy, 1),
+        QList<UserPresence> { presence(u"pal"_s, PresenceStatus::Away, 1) });
+    // And pushes after it count from there.
+    peer.push(presence(u"pal"_s, PresenceStatus::Online, 2));
+    QTRY_COMPARE(presenceSpy.size(), 3);
+    QCOMPARE(presenceOf(presenceSpy, 2),
+        QList<UserPresence> { presence(u"pal"_s, PresenceStatus::Online, 2) });
 }
 
 void TestSession::malformedFramesAreSurvived()
