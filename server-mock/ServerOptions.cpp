@@ -105,6 +105,16 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         { u"rate-burst"_s, u"Frames allowed in a burst above the rate. Default 100."_s, u"N"_s },
         { u"allow-origin"_s, u"Accept browser handshakes from ORIGIN (repeatable)."_s,
             u"ORIGIN"_s },
+        { u"redis"_s,
+            u"Keep presence in this Redis, shared with every gateway that uses it "
+            "(docs/redis.md). Default: in memory, this gateway only."_s,
+            u"redis://HOST:PORT[/DB]"_s },
+        { u"redis-prefix"_s, u"With --redis: prefix of every key and channel. Default presence:"_s,
+            u"PREFIX"_s },
+        { u"ttl-ms"_s,
+            u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
+            "(every third of it). Default 30000."_s,
+            u"MS"_s },
     });
 
     if (!parser.parse(args)) {
@@ -170,9 +180,38 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         = read.integer(u"max-frame-bytes"_s, 1024, 64 * 1024 * 1024, config.maxFrameBytes);
     const auto rate = read.integer(u"rate-limit"_s, 1, kIntMax, config.maxFramesPerSecond);
     const auto burst = read.integer(u"rate-burst"_s, 1, kIntMax, config.frameBurst);
+    const auto ttl = read.integer(u"ttl-ms"_s, 300, kDay, 30'000);
     if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !maxSubscriptions
-        || !maxIds || !maxFrame || !rate || !burst)
+        || !maxIds || !maxFrame || !rate || !burst || !ttl)
         return std::nullopt;
+
+    if (parser.isSet(u"redis"_s)) {
+        QString why;
+        const auto url = RedisUrl::parse(parser.value(u"redis"_s), &why);
+        if (!url) {
+            *error = u"--redis: %1"_s.arg(why);
+            return std::nullopt;
+        }
+        RedisStoreOptions redis;
+        redis.url = *url;
+        redis.ttl = std::chrono::milliseconds(*ttl);
+        redis.grace = std::chrono::milliseconds(*grace);
+        if (parser.isSet(u"redis-prefix"_s)) {
+            const QString prefix = parser.value(u"redis-prefix"_s);
+            const bool printable = std::all_of(prefix.cbegin(), prefix.cend(),
+                [](QChar c) { return c.unicode() > 0x20 && c.unicode() < 0x7f; });
+            if (prefix.isEmpty() || prefix.size() > 64 || !printable) {
+                *error = u"--redis-prefix must be 1 to 64 printable ASCII characters without "
+                         "spaces (got \"%1\")"_s.arg(prefix);
+                return std::nullopt;
+            }
+            redis.prefix = prefix.toLatin1();
+        }
+        options.redis = redis;
+    } else if (parser.isSet(u"redis-prefix"_s) || parser.isSet(u"ttl-ms"_s)) {
+        *error = u"--redis-prefix and --ttl-ms go with --redis"_s;
+        return std::nullopt;
+    }
 
     if (hasGenerate)
         options.generateCount = int(*generate);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "server-mock/GatewayConfig.h"
+#include "server-mock/RedisPresenceStore.h"
 
 #include <QString>
 #include <QStringList>
@@ -20,6 +21,8 @@ struct ServerOptions {
     int friendsPerUser = 50;
     quint64 seed = 1;
     QString dumpUsersFile;
+    // Set by --redis: presence lives in that Redis, shared with other gateways.
+    std::optional<RedisStoreOptions> redis;
     QString helpText;
 
     // args includes the program name, as QCoreApplication::arguments() gives it.

@@ -71,7 +71,10 @@ int main(int argc, char *argv[])
 
     const QString exampleUser = directory->size() > 0 ? directory->user(0).id : u"alice"_s;
     const int userCount = directory->size();
-    Gateway gateway(options->config, std::move(*directory));
+    // A Redis that cannot be reached yet is not fatal: the store logs it and keeps retrying
+    // (clients can connect meanwhile; their subscribes wait for Redis).
+    auto *store = options->redis ? new RedisPresenceStore(*options->redis) : nullptr;
+    Gateway gateway(options->config, std::move(*directory), store);
     if (!gateway.listen(&error))
         return fail(error);
 

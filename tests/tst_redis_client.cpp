@@ -3,6 +3,8 @@
 // flushed first), else one of its own. Tests that kill and restart Redis always start their
 // own, on a free loopback port in a temporary directory.
 
+#include "RedisServer.h"
+
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisReply.h"
 #include "server-mock/RedisSubscriber.h"
@@ -11,13 +13,10 @@
 #include <QElapsedTimer>
 #include <QHostAddress>
 #include <QPointer>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -36,92 +35,6 @@ using Command = QList<QByteArray>;
 namespace {
 
 constexpr int kTestDb = 9;
-
-// A port nothing listens on right now: bound, then released.
-quint16 freePort()
-{
-    QTcpServer server;
-    return server.listen(QHostAddress::LocalHost, 0) ? server.serverPort() : 0;
-}
-
-bool pingAnswers(quint16 port)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(200))
-        return false;
-    socket.write("PING\r\n");
-    QByteArray answer;
-    while (!answer.contains('\n') && socket.waitForReadyRead(200))
-        answer += socket.readAll();
-    return answer.startsWith("+PONG");
-}
-
-// A private redis-server: loopback only, no persistence, its files in a temporary directory.
-// The destructor kills it, so a failing test never leaves one behind.
-class RedisServerProcess {
-public:
-    RedisServerProcess() { m_process.setProcessChannelMode(QProcess::MergedChannels); }
-    ~RedisServerProcess() { kill(); }
-    RedisServerProcess(const RedisServerProcess &) = delete;
-    RedisServerProcess &operator=(const RedisServerProcess &) = delete;
-
-    // Starts on `port` (a free one when 0) and returns once it answers PING; else false
-    // with error() saying why.
-    [[nodiscard]] bool start(quint16 port = 0)
-    {
-        const QString program = QStandardPaths::findExecutable(u"redis-server"_s);
-        if (program.isEmpty()) {
-            m_error
-                = u"redis-server not found: install Debian's redis-server (tools/test.sh does)"_s;
-            return false;
-        }
-        // A free port may be taken again before redis-server binds it: then try another.
-        for (int attempt = 0; attempt < 5; ++attempt) {
-            const quint16 candidate = port ? port : freePort();
-            m_process.start(program,
-                { u"--port"_s, QString::number(candidate), u"--bind"_s, u"127.0.0.1"_s, u"--save"_s,
-                    u""_s, u"--appendonly"_s, u"no"_s, u"--dir"_s, m_dir.path(), u"--daemonize"_s,
-                    u"no"_s, u"--loglevel"_s, u"warning"_s });
-            if (!m_process.waitForStarted(5000)) {
-                m_error = u"cannot start %1: %2"_s.arg(program, m_process.errorString());
-                return false;
-            }
-            const bool up = QTest::qWaitFor(
-                [&] { return m_process.state() == QProcess::NotRunning || pingAnswers(candidate); },
-                5000);
-            if (up && m_process.state() == QProcess::Running) {
-                m_port = candidate;
-                return true;
-            }
-            m_error = u"redis-server on port %1 did not answer: %2"_s.arg(candidate).arg(
-                QString::fromLocal8Bit(m_process.readAll()));
-            kill();
-            if (port)
-                return false;
-        }
-        return false;
-    }
-
-    // SIGKILL: a crash, as far as its clients can tell.
-    void kill()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-
-    [[nodiscard]] quint16 port() const { return m_port; }
-    [[nodiscard]] QString error() const { return m_error; }
-    [[nodiscard]] RedisUrl url() const { return RedisUrl { u"127.0.0.1"_s, m_port, kTestDb }; }
-
-private:
-    QTemporaryDir m_dir;
-    QProcess m_process;
-    quint16 m_port = 0;
-    QString m_error;
-};
 
 // Quick retries, so that reconnect tests take milliseconds.
 RedisClient::Options fastOptions()
@@ -251,7 +164,7 @@ private:
     }
 
     RedisUrl m_url;
-    std::unique_ptr<RedisServerProcess> m_ownServer;
+    std::unique_ptr<RedisServer> m_ownServer;
     // Keys and channels of this run, apart from whatever else shares the server.
     QByteArray m_prefix;
 };
@@ -259,17 +172,15 @@ private:
 void TestRedisClient::initTestCase()
 {
     m_prefix = "tst_redis_client:" + QByteArray::number(QCoreApplication::applicationPid()) + ':';
-    const QString shared = qEnvironmentVariable("PRESENCE_TEST_REDIS_URL");
-    if (!shared.isEmpty()) {
-        QString error;
-        const auto url = RedisUrl::parse(shared, &error);
-        QVERIFY2(url, qPrintable(u"PRESENCE_TEST_REDIS_URL: "_s + error));
-        m_url = *url;
+    QString error;
+    if (const auto shared = RedisServer::sharedFromEnvironment(&error)) {
+        m_url = *shared;
         m_url.db = kTestDb;
     } else {
-        m_ownServer = std::make_unique<RedisServerProcess>();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        m_ownServer = std::make_unique<RedisServer>();
         QVERIFY2(m_ownServer->start(), qPrintable(m_ownServer->error()));
-        m_url = m_ownServer->url();
+        m_url = m_ownServer->url(kTestDb);
     }
     RedisClient client;
     QSignalSpy ready(&client, &RedisClient::ready);
@@ -718,15 +629,15 @@ void TestRedisClient::unansweredCommandTimesOut()
 
 void TestRedisClient::killedServerFailsOutstandingOnce()
 {
-    RedisServerProcess server;
+    RedisServer server;
     QVERIFY2(server.start(), qPrintable(server.error()));
     RedisClient client(fastOptions());
     RedisClient observer(fastOptions());
     QSignalSpy ready(&client, &RedisClient::ready);
     QSignalSpy lost(&client, &RedisClient::connectionLost);
     QSignalSpy observerReady(&observer, &RedisClient::ready);
-    client.connectTo(server.url());
-    observer.connectTo(server.url());
+    client.connectTo(server.url(kTestDb));
+    observer.connectTo(server.url(kTestDb));
     QVERIFY(ready.wait());
     QVERIFY(observerReady.count() == 1 || observerReady.wait());
 
@@ -761,7 +672,7 @@ void TestRedisClient::killedServerFailsOutstandingOnce()
     QCOMPARE(piped.at(0).at(2).bytes, QByteArray(RedisReply::kConnectionLost));
 
     // Back on the same port: Ready again without anyone asking, and commands work.
-    QVERIFY2(server.start(server.port()), qPrintable(server.error()));
+    QVERIFY2(server.restart(), qPrintable(server.error()));
     QTRY_COMPARE(ready.count(), 2);
     QCOMPARE(client.state(), State::Ready);
     QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
@@ -774,8 +685,11 @@ void TestRedisClient::killedServerFailsOutstandingOnce()
 
 void TestRedisClient::unreachableAtStartRetriesWithoutBlocking()
 {
-    const quint16 port = freePort();
-    QVERIFY(port);
+    // A port nothing listens on now, where Redis comes back later.
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.error()));
+    server.stop();
+    const quint16 port = server.port();
     RedisClient::Options options = fastOptions();
     options.retryMin = 20ms;
     options.retryMax = 80ms;
@@ -809,8 +723,7 @@ void TestRedisClient::unreachableAtStartRetriesWithoutBlocking()
     }
 
     // Redis appears: the next attempt gets it.
-    RedisServerProcess server;
-    QVERIFY2(server.start(port), qPrintable(server.error()));
+    QVERIFY2(server.restart(), qPrintable(server.error()));
     QTRY_COMPARE(ready.count(), 1);
     QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
 }
@@ -908,7 +821,7 @@ void TestRedisClient::subscriberReceivesAndUnsubscribes()
 
 void TestRedisClient::subscriberResubscribesAfterRestart()
 {
-    RedisServerProcess server;
+    RedisServer server;
     QVERIFY2(server.start(), qPrintable(server.error()));
     RedisClient client(fastOptions());
     RedisSubscriber subscriber(fastOptions());
@@ -920,8 +833,8 @@ void TestRedisClient::subscriberResubscribesAfterRestart()
     // Asked before connecting: subscribed once Ready, and resubscribed() says when.
     const QByteArray channel = m_prefix + "chan:restart";
     subscriber.subscribe(channel);
-    client.connectTo(server.url());
-    subscriber.connectTo(server.url());
+    client.connectTo(server.url(kTestDb));
+    subscriber.connectTo(server.url(kTestDb));
     QVERIFY(clientReady.wait());
     QTRY_COMPARE(resubscribed.count(), 1);
     QCOMPARE(pubsubChannels(client), QList<QByteArray> { channel });
@@ -931,7 +844,7 @@ void TestRedisClient::subscriberResubscribesAfterRestart()
     server.kill();
     QTRY_COMPARE(lost.count(), 1);
     QCOMPARE(subscriber.channels(), QSet<QByteArray> { channel });
-    QVERIFY2(server.start(server.port()), qPrintable(server.error()));
+    QVERIFY2(server.restart(), qPrintable(server.error()));
     QTRY_COMPARE(resubscribed.count(), 2);
     QTRY_COMPARE(clientReady.count(), 2);
     QCOMPARE(pubsubChannels(client), QList<QByteArray> { channel });

@@ -34,6 +34,9 @@ private Q_SLOTS:
     void allowOriginRepeats();
     void rejects_data();
     void rejects();
+    void rejectsBadRedisOptions_data();
+    void rejectsBadRedisOptions();
+    void redisOptions();
     void nullErrorPointerIsAllowed();
 };
 
@@ -61,7 +64,32 @@ void TestServerOptions::defaults()
     QCOMPARE(config.maxFramesPerSecond, 50);
     QCOMPARE(config.frameBurst, 100);
     QCOMPARE(config.allowedOrigins, QStringList());
+    QVERIFY(!options->redis); // presence in memory unless told otherwise
     QVERIFY(options->helpText.contains(u"--listen"_s));
+}
+
+void TestServerOptions::redisOptions()
+{
+    QString error;
+    auto options = parseArgs({ u"--generate"_s, u"3"_s, u"--redis"_s, u"redis://[::1]:6390/2"_s,
+                                 u"--grace-ms"_s, u"700"_s },
+        &error);
+    QVERIFY2(options, qPrintable(error));
+    QVERIFY(options->redis);
+    QCOMPARE(options->redis->url.host, u"::1"_s);
+    QCOMPARE(options->redis->url.port, quint16(6390));
+    QCOMPARE(options->redis->url.db, 2);
+    QCOMPARE(options->redis->prefix, QByteArrayLiteral("presence:"));
+    QCOMPARE(options->redis->ttl, 30000ms);
+    QCOMPARE(options->redis->grace, 700ms); // the store's grace is the gateway's
+
+    options = parseArgs({ u"--generate"_s, u"3"_s, u"--redis"_s, u"redis://cache"_s,
+                            u"--redis-prefix"_s, u"qa:eu:"_s, u"--ttl-ms"_s, u"1500"_s },
+        &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->redis->url.port, quint16(6379));
+    QCOMPARE(options->redis->prefix, QByteArrayLiteral("qa:eu:"));
+    QCOMPARE(options->redis->ttl, 1500ms);
 }
 
 void TestServerOptions::generateWithEveryOption()
@@ -215,6 +243,34 @@ void TestServerOptions::rejects_data()
             + QStringList { u"--allow-origin"_s, u"https://ok.org"_s, u"--allow-origin"_s,
                   u"ws://example.org"_s }
         << QStringList { u"--allow-origin"_s, u"ws://example.org"_s };
+}
+
+void TestServerOptions::rejectsBadRedisOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("expected");
+    const QStringList gen { u"--generate"_s, u"3"_s };
+    QTest::addRow("not a URL") << gen + QStringList { u"--redis"_s, u"nonsense"_s }
+                               << QStringList { u"--redis:"_s };
+    QTest::addRow("password") << gen + QStringList { u"--redis"_s, u"redis://:pw@host"_s }
+                              << QStringList { u"--redis:"_s };
+    QTest::addRow("db 16") << gen + QStringList { u"--redis"_s, u"redis://host/16"_s }
+                           << QStringList { u"--redis:"_s };
+    QTest::addRow("prefix without --redis") << gen + QStringList { u"--redis-prefix"_s, u"x:"_s }
+                                            << QStringList { u"--redis-prefix"_s, u"--redis"_s };
+    QTest::addRow("ttl without --redis") << gen + QStringList { u"--ttl-ms"_s, u"1000"_s }
+                                         << QStringList { u"--ttl-ms"_s, u"--redis"_s };
+    QTest::addRow("ttl too short")
+        << gen + QStringList { u"--redis"_s, u"redis://h"_s, u"--ttl-ms"_s, u"100"_s }
+        << QStringList { u"--ttl-ms"_s, u"\"100\""_s };
+    QTest::addRow("prefix with a space")
+        << gen + QStringList { u"--redis"_s, u"redis://h"_s, u"--redis-prefix"_s, u"a b"_s }
+        << QStringList { u"--redis-prefix"_s, u"a b"_s };
+}
+
+void TestServerOptions::rejectsBadRedisOptions()
+{
+    rejects();
 }
 
 void TestServerOptions::rejects()

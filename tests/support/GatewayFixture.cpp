@@ -46,9 +46,10 @@ GatewayConfig testConfig()
     return config;
 }
 
-std::unique_ptr<Gateway> startGateway(const QList<TestUser> &users, GatewayConfig config)
+std::unique_ptr<Gateway> startGateway(
+    const QList<TestUser> &users, GatewayConfig config, PresenceStore *store)
 {
-    auto gateway = std::make_unique<Gateway>(std::move(config), makeDirectory(users));
+    auto gateway = std::make_unique<Gateway>(std::move(config), makeDirectory(users), store);
     QString error;
     if (!gateway->listen(&error)) {
         qWarning("%s", qPrintable(error));

@@ -1,0 +1,429 @@
+#include "server-mock/RedisPresenceStore.h"
+
+#include "protocol/Identifiers.h"
+#include "server-mock/Logging.h"
+#include "server-mock/RedisScripts.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+
+#include <algorithm>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+using Protocol::ChosenStatus;
+using Protocol::PresenceStatus;
+using Protocol::UserPresence;
+
+namespace {
+
+QByteArray number(qint64 value)
+{
+    return QByteArray::number(value);
+}
+
+// One HMGET reply (status, seq, last_seen) as presence; nullopt if it is not such a reply.
+std::optional<UserPresence> presenceFromReply(const QString &id, const RedisReply &reply)
+{
+    if (!reply.isArray() || reply.elements.size() != 3)
+        return std::nullopt;
+    UserPresence presence;
+    presence.id = id;
+    const RedisReply &status = reply.elements.at(0);
+    if (status.isNil())
+        return presence; // never seen: offline, seq 0
+    const auto text = status.toBytes();
+    const auto parsed
+        = text ? Protocol::presenceStatusFromString(QString::fromLatin1(*text)) : std::nullopt;
+    const auto seq = reply.elements.at(1).toInteger();
+    if (!parsed || !seq || *seq < 0)
+        return std::nullopt;
+    presence.status = *parsed;
+    presence.seq = *seq;
+    if (presence.status == PresenceStatus::Offline && !reply.elements.at(2).isNil()) {
+        const auto lastSeen = reply.elements.at(2).toInteger();
+        if (!lastSeen || *lastSeen < 0)
+            return std::nullopt;
+        presence.lastSeen = *lastSeen;
+    }
+    return presence;
+}
+
+} // namespace
+
+RedisPresenceStore::RedisPresenceStore(RedisStoreOptions options, QObject *parent)
+    : PresenceStore(parent)
+    , m_options(std::move(options))
+    , m_instance(QByteArray::number(QRandomGenerator::global()->generate64(), 36))
+{
+    connect(&m_client, &RedisClient::ready, this, &RedisPresenceStore::onClientReady);
+    connect(&m_client, &RedisClient::connectionLost, this, &RedisPresenceStore::onUnavailable);
+    connect(&m_subscriber, &RedisSubscriber::messageReceived, this, &RedisPresenceStore::onMessage);
+    connect(
+        &m_subscriber, &RedisSubscriber::resubscribed, this, &RedisPresenceStore::onResubscribed);
+
+    m_refreshTimer.setInterval(std::max(m_options.ttl / 3, std::chrono::milliseconds(10)));
+    connect(&m_refreshTimer, &QTimer::timeout, this, &RedisPresenceStore::refreshAll);
+    m_sweepTimer.setSingleShot(true);
+    connect(&m_sweepTimer, &QTimer::timeout, this, &RedisPresenceStore::sweep);
+
+    m_client.connectTo(m_options.url);
+    m_subscriber.connectTo(m_options.url);
+}
+
+RedisPresenceStore::~RedisPresenceStore() = default;
+
+QByteArray RedisPresenceStore::memberOf(ConnectionId connection) const
+{
+    return m_instance + '/' + number(qint64(connection));
+}
+
+QByteArray RedisPresenceStore::channelOf(const QString &userId) const
+{
+    return key("ch:", userId);
+}
+
+QByteArray RedisPresenceStore::key(const char *kind, const QString &userId) const
+{
+    return m_options.prefix + kind + userId.toUtf8();
+}
+
+void RedisPresenceStore::connectionOpened(
+    const QString &userId, ConnectionId connection, ChosenStatus status)
+{
+    m_devices.insert(connection, { userId, status });
+    m_closedWhileAway.remove(memberOf(connection));
+    writeDevice(userId, connection, status, "joined");
+}
+
+void RedisPresenceStore::connectionStatusChanged(
+    const QString &userId, ConnectionId connection, ChosenStatus status)
+{
+    const auto it = m_devices.find(connection);
+    if (it == m_devices.end())
+        return;
+    it->status = status;
+    // Going invisible must look exactly like leaving, down to the timing.
+    writeDevice(userId, connection, status, status == ChosenStatus::Invisible ? "left" : "status");
+}
+
+void RedisPresenceStore::connectionClosed(const QString &userId, ConnectionId connection)
+{
+    if (!m_devices.remove(connection))
+        return;
+    if (!m_available) {
+        m_closedWhileAway.insert(memberOf(connection), userId);
+        return;
+    }
+    writeDevice(userId, connection, std::nullopt, "left");
+}
+
+void RedisPresenceStore::writeDevice(const QString &userId, ConnectionId connection,
+    std::optional<ChosenStatus> status, const char *cause)
+{
+    if (m_available)
+        writeDeviceMember(userId, memberOf(connection), status, cause);
+}
+
+void RedisPresenceStore::writeDeviceMember(const QString &userId, const QByteArray &member,
+    std::optional<ChosenStatus> status, const char *cause)
+{
+    evalScript(RedisScripts::device(),
+        { m_options.prefix, userId.toUtf8(), member,
+            status ? Protocol::toString(*status).toLatin1() : QByteArray(), QByteArray(cause),
+            number(m_options.ttl.count()), number(m_options.grace.count()) },
+        [this](const RedisReply &reply) {
+            if (reply.isConnectionError())
+                return; // written again when Redis is back
+            const auto wait = reply.toInteger();
+            if (!wait) {
+                onGarbage(u"the device script answered %1"_s.arg(reply.errorMessage()));
+                return;
+            }
+            if (*wait >= 0)
+                scheduleSweep(std::chrono::milliseconds(*wait));
+        });
+}
+
+void RedisPresenceStore::evalScript(
+    const RedisScript &script, QList<QByteArray> args, std::function<void(const RedisReply &)> done)
+{
+    QList<QByteArray> evalsha { QByteArrayLiteral("EVALSHA"), script.sha1, "0" };
+    evalsha += args;
+    m_client.command(std::move(evalsha), this,
+        [this, &script, args = std::move(args), done = std::move(done)](const RedisReply &reply) {
+            if (!reply.isError() || !reply.bytes.startsWith("NOSCRIPT")) {
+                done(reply);
+                return;
+            }
+            // A Redis that never saw the script (or restarted): send it whole, once.
+            QList<QByteArray> eval { QByteArrayLiteral("EVAL"), script.source, "0" };
+            eval += args;
+            m_client.command(std::move(eval), this, done);
+        });
+}
+
+void RedisPresenceStore::onClientReady()
+{
+    qCInfo(lcRedis) << "Redis ready at" << m_options.url.toString() << "- writing"
+                    << m_devices.size() << "connections";
+    m_available = true;
+    // Load the scripts before the first EVALSHA. A Redis that restarted has none, and the
+    // NOSCRIPT fallback resends a script only after that reply: by then a snapshot sent below
+    // would have overtaken the device writes it must see. Commands on one connection run in
+    // order, so everything after this finds the scripts.
+    QList<RedisClient::Command> load;
+    for (const RedisScript *script :
+        { &RedisScripts::device(), &RedisScripts::refresh(), &RedisScripts::sweep() })
+        load.append({ QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script->source });
+    m_client.pipeline(std::move(load), this, {}); // a failure shows up as NOSCRIPT below
+    for (auto it = m_closedWhileAway.cbegin(); it != m_closedWhileAway.cend(); ++it)
+        writeDeviceMember(*it, it.key(), std::nullopt, "left");
+    m_closedWhileAway.clear();
+    for (auto it = m_devices.cbegin(); it != m_devices.cend(); ++it)
+        writeDeviceMember(it->userId, memberOf(it.key()), it->status, "joined");
+    auto waiting = std::exchange(m_waitingSnapshots, {});
+    for (PendingSnapshot &request : waiting)
+        runSnapshot(std::move(request));
+    m_refreshTimer.start();
+    scheduleSweep(m_options.sweepInterval);
+}
+
+void RedisPresenceStore::onResubscribed()
+{
+    // Whatever was published while the subscriber was away is lost, and a Redis that
+    // restarted empty counts seq from zero again: watchers need snapshots, not pushes.
+    Q_EMIT storeReset();
+}
+
+void RedisPresenceStore::onUnavailable(const QString &reason)
+{
+    if (m_available) {
+        qCWarning(lcRedis) << "Redis unavailable:" << reason
+                           << "- clients stay connected; retrying";
+    }
+    m_available = false;
+    m_refreshTimer.stop();
+    m_sweepTimer.stop();
+    m_sweepRunning = false;
+}
+
+void RedisPresenceStore::onGarbage(const QString &what)
+{
+    qCWarning(lcRedis) << "unexpected answer from Redis:" << what
+                       << "- reconnecting as after an outage";
+    onUnavailable(what);
+    m_client.close();
+    // A Redis that keeps failing (out of memory, say) must not be hammered: wait longer each
+    // time, until a sweep succeeds again.
+    QTimer::singleShot(m_garbageDelay, this, [this] { m_client.connectTo(m_options.url); });
+    m_garbageDelay = std::min(m_garbageDelay * 2, std::chrono::milliseconds(5000));
+}
+
+void RedisPresenceStore::refreshAll()
+{
+    if (!m_available || m_devices.isEmpty())
+        return;
+    constexpr int kPairsPerCall = 500;
+    QList<QByteArray> args { m_options.prefix, number(m_options.ttl.count()) };
+    const auto flush = [this, &args] {
+        if (args.size() <= 2)
+            return;
+        evalScript(RedisScripts::refresh(),
+            std::exchange(args, { m_options.prefix, number(m_options.ttl.count()) }),
+            [this](const RedisReply &reply) {
+                if (reply.isConnectionError())
+                    return;
+                if (!reply.isArray() || reply.elements.size() % 2 != 0) {
+                    onGarbage(u"the refresh script answered %1"_s.arg(reply.errorMessage()));
+                    return;
+                }
+                // Devices Redis lost (a restart, or a sweep while this gateway stalled).
+                for (qsizetype i = 0; i + 1 < reply.elements.size(); i += 2) {
+                    const auto member = reply.elements.at(i + 1).toBytes();
+                    const qint64 connection
+                        = member ? member->mid(member->indexOf('/') + 1).toLongLong() : -1;
+                    const auto device = m_devices.constFind(ConnectionId(connection));
+                    if (device != m_devices.constEnd())
+                        writeDeviceMember(device->userId, *member, device->status, "joined");
+                }
+            });
+    };
+    for (auto it = m_devices.cbegin(); it != m_devices.cend(); ++it) {
+        args << it->userId.toUtf8() << memberOf(it.key());
+        if (args.size() >= 2 + 2 * kPairsPerCall)
+            flush();
+    }
+    flush();
+}
+
+void RedisPresenceStore::scheduleSweep(std::chrono::milliseconds in)
+{
+    if (!m_available)
+        return;
+    in = std::clamp(in, std::chrono::milliseconds(0), m_options.sweepInterval);
+    if (m_sweepTimer.isActive() && m_sweepTimer.remainingTimeAsDuration() <= in)
+        return;
+    m_sweepTimer.start(in);
+}
+
+void RedisPresenceStore::sweep()
+{
+    if (!m_available || m_sweepRunning)
+        return;
+    m_sweepRunning = true;
+    evalScript(RedisScripts::sweep(),
+        { m_options.prefix, number(m_options.grace.count()), number(m_options.sweepLimit) },
+        [this](const RedisReply &reply) {
+            m_sweepRunning = false;
+            if (reply.isConnectionError())
+                return;
+            const bool wellFormed = reply.isArray() && reply.elements.size() == 2
+                && reply.elements.at(0).toInteger() && reply.elements.at(1).toInteger();
+            if (!wellFormed) {
+                onGarbage(u"the sweep script answered %1"_s.arg(reply.errorMessage()));
+                return;
+            }
+            m_garbageDelay = kFirstGarbageDelay; // Redis answers sensibly again
+            const qint64 settled = *reply.elements.at(0).toInteger();
+            const qint64 wait = *reply.elements.at(1).toInteger();
+            if (settled >= m_options.sweepLimit)
+                scheduleSweep(std::chrono::milliseconds(0)); // more are due
+            else
+                scheduleSweep(
+                    wait >= 0 ? std::chrono::milliseconds(wait) : m_options.sweepInterval);
+        });
+}
+
+void RedisPresenceStore::snapshot(
+    const QStringList &ids, QObject *context, SnapshotCallback callback)
+{
+    PendingSnapshot request { ids, context, std::move(callback) };
+    if (!m_available) {
+        m_waitingSnapshots.push_back(std::move(request));
+        return;
+    }
+    runSnapshot(std::move(request));
+}
+
+void RedisPresenceStore::runSnapshot(PendingSnapshot request)
+{
+    if (!request.context)
+        return;
+    if (request.ids.isEmpty()) {
+        request.callback({});
+        return;
+    }
+    // Chunks go out together; each is one pipelined round trip.
+    struct Gathering {
+        PendingSnapshot request;
+        QList<UserPresence> result;
+        int outstanding = 0;
+        bool lost = false;
+    };
+    auto gathering = std::make_shared<Gathering>();
+    gathering->result.resize(request.ids.size());
+    const qsizetype count = request.ids.size();
+    const int chunk = std::max(1, m_options.snapshotChunk);
+    gathering->request = std::move(request);
+    for (const QString &id : std::as_const(gathering->request.ids))
+        ++m_reading[id];
+    for (qsizetype first = 0; first < count; first += chunk) {
+        const qsizetype last = std::min(count, first + chunk);
+        QList<RedisClient::Command> commands;
+        commands.reserve(last - first);
+        for (qsizetype i = first; i < last; ++i) {
+            commands.append({ QByteArrayLiteral("HMGET"), key("pub:", gathering->request.ids.at(i)),
+                QByteArrayLiteral("status"), QByteArrayLiteral("seq"),
+                QByteArrayLiteral("last_seen") });
+        }
+        ++gathering->outstanding;
+        m_client.pipeline(
+            std::move(commands), this, [this, gathering, first](const QList<RedisReply> &replies) {
+                const QStringList &ids = gathering->request.ids;
+                for (qsizetype i = 0; i < replies.size(); ++i) {
+                    const QString &id = ids.at(first + i);
+                    if (replies.at(i).isConnectionError()) {
+                        gathering->lost = true;
+                        break;
+                    }
+                    auto presence = presenceFromReply(id, replies.at(i));
+                    if (!presence) {
+                        qCWarning(lcRedis) << "garbage presence in Redis for a user; shown offline";
+                        presence = UserPresence { id, PresenceStatus::Offline, 0, std::nullopt };
+                    }
+                    gathering->result[first + i] = *presence;
+                }
+                if (--gathering->outstanding > 0)
+                    return;
+                const QStringList read = gathering->request.ids;
+                if (gathering->lost) {
+                    // Asked again once Redis is back.
+                    m_waitingSnapshots.push_back(std::move(gathering->request));
+                } else if (gathering->request.context) {
+                    gathering->request.callback(gathering->result);
+                }
+                finishReading(read);
+            });
+    }
+}
+
+void RedisPresenceStore::finishReading(const QStringList &ids)
+{
+    for (const QString &id : ids) {
+        const auto it = m_reading.find(id);
+        if (it != m_reading.end() && --*it <= 0)
+            m_reading.erase(it);
+    }
+    if (m_heldPushes.isEmpty())
+        return;
+    const QList<UserPresence> held = std::exchange(m_heldPushes, {});
+    for (const UserPresence &presence : held) {
+        if (m_reading.contains(presence.id))
+            m_heldPushes.append(presence); // another snapshot of that user is still being read
+        else
+            Q_EMIT presencePublished(presence);
+    }
+}
+
+void RedisPresenceStore::watch(const QString &userId)
+{
+    m_subscriber.subscribe(channelOf(userId));
+}
+
+void RedisPresenceStore::unwatch(const QString &userId)
+{
+    m_subscriber.unsubscribe(channelOf(userId));
+}
+
+void RedisPresenceStore::onMessage(const QByteArray &channel, const QByteArray &payload)
+{
+    // Whoever can publish on our channels can send anything: check it all.
+    QJsonParseError error {};
+    const QJsonObject json = QJsonDocument::fromJson(payload, &error).object();
+    const QString id = json.value(u"id"_s).toString();
+    const auto status = Protocol::presenceStatusFromString(json.value(u"status"_s).toString());
+    const qint64 seq = json.value(u"seq"_s).toInteger(-1);
+    const QJsonValue lastSeen = json.value(u"last_seen"_s);
+    const bool valid = error.error == QJsonParseError::NoError && Protocol::isValidId(id)
+        && channel == channelOf(id) && status && seq >= 0
+        && (lastSeen.isUndefined() || (lastSeen.isDouble() && lastSeen.toInteger(-1) >= 0));
+    if (!valid) {
+        qCWarning(lcRedis) << "ignoring a malformed presence message on" << channel;
+        return;
+    }
+    UserPresence presence { id, *status, seq, std::nullopt };
+    if (*status == PresenceStatus::Offline && !lastSeen.isUndefined())
+        presence.lastSeen = lastSeen.toInteger();
+    if (m_reading.contains(id)) {
+        m_heldPushes.append(presence); // after the snapshot being read (see m_heldPushes)
+        return;
+    }
+    Q_EMIT presencePublished(presence);
+}
+
+} // namespace Presence::Gateway

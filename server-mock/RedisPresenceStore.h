@@ -1,0 +1,124 @@
+#pragma once
+
+#include "server-mock/PresenceStore.h"
+#include "server-mock/RedisClient.h"
+#include "server-mock/RedisScripts.h"
+#include "server-mock/RedisSubscriber.h"
+#include "server-mock/RedisUrl.h"
+
+#include <QHash>
+#include <QPointer>
+#include <QTimer>
+
+#include <chrono>
+#include <deque>
+
+namespace Presence::Gateway {
+
+using namespace std::chrono_literals;
+
+struct RedisStoreOptions {
+    RedisUrl url;
+    QByteArray prefix = QByteArrayLiteral("presence:");
+    // A connection's liveness in Redis lasts this long unless refreshed; the gateway that
+    // holds it refreshes it every ttl / 3.
+    std::chrono::milliseconds ttl = 30s;
+    std::chrono::milliseconds grace = 5s;
+    // How often this gateway looks for users whose devices expired or whose grace ended
+    // (it also looks when Redis says the next one is due sooner).
+    std::chrono::milliseconds sweepInterval = 1s;
+    // Ids per pipelined snapshot round trip.
+    int snapshotChunk = 500;
+    // Users settled per sweep script run (a long script blocks Redis for everyone).
+    int sweepLimit = 200;
+};
+
+// Presence shared by several gateways through one Redis (docs/redis.md): each connection is a
+// device with an expiry in Redis, refreshed while it lives; Lua scripts apply PresenceRules
+// atomically with Redis's clock; a published change goes out on the user's channel, which a
+// gateway subscribes to only while one of its connections watches that user. Every gateway
+// sweeps for devices whose gateway died (expired) and for graces that ended, so a watcher
+// learns of a dead gateway's users within TTL + grace + the sweep interval.
+//
+// Nothing here blocks: hiredis's asynchronous API on the event loop. While Redis is away the
+// gateway keeps running: connections are remembered here and written again when Redis is
+// back, snapshots wait for it, and once the channels are subscribed again storeReset()
+// asks the gateway to send every watcher a fresh snapshot.
+class RedisPresenceStore : public PresenceStore {
+    Q_OBJECT
+public:
+    explicit RedisPresenceStore(RedisStoreOptions options, QObject *parent = nullptr);
+    ~RedisPresenceStore() override;
+
+    void connectionOpened(
+        const QString &userId, ConnectionId connection, Protocol::ChosenStatus status) override;
+    void connectionStatusChanged(
+        const QString &userId, ConnectionId connection, Protocol::ChosenStatus status) override;
+    void connectionClosed(const QString &userId, ConnectionId connection) override;
+    void snapshot(const QStringList &ids, QObject *context, SnapshotCallback callback) override;
+    void watch(const QString &userId) override;
+    void unwatch(const QString &userId) override;
+
+    [[nodiscard]] const RedisStoreOptions &options() const { return m_options; }
+    [[nodiscard]] const RedisClient &client() const { return m_client; }
+    [[nodiscard]] const RedisSubscriber &subscriber() const { return m_subscriber; }
+    // This process's name in device members ("<instance>/<connection>").
+    [[nodiscard]] const QByteArray &instanceId() const { return m_instance; }
+    [[nodiscard]] bool isAvailable() const { return m_available; }
+
+private:
+    struct Device {
+        QString userId;
+        Protocol::ChosenStatus status = Protocol::ChosenStatus::Online;
+    };
+    struct PendingSnapshot {
+        QStringList ids;
+        QPointer<QObject> context;
+        SnapshotCallback callback;
+    };
+
+    void onClientReady();
+    void onResubscribed();
+    void onUnavailable(const QString &reason);
+    void onMessage(const QByteArray &channel, const QByteArray &payload);
+    void writeDevice(const QString &userId, ConnectionId connection,
+        std::optional<Protocol::ChosenStatus> status, const char *cause);
+    void writeDeviceMember(const QString &userId, const QByteArray &member,
+        std::optional<Protocol::ChosenStatus> status, const char *cause);
+    void evalScript(const RedisScript &script, QList<QByteArray> args,
+        std::function<void(const RedisReply &)> done);
+    void refreshAll();
+    void sweep();
+    void scheduleSweep(std::chrono::milliseconds in);
+    void runSnapshot(PendingSnapshot request);
+    // A snapshot of these ids was delivered (or lost): pushes held for it go out now.
+    void finishReading(const QStringList &ids);
+    // Redis answered something no script or command can answer: treat it as an outage.
+    void onGarbage(const QString &what);
+    [[nodiscard]] QByteArray memberOf(ConnectionId connection) const;
+    [[nodiscard]] QByteArray channelOf(const QString &userId) const;
+    [[nodiscard]] QByteArray key(const char *kind, const QString &userId) const;
+
+    RedisStoreOptions m_options;
+    QByteArray m_instance;
+    RedisClient m_client;
+    RedisSubscriber m_subscriber;
+    QHash<ConnectionId, Device> m_devices; // this gateway's connections, as Redis should hold them
+    QHash<QByteArray, QString> m_closedWhileAway; // member -> user, to remove once Redis is back
+    std::deque<PendingSnapshot> m_waitingSnapshots; // asked while Redis was away
+    // Snapshots and pushes travel on two connections, so a push published after Redis read a
+    // snapshot can reach the gateway before that snapshot's reply. A watcher taking the stale
+    // snapshot after the push would be wrong until the next change (for good after a reset,
+    // where seq cannot tell). So a push for a user whose snapshot is being read waits here
+    // until that snapshot is delivered.
+    QHash<QString, int> m_reading; // id -> snapshots being read that include it
+    QList<Protocol::UserPresence> m_heldPushes;
+    QTimer m_refreshTimer;
+    QTimer m_sweepTimer;
+    bool m_available = false; // the command connection is ready and the devices are written
+    bool m_sweepRunning = false;
+    static constexpr std::chrono::milliseconds kFirstGarbageDelay { 100 };
+    std::chrono::milliseconds m_garbageDelay = kFirstGarbageDelay; // before reconnecting
+};
+
+} // namespace Presence::Gateway

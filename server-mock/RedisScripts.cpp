@@ -1,0 +1,223 @@
+#include "server-mock/RedisScripts.h"
+
+#include <QCryptographicHash>
+
+namespace Presence::Gateway {
+
+namespace {
+
+// Shared by the scripts: the presence rules of PresenceRules.cpp, in Lua, and the one place
+// that changes what is published. Keys of user u: <p>dev:<u> (ZSET member -> expiry ms),
+// <p>st:<u> (HASH member -> chosen status), <p>pub:<u> (HASH status, seq, last_seen,
+// pending, grace_at), <p>due (ZSET user -> next due ms); channel <p>ch:<u>.
+constexpr char kCommon[] = R"lua(
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local RANK = { offline = 0, away = 1, online = 2 }
+
+local function aggregate(st)
+  local online, away = 0, 0
+  for _, v in ipairs(redis.call('HVALS', st)) do
+    if v == 'online' then online = online + 1 elseif v == 'away' then away = away + 1 end
+  end
+  if online > 0 then return 'online' end
+  if away > 0 then return 'away' end
+  return 'offline'
+end
+
+local function decide(published, current, cause)
+  if current == published then return 'nothing' end
+  if cause == 'grace' then return 'now' end
+  if RANK[current] > RANK[published] then return 'now' end
+  if current == 'offline' or cause == 'left' then return 'grace' end
+  return 'now'
+end
+
+local function keys(p, u)
+  return p .. 'dev:' .. u, p .. 'st:' .. u, p .. 'pub:' .. u
+end
+
+-- A key of the wrong type, or a pub: hash whose status, seq or last_seen presence did not write,
+-- would make every script touching it fail, over and over: presence drops it and starts afresh.
+local function drop_foreign(key, want)
+  local kind = redis.call('TYPE', key).ok
+  if kind ~= 'none' and kind ~= want then
+    redis.log(redis.LOG_WARNING, 'presence: dropped ' .. key .. ', a ' .. kind .. ' not a ' .. want)
+    redis.call('DEL', key)
+    return true
+  end
+  return false
+end
+
+local function sane(p, u)
+  local dev, st, pub = keys(p, u)
+  drop_foreign(dev, 'zset')
+  drop_foreign(st, 'hash')
+  if not drop_foreign(pub, 'hash') then
+    local held = redis.call('HMGET', pub, 'status', 'seq', 'last_seen')
+    local seq = tonumber(held[2] or '0')
+    if (held[1] and not RANK[held[1]]) or not seq or seq < 0 or seq ~= math.floor(seq)
+        or (held[3] and not tonumber(held[3])) then
+      redis.log(redis.LOG_WARNING, 'presence: dropped ' .. pub .. ', not a presence')
+      redis.call('DEL', pub)
+    end
+  end
+end
+
+-- Records when the user is next due (earliest device expiry or grace end); returns ms to it.
+local function schedule(p, u, now)
+  local dev, _, pub = keys(p, u)
+  drop_foreign(p .. 'due', 'zset')
+  local due = nil
+  local first = redis.call('ZRANGE', dev, 0, 0, 'WITHSCORES')
+  if first[2] then due = tonumber(first[2]) end
+  local grace_at = tonumber(redis.call('HGET', pub, 'grace_at') or '')
+  if grace_at and (not due or grace_at < due) then due = grace_at end
+  if due then
+    redis.call('ZADD', p .. 'due', due, u)
+    return math.max(0, due - now)
+  end
+  redis.call('ZREM', p .. 'due', u)
+  return -1
+end
+
+-- Publishes or arms the grace for user u after a change of `cause`; `before` is the
+-- aggregate before the change (for last_seen).
+local function settle(p, u, before, cause, now, grace_ms)
+  local _, st, pub = keys(p, u)
+  local current = aggregate(st)
+  if before ~= 'offline' and current == 'offline' then
+    redis.call('HSET', pub, 'last_seen', now)
+  end
+  local held = redis.call('HMGET', pub, 'status', 'pending', 'grace_at')
+  local published = held[1] or 'offline'
+  local verdict = decide(published, current, cause)
+  if verdict == 'nothing' then
+    redis.call('HDEL', pub, 'pending', 'grace_at')
+  elseif verdict == 'grace' then
+    -- The grace counts from the change that made the user less available.
+    if not held[3] or held[2] ~= current then
+      redis.call('HSET', pub, 'pending', current, 'grace_at', now + grace_ms)
+    end
+  else
+    redis.call('HDEL', pub, 'pending', 'grace_at')
+    redis.call('HSET', pub, 'status', current)
+    local seq = redis.call('HINCRBY', pub, 'seq', 1)
+    local message = { id = u, status = current, seq = seq }
+    if current == 'offline' then
+      message.last_seen = tonumber(redis.call('HGET', pub, 'last_seen') or '')
+    end
+    redis.call('PUBLISH', p .. 'ch:' .. u, cjson.encode(message))
+  end
+  return schedule(p, u, now)
+end
+
+-- Drops the devices of u whose expiry passed; returns how many.
+local function expire(p, u, now)
+  local dev, st = keys(p, u)
+  local gone = redis.call('ZRANGEBYSCORE', dev, '-inf', now)
+  for _, m in ipairs(gone) do
+    redis.call('ZREM', dev, m)
+    redis.call('HDEL', st, m)
+  end
+  return #gone
+end
+)lua";
+
+constexpr char kDevice[] = R"lua(
+local p, u, m, status, cause = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local ttl, grace = tonumber(ARGV[6]), tonumber(ARGV[7])
+local now = now_ms()
+sane(p, u)
+local dev, st = keys(p, u)
+-- Devices whose gateway died and that no sweep removed yet leave now, like a close: `before`
+-- counts them (for last_seen), and they are settled even when this device was gone already.
+local before = aggregate(st)
+local expired = expire(p, u, now)
+if status == '' then
+  if redis.call('ZREM', dev, m) == 0 and expired == 0 then return schedule(p, u, now) end
+  redis.call('HDEL', st, m)
+else
+  redis.call('ZADD', dev, now + ttl, m)
+  redis.call('HSET', st, m, status)
+end
+return settle(p, u, before, cause, now, grace)
+)lua";
+
+constexpr char kRefresh[] = R"lua(
+local p, ttl = ARGV[1], tonumber(ARGV[2])
+local now = now_ms()
+local missing = {}
+for i = 3, #ARGV, 2 do
+  local u, m = ARGV[i], ARGV[i + 1]
+  sane(p, u)
+  local dev = p .. 'dev:' .. u
+  if redis.call('ZADD', dev, 'XX', 'CH', now + ttl, m) == 0 and not redis.call('ZSCORE', dev, m) then
+    missing[#missing + 1] = u
+    missing[#missing + 1] = m
+  else
+    schedule(p, u, now)
+  end
+end
+return missing
+)lua";
+
+constexpr char kSweep[] = R"lua(
+local p, grace, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local now = now_ms()
+drop_foreign(p .. 'due', 'zset')
+local due = redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT', 0, limit)
+for _, u in ipairs(due) do
+  sane(p, u)
+  local _, st, pub = keys(p, u)
+  local before = aggregate(st)
+  if expire(p, u, now) > 0 then
+    -- A device that stopped refreshing left: the grace applies, as for a close.
+    settle(p, u, before, 'left', now, grace)
+  else
+    local grace_at = tonumber(redis.call('HGET', pub, 'grace_at') or '')
+    if grace_at and grace_at <= now then
+      settle(p, u, before, 'grace', now, grace)
+    else
+      schedule(p, u, now)
+    end
+  end
+end
+local next_due = redis.call('ZRANGE', p .. 'due', 0, 0, 'WITHSCORES')
+local wait = -1
+if next_due[2] then wait = math.max(0, tonumber(next_due[2]) - now) end
+return { #due, wait }
+)lua";
+
+RedisScript make(const char *body)
+{
+    RedisScript script;
+    script.source = QByteArray(kCommon) + QByteArray(body);
+    script.sha1 = QCryptographicHash::hash(script.source, QCryptographicHash::Sha1).toHex();
+    return script;
+}
+
+} // namespace
+
+const RedisScript &RedisScripts::device()
+{
+    static const RedisScript script = make(kDevice);
+    return script;
+}
+
+const RedisScript &RedisScripts::refresh()
+{
+    static const RedisScript script = make(kRefresh);
+    return script;
+}
+
+const RedisScript &RedisScripts::sweep()
+{
+    static const RedisScript script = make(kSweep);
+    return script;
+}
+
+} // namespace Presence::Gateway

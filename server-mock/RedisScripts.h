@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QByteArray>
+
+namespace Presence::Gateway {
+
+// The Lua scripts behind the Redis store (docs/redis.md). Each runs atomically in Redis, so
+// several gateways changing one user's devices at once cannot interleave, and all of them
+// take the time from Redis (TIME), one clock for every gateway.
+//
+// Every script takes the key prefix as ARGV[1] and builds the keys of the users it touches
+// from it; it declares no KEYS (one Redis, not a cluster).
+struct RedisScript {
+    QByteArray source;
+    QByteArray sha1; // hex, for EVALSHA
+};
+
+class RedisScripts {
+public:
+    // ARGV: prefix, user, member, status ("online" | "away" | "invisible" | "" when it
+    // closed), cause ("joined" | "status" | "left"), ttl_ms, grace_ms.
+    // Records the device and publishes or arms the grace as PresenceRules say.
+    // Returns ms until the user's next due time (expiry or grace), or -1.
+    [[nodiscard]] static const RedisScript &device();
+    // ARGV: prefix, ttl_ms, then user and member pairs. Pushes each device's expiry to
+    // now + ttl. Returns the pairs Redis no longer holds (flat: user, member, ...), which the
+    // gateway writes again.
+    [[nodiscard]] static const RedisScript &refresh();
+    // ARGV: prefix, grace_ms, limit. Settles up to `limit` users whose devices expired or
+    // whose grace ended. Returns { settled, ms until the next due time or -1 }.
+    [[nodiscard]] static const RedisScript &sweep();
+};
+
+} // namespace Presence::Gateway

@@ -1,0 +1,1059 @@
+// Presence shared through a real Redis by several gateways (issue 5): in-process gateways on
+// port 0, each with a RedisPresenceStore of its own over one redis-server, QWebSocket clients,
+// and a real presence-mock-server process as the gateway that dies with SIGKILL.
+//
+// The redis-server is the shared one named by PRESENCE_TEST_REDIS_URL when set (in the database
+// that URL names: tst_redis_client flushes database 9 and may run at the same time), else a
+// private one. Every test function has a key prefix of its own, so tests never see each other's
+// keys or channels, and its keys are deleted afterwards. Tests that stop Redis or start without
+// one always use a private redis-server.
+
+#include "GatewayFixture.h"
+#include "RedisServer.h"
+#include "TestClient.h"
+
+#include "server-mock/RedisClient.h"
+#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/UsersFile.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using namespace Presence::Gateway;
+using Presence::Protocol::UserPresence;
+
+// QCOMPARE shows frames as compact JSON when they differ.
+char *toString(const QJsonObject &object)
+{
+    return qstrdup(QJsonDocument(object).toJson(QJsonDocument::Compact).constData());
+}
+
+char *toString(const QJsonArray &array)
+{
+    return qstrdup(QJsonDocument(array).toJson(QJsonDocument::Compact).constData());
+}
+
+namespace {
+
+// Short timers, so that expiry and grace take a fraction of a second.
+constexpr auto kTtl = 600ms;
+constexpr auto kGrace = 300ms;
+constexpr auto kSweepInterval = 100ms;
+// The store refreshes every device every third of the TTL.
+constexpr auto kRefreshInterval = kTtl / 3;
+// The longest a Redis connection waits before its next attempt (RedisAsyncConnection's default
+// retryMax, which the store uses): after Redis comes back, the store is connected within this.
+constexpr std::chrono::milliseconds kReconnectCap = 5s;
+// How long after a gateway's death its users must be offline for the watchers (issue 5).
+constexpr auto kDeathDeadline = kTtl + kGrace + 5s;
+
+constexpr int kStartTimeoutMs = 10000;
+
+// alice: bob, carol, erin. bob: alice, carol. carol: everybody but erin. dave: carol only.
+// erin: alice only.
+QList<TestUser> population()
+{
+    return { { u"alice"_s, { u"bob"_s, u"carol"_s, u"erin"_s } }, { u"bob"_s, { u"carol"_s } },
+        { u"carol"_s, { u"dave"_s } }, { u"dave"_s, {} }, { u"erin"_s, {} } };
+}
+
+QByteArray dump(const QList<QJsonObject> &frames)
+{
+    QJsonArray array;
+    for (const QJsonObject &frame : frames)
+        array.append(frame);
+    return QJsonDocument(array).toJson(QJsonDocument::Compact);
+}
+
+// A presence push exactly as documented: nothing more, nothing less.
+QJsonObject push(const QString &id, const QString &status, qint64 seq,
+    std::optional<qint64> lastSeen = std::nullopt)
+{
+    QJsonObject frame { { "type"_L1, "presence"_L1 }, { "id"_L1, id }, { "status"_L1, status },
+        { "seq"_L1, seq } };
+    if (lastSeen)
+        frame.insert("last_seen"_L1, *lastSeen);
+    return frame;
+}
+
+// A snapshot entry: a push without its type.
+QJsonObject entry(const QString &id, const QString &status, qint64 seq,
+    std::optional<qint64> lastSeen = std::nullopt)
+{
+    QJsonObject object = push(id, status, seq, lastSeen);
+    object.remove("type"_L1);
+    return object;
+}
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+qint64 lastSeenOf(const QJsonObject &frame)
+{
+    return frame.value("last_seen"_L1).toInteger(-1);
+}
+
+// Every presence push the client received, taken or not, in order.
+QList<QJsonObject> presenceFrames(const TestClient &client)
+{
+    QList<QJsonObject> frames;
+    for (const QJsonObject &frame : client.received()) {
+        if (frame.value("type"_L1).toString() == u"presence")
+            frames.append(frame);
+    }
+    return frames;
+}
+
+// What a client following the protocol shows, from the frames it received since `from`: a
+// snapshot without ref is the whole truth; a push counts when its seq is newer than the held
+// one. `held` is what it showed before (id -> frame with status and seq).
+QMap<QString, QJsonObject> shownAfter(
+    const TestClient &client, qsizetype from, QMap<QString, QJsonObject> held)
+{
+    const QList<QJsonObject> &frames = client.received();
+    for (qsizetype i = from; i < frames.size(); ++i) {
+        const QJsonObject &frame = frames.at(i);
+        const QString type = frame.value("type"_L1).toString();
+        if (type == u"snapshot" && !frame.contains("ref"_L1)) {
+            for (const QJsonValue &user : frame.value("users"_L1).toArray())
+                held.insert(user.toObject().value("id"_L1).toString(), user.toObject());
+        } else if (type == u"presence") {
+            const QString id = frame.value("id"_L1).toString();
+            const auto it = held.constFind(id);
+            if (it == held.constEnd()
+                || it->value("seq"_L1).toInteger() < frame.value("seq"_L1).toInteger()) {
+                QJsonObject user = frame;
+                user.remove("type"_L1);
+                held.insert(id, user);
+            }
+        }
+    }
+    return held;
+}
+
+// The frame answering the request sent with `ref`, waited for; empty on timeout.
+QJsonObject answerTo(const TestClient &client, const QString &ref, int timeoutMs = 5000)
+{
+    QJsonObject answer;
+    (void)QTest::qWaitFor(
+        [&] {
+            for (const QJsonObject &frame : client.received()) {
+                if (frame.value("ref"_L1).toString() == ref) {
+                    answer = frame;
+                    return true;
+                }
+            }
+            return false;
+        },
+        timeoutMs);
+    return answer;
+}
+
+// id -> status of what shownAfter() returns, for comparing.
+QMap<QString, QString> statuses(const QMap<QString, QJsonObject> &shown)
+{
+    QMap<QString, QString> result;
+    for (auto it = shown.cbegin(); it != shown.cend(); ++it)
+        result.insert(it.key(), it->value("status"_L1).toString());
+    return result;
+}
+
+// One command, waited for. The context dies with this call, so a reply arriving after the
+// timeout cannot write into a stack that is gone.
+RedisReply run(RedisClient &client, const RedisClient::Command &argv, int timeoutMs = 5000)
+{
+    QObject context;
+    std::optional<RedisReply> reply;
+    client.command(argv, &context, [&reply](const RedisReply &r) { reply = r; });
+    if (!QTest::qWaitFor([&] { return reply.has_value(); }, timeoutMs))
+        return RedisReply::error("test: no reply in time");
+    return *reply;
+}
+
+// An integer reply's value; -1 for anything else.
+qint64 integerOf(const RedisReply &reply)
+{
+    return reply.toInteger().value_or(-1);
+}
+
+RedisPresenceStore *redisStore(const Gateway &gateway)
+{
+    return qobject_cast<RedisPresenceStore *>(gateway.store());
+}
+
+// The store is connected and subscribed, so that nothing a test does waits for Redis.
+bool waitStoreReady(const RedisPresenceStore &store)
+{
+    return QTest::qWaitFor(
+        [&] {
+            return store.isAvailable()
+                && store.subscriber().state() == RedisSubscriber::State::Ready;
+        },
+        kStartTimeoutMs);
+}
+
+// A presence-mock-server process, killed by the destructor if it still runs.
+class GatewayProcess {
+public:
+    GatewayProcess()
+    {
+        m_process.setProgram(QStringLiteral(PRESENCE_MOCK_SERVER));
+        m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    }
+    ~GatewayProcess() { kill(); }
+    GatewayProcess(const GatewayProcess &) = delete;
+    GatewayProcess &operator=(const GatewayProcess &) = delete;
+
+    [[nodiscard]] bool start(const QStringList &args)
+    {
+        m_process.setArguments(args);
+        m_process.start();
+        return m_process.waitForStarted(kStartTimeoutMs);
+    }
+
+    // The port of the "listening on ws://127.0.0.1:PORT/" line; nullopt if it exits first.
+    [[nodiscard]] std::optional<quint16> waitListening()
+    {
+        static const QRegularExpression listening(u"listening on ws://127\\.0\\.0\\.1:(\\d+)/"_s);
+        QRegularExpressionMatch match;
+        (void)QTest::qWaitFor(
+            [&] {
+                collect();
+                match = listening.match(QString::fromUtf8(m_stdout));
+                return match.hasMatch() || m_process.state() == QProcess::NotRunning;
+            },
+            kStartTimeoutMs);
+        if (!match.hasMatch())
+            return std::nullopt;
+        return quint16(match.captured(1).toUInt());
+    }
+
+    // Runs the event loop until the process has exited.
+    [[nodiscard]] bool waitFinished()
+    {
+        const bool finished = QTest::qWaitFor(
+            [&] { return m_process.state() == QProcess::NotRunning; }, kStartTimeoutMs);
+        collect();
+        return finished;
+    }
+
+    // Runs the event loop until stderr contains `text`.
+    [[nodiscard]] bool waitErrorOutput(const QString &text)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                collect();
+                return QString::fromUtf8(m_stderr).contains(text);
+            },
+            kStartTimeoutMs);
+    }
+
+    // SIGKILL: the gateway dies without closing anything or telling Redis.
+    void kill()
+    {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+
+    [[nodiscard]] QString errorOutput() const { return QString::fromUtf8(m_stderr); }
+    [[nodiscard]] QByteArray transcript() const
+    {
+        return "--- stdout:\n"_ba + m_stdout + "--- stderr:\n"_ba + m_stderr;
+    }
+    QProcess &process() { return m_process; }
+
+private:
+    void collect()
+    {
+        m_stdout += m_process.readAllStandardOutput();
+        m_stderr += m_process.readAllStandardError();
+    }
+
+    QProcess m_process;
+    QByteArray m_stdout;
+    QByteArray m_stderr;
+};
+
+} // namespace
+
+class TestRedisStore : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void friendsOnTwoGatewaysSeeEachOther();
+    void userOnTwoGatewaysStaysOnline();
+    void invisibleNeverLeaksAcrossGateways();
+    void awayAggregatesAcrossGateways();
+    void channelSubscribedOnlyWhileWatched();
+    void snapshotOf2000IdsIsFourRoundTrips();
+    void garbageInRedisIsShownOffline();
+    void closeSettlesDevicesThatExpiredMeanwhile();
+    void killedGatewaysUsersGoOffline();
+    void redisRestartedEmptyRecovers();
+    void unreachableRedisAtStartIsRetried();
+    void badRedisUrlExitsWithTwo();
+
+private:
+    [[nodiscard]] RedisStoreOptions storeOptions(const RedisUrl &url) const;
+    // Starts m_a and m_b over the Redis at url and waits until their stores are ready.
+    [[nodiscard]] bool startGateways(const RedisUrl &url);
+    [[nodiscard]] static std::unique_ptr<TestClient> login(
+        const QUrl &url, const QString &id, const QString &status = {});
+    [[nodiscard]] static std::unique_ptr<TestClient> login(
+        const Gateway &gateway, const QString &id, const QString &status = {});
+    [[nodiscard]] static QJsonArray subscribe(TestClient &client, const QStringList &ids);
+    [[nodiscard]] static QJsonObject unsubscribe(TestClient &client, const QStringList &ids);
+    [[nodiscard]] static QJsonObject setStatus(TestClient &client, const QString &status);
+    // Closes the client's socket and waits until the gateway has let go of the connection.
+    [[nodiscard]] static bool closeAndWait(const Gateway &gateway, TestClient &client);
+
+    // Redis as the test sees it, under this test's prefix.
+    [[nodiscard]] QByteArray key(const char *kind, const QString &userId) const;
+    [[nodiscard]] int deviceCount(const QString &userId);
+    [[nodiscard]] bool gracePending(const QString &userId);
+    [[nodiscard]] QList<QByteArray> channels();
+    [[nodiscard]] int subscriberCount(const QString &userId);
+
+    RedisUrl m_url;
+    std::unique_ptr<RedisServer> m_ownServer;
+    std::unique_ptr<RedisClient> m_redis; // the test's own look at m_url
+    QByteArray m_runPrefix;
+    QByteArray m_prefix; // of the current test function
+    std::unique_ptr<Gateway> m_a;
+    std::unique_ptr<Gateway> m_b;
+};
+
+void TestRedisStore::initTestCase()
+{
+    // Sign-ins and Redis connections are logged at info level; the tests make dozens.
+    QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
+    QVERIFY2(QFile::exists(QStringLiteral(PRESENCE_MOCK_SERVER)), PRESENCE_MOCK_SERVER);
+
+    QString error;
+    if (const auto shared = RedisServer::sharedFromEnvironment(&error)) {
+        m_url = *shared;
+    } else {
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        m_ownServer = std::make_unique<RedisServer>();
+        QVERIFY2(m_ownServer->start(), qPrintable(m_ownServer->error()));
+        m_url = m_ownServer->url();
+    }
+    m_redis = std::make_unique<RedisClient>();
+    m_redis->connectTo(m_url);
+    QTRY_VERIFY(m_redis->state() == RedisClient::State::Ready);
+    m_runPrefix = "tst_redis_store:" + QByteArray::number(QCoreApplication::applicationPid()) + ':';
+}
+
+void TestRedisStore::init()
+{
+    m_prefix = m_runPrefix + QTest::currentTestFunction() + ':';
+}
+
+void TestRedisStore::cleanup()
+{
+    m_a.reset();
+    m_b.reset();
+    // Leave a shared server as found.
+    const auto deleted = run(*m_redis,
+        { "EVAL",
+            "local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1])) do "
+            "redis.call('DEL', k) n = n + 1 end return n",
+            "0", m_prefix + '*' });
+    QVERIFY2(integerOf(deleted) >= 0, qPrintable(deleted.errorMessage()));
+}
+
+RedisStoreOptions TestRedisStore::storeOptions(const RedisUrl &url) const
+{
+    RedisStoreOptions options;
+    options.url = url;
+    options.prefix = m_prefix;
+    options.ttl = kTtl;
+    options.grace = kGrace;
+    options.sweepInterval = kSweepInterval;
+    return options;
+}
+
+bool TestRedisStore::startGateways(const RedisUrl &url)
+{
+    GatewayConfig config = testConfig();
+    config.grace = kGrace;
+    m_a = startGateway(population(), config, new RedisPresenceStore(storeOptions(url)));
+    m_b = startGateway(population(), config, new RedisPresenceStore(storeOptions(url)));
+    return m_a && m_b && waitStoreReady(*redisStore(*m_a)) && waitStoreReady(*redisStore(*m_b));
+}
+
+std::unique_ptr<TestClient> TestRedisStore::login(
+    const QUrl &url, const QString &id, const QString &status)
+{
+    auto client = std::make_unique<TestClient>();
+    QJsonObject extra;
+    if (!status.isEmpty())
+        extra.insert("status"_L1, status);
+    const QJsonObject welcome = client->login(url, tokenOf(id), extra);
+    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
+        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
+        return nullptr;
+    }
+    return client;
+}
+
+std::unique_ptr<TestClient> TestRedisStore::login(
+    const Gateway &gateway, const QString &id, const QString &status)
+{
+    return login(gateway.url(), id, status);
+}
+
+QJsonArray TestRedisStore::subscribe(TestClient &client, const QStringList &ids)
+{
+    const QJsonObject answer = client.request(
+        { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
+    if (answer.value("type"_L1).toString() != u"snapshot")
+        qWarning("subscribe got %s", toString(answer));
+    return answer.value("users"_L1).toArray();
+}
+
+QJsonObject TestRedisStore::unsubscribe(TestClient &client, const QStringList &ids)
+{
+    return client.request(
+        { { "type"_L1, "unsubscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
+}
+
+QJsonObject TestRedisStore::setStatus(TestClient &client, const QString &status)
+{
+    return client.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, status } });
+}
+
+bool TestRedisStore::closeAndWait(const Gateway &gateway, TestClient &client)
+{
+    const int before = gateway.connectionCount();
+    client.socket().close();
+    return client.waitDisconnected()
+        && QTest::qWaitFor([&] { return gateway.connectionCount() == before - 1; }, 5000);
+}
+
+QByteArray TestRedisStore::key(const char *kind, const QString &userId) const
+{
+    return m_prefix + kind + userId.toUtf8();
+}
+
+int TestRedisStore::deviceCount(const QString &userId)
+{
+    return int(integerOf(run(*m_redis, { "ZCARD", key("dev:", userId) })));
+}
+
+bool TestRedisStore::gracePending(const QString &userId)
+{
+    return run(*m_redis, { "HEXISTS", key("pub:", userId), "grace_at" }).toInteger() != 0;
+}
+
+QList<QByteArray> TestRedisStore::channels()
+{
+    QList<QByteArray> names;
+    for (const RedisReply &channel :
+        run(*m_redis, { "PUBSUB", "CHANNELS", m_prefix + "ch:*" }).elements)
+        names.append(channel.bytes);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+int TestRedisStore::subscriberCount(const QString &userId)
+{
+    const RedisReply reply = run(*m_redis, { "PUBSUB", "NUMSUB", key("ch:", userId) });
+    return reply.elements.size() == 2 ? int(integerOf(reply.elements.at(1))) : -1;
+}
+
+void TestRedisStore::friendsOnTwoGatewaysSeeEachOther()
+{
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    auto carol = login(*m_b, u"carol"_s);
+    QVERIFY(carol);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+    QCOMPARE(subscribe(*carol, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+
+    // bob signs in on B: his watcher on A hears it through Redis, his watcher on B too.
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    QCOMPARE(carol->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    // And B's snapshot shows alice, who is on A.
+    QCOMPARE(subscribe(*bob, { u"alice"_s }), (QJsonArray { entry(u"alice"_s, u"online"_s, 1) }));
+
+    // alice leaves A: bob on B sees her offline one grace later, last_seen when she left.
+    QElapsedTimer sinceClose;
+    sinceClose.start();
+    const qint64 beforeClose = nowMs();
+    QVERIFY(closeAndWait(*m_a, *alice));
+    const QJsonObject offline = bob->waitFor(u"presence"_s);
+    const qint64 arrivedAt = nowMs();
+    QVERIFY2(sinceClose.elapsed() >= kGrace.count(),
+        qPrintable(u"offline after %1 ms"_s.arg(sinceClose.elapsed())));
+    const qint64 lastSeen = lastSeenOf(offline);
+    QVERIFY2(lastSeen >= beforeClose && arrivedAt - lastSeen >= kGrace.count() - 5,
+        qPrintable(u"last_seen %1, closed at %2, arrived at %3"_s.arg(lastSeen)
+                       .arg(beforeClose)
+                       .arg(arrivedAt)));
+    QCOMPARE(offline, push(u"alice"_s, u"offline"_s, 2, lastSeen));
+    // carol on B asks for alice, who was last on A: the same offline, the same last_seen.
+    QCOMPARE(subscribe(*carol, { u"alice"_s }),
+        (QJsonArray { entry(u"alice"_s, u"offline"_s, 2, lastSeen) }));
+
+    // bob leaves B and comes back on A: carol on B sees each change, seq + 1 each time.
+    QVERIFY(closeAndWait(*m_b, *bob));
+    const QJsonObject bobOffline = carol->waitFor(u"presence"_s);
+    QCOMPARE(bobOffline, push(u"bob"_s, u"offline"_s, 2, lastSeenOf(bobOffline)));
+    bob = login(*m_a, u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(carol->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 3));
+    QCOMPARE(presenceFrames(*carol),
+        (QList<QJsonObject> {
+            push(u"bob"_s, u"online"_s, 1), bobOffline, push(u"bob"_s, u"online"_s, 3) }));
+}
+
+void TestRedisStore::userOnTwoGatewaysStaysOnline()
+{
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+    auto laptop = login(*m_a, u"bob"_s);
+    QVERIFY(laptop);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    auto phone = login(*m_b, u"bob"_s);
+    QVERIFY(phone);
+    QTRY_COMPARE(deviceCount(u"bob"_s), 2);
+
+    // The laptop on A leaves: the phone on B keeps bob online, and no grace is even armed,
+    // so nothing can be published later.
+    QVERIFY(closeAndWait(*m_a, *laptop));
+    QTRY_COMPARE(deviceCount(u"bob"_s), 1);
+    QVERIFY(!gracePending(u"bob"_s));
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"online"_s, 1) }));
+
+    // The phone leaves too: offline, one grace later. seq 2 and nothing before it: bob never
+    // flapped offline and back in between.
+    QElapsedTimer sinceClose;
+    sinceClose.start();
+    const qint64 beforeClose = nowMs();
+    QVERIFY(closeAndWait(*m_b, *phone));
+    const QJsonObject offline = alice->waitFor(u"presence"_s);
+    QVERIFY2(sinceClose.elapsed() >= kGrace.count(),
+        qPrintable(u"offline after %1 ms"_s.arg(sinceClose.elapsed())));
+    const qint64 lastSeen = lastSeenOf(offline);
+    QVERIFY2(lastSeen >= beforeClose, toString(offline));
+    QCOMPARE(offline, push(u"bob"_s, u"offline"_s, 2, lastSeen));
+    QCOMPARE(
+        presenceFrames(*alice), (QList<QJsonObject> { push(u"bob"_s, u"online"_s, 1), offline }));
+    QCOMPARE(deviceCount(u"bob"_s), 0);
+}
+
+void TestRedisStore::invisibleNeverLeaksAcrossGateways()
+{
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+
+    // bob is on B, invisible: his device is in Redis, his presence nowhere.
+    auto bob = login(*m_b, u"bob"_s, u"invisible"_s);
+    QVERIFY(bob);
+    QTRY_COMPARE(deviceCount(u"bob"_s), 1);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+    auto carol = login(*m_b, u"carol"_s);
+    QVERIFY(carol);
+    QCOMPARE(subscribe(*carol, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+    // A second invisible device on A comes and goes.
+    auto phone = login(*m_a, u"bob"_s, u"invisible"_s);
+    QVERIFY(phone);
+    QTRY_COMPARE(deviceCount(u"bob"_s), 2);
+    QVERIFY(closeAndWait(*m_a, *phone));
+    QTRY_COMPARE(deviceCount(u"bob"_s), 1);
+    QVERIFY(!gracePending(u"bob"_s));
+
+    // bob shows himself: the first push anyone ever got about him is this online, seq 1.
+    QCOMPARE(setStatus(*bob, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    QCOMPARE(carol->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    QCOMPARE(presenceFrames(*alice).size(), 1);
+
+    // Invisible again: exactly like leaving, on both gateways.
+    QElapsedTimer sinceInvisible;
+    sinceInvisible.start();
+    const qint64 before = nowMs();
+    QCOMPARE(setStatus(*bob, u"invisible"_s).value("type"_L1).toString(), u"ok"_s);
+    const QJsonObject offline = alice->waitFor(u"presence"_s);
+    QVERIFY2(sinceInvisible.elapsed() >= kGrace.count(),
+        qPrintable(u"offline after %1 ms"_s.arg(sinceInvisible.elapsed())));
+    const qint64 lastSeen = lastSeenOf(offline);
+    QVERIFY2(lastSeen >= before, toString(offline));
+    QCOMPARE(offline, push(u"bob"_s, u"offline"_s, 2, lastSeen));
+    QCOMPARE(carol->waitFor(u"presence"_s), offline);
+    QCOMPARE(
+        presenceFrames(*alice), (QList<QJsonObject> { push(u"bob"_s, u"online"_s, 1), offline }));
+    QCOMPARE(deviceCount(u"bob"_s), 1); // still connected, still invisible
+}
+
+void TestRedisStore::awayAggregatesAcrossGateways()
+{
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+    auto desk = login(*m_a, u"bob"_s);
+    QVERIFY(desk);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    // An idle laptop on B adds nothing while the desk is online.
+    auto laptop = login(*m_b, u"bob"_s, u"away"_s);
+    QVERIFY(laptop);
+    QTRY_COMPARE(deviceCount(u"bob"_s), 2);
+
+    // Every device away: away at once. One online: online at once.
+    QCOMPARE(setStatus(*desk, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"away"_s, 2));
+    QCOMPARE(setStatus(*laptop, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 3));
+
+    // The online laptop leaves B: away, after the grace (a device left; no flapping).
+    QElapsedTimer sinceClose;
+    sinceClose.start();
+    QVERIFY(closeAndWait(*m_b, *laptop));
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"away"_s, 4));
+    QVERIFY2(sinceClose.elapsed() >= kGrace.count(),
+        qPrintable(u"away after %1 ms"_s.arg(sinceClose.elapsed())));
+
+    // The desk leaves A: offline after the grace.
+    const qint64 beforeClose = nowMs();
+    QVERIFY(closeAndWait(*m_a, *desk));
+    const QJsonObject offline = alice->waitFor(u"presence"_s);
+    const qint64 lastSeen = lastSeenOf(offline);
+    QVERIFY2(lastSeen >= beforeClose, toString(offline));
+    QCOMPARE(offline, push(u"bob"_s, u"offline"_s, 5, lastSeen));
+    QCOMPARE(presenceFrames(*alice).size(), 5);
+}
+
+void TestRedisStore::channelSubscribedOnlyWhileWatched()
+{
+    QVERIFY(startGateways(m_url));
+    RedisPresenceStore &storeA = *redisStore(*m_a);
+    const QByteArray bobChannel = key("ch:", u"bob"_s);
+    const QByteArray carolChannel = key("ch:", u"carol"_s);
+
+    // Signing in watches nobody.
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    QTRY_COMPARE(deviceCount(u"bob"_s), 1);
+    QVERIFY(storeA.subscriber().channels().isEmpty());
+    QVERIFY(redisStore(*m_b)->subscriber().channels().isEmpty());
+    QCOMPARE(channels(), QList<QByteArray> {});
+
+    // alice watches bob and carol: A subscribes to their two channels, nothing else.
+    (void)subscribe(*alice, { u"bob"_s, u"carol"_s });
+    QTRY_COMPARE(channels(), (QList<QByteArray> { bobChannel, carolChannel }));
+    QCOMPARE(subscriberCount(u"bob"_s), 1);
+    // A second watcher on A: still one subscription, A's.
+    auto alicePhone = login(*m_a, u"alice"_s);
+    QVERIFY(alicePhone);
+    (void)subscribe(*alicePhone, { u"bob"_s });
+    QCOMPARE(storeA.subscriber().channels(), (QSet<QByteArray> { bobChannel, carolChannel }));
+    // A watcher on B: B subscribes too.
+    auto carol = login(*m_b, u"carol"_s);
+    QVERIFY(carol);
+    (void)subscribe(*carol, { u"bob"_s });
+    QTRY_COMPARE(subscriberCount(u"bob"_s), 2);
+
+    // One of A's two watchers stops: A keeps the channel.
+    QCOMPARE(unsubscribe(*alice, { u"bob"_s }).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(storeA.subscriber().channels(), (QSet<QByteArray> { bobChannel, carolChannel }));
+    // The last one on A stops: A drops it, B keeps its own.
+    QCOMPARE(unsubscribe(*alicePhone, { u"bob"_s }).value("type"_L1).toString(), u"ok"_s);
+    QTRY_COMPARE(subscriberCount(u"bob"_s), 1);
+    QCOMPARE(storeA.subscriber().channels(), QSet<QByteArray> { carolChannel });
+    // A watcher that disconnects stops watching: B drops bob's channel.
+    QVERIFY(closeAndWait(*m_b, *carol));
+    QTRY_COMPARE(subscriberCount(u"bob"_s), 0);
+    QCOMPARE(channels(), QList<QByteArray> { carolChannel });
+    QVERIFY(closeAndWait(*m_a, *alice));
+    QTRY_COMPARE(channels(), QList<QByteArray> {});
+    QVERIFY(storeA.subscriber().channels().isEmpty());
+}
+
+void TestRedisStore::snapshotOf2000IdsIsFourRoundTrips()
+{
+    // A store that writes a few users, and one that reads; neither in a gateway. The reader
+    // has no device to refresh and sweeps once an hour: nothing else shares its round trips.
+    RedisPresenceStore writer(storeOptions(m_url));
+    RedisStoreOptions readerOptions = storeOptions(m_url);
+    readerOptions.sweepInterval = 1h;
+    RedisPresenceStore reader(readerOptions);
+    QVERIFY(waitStoreReady(writer));
+    QVERIFY(waitStoreReady(reader));
+    QCOMPARE(reader.options().snapshotChunk, 500);
+
+    QStringList ids;
+    for (int i = 0; i < 2000; ++i)
+        ids.append(u"u%1"_s.arg(i, 4, 10, QChar(u'0')));
+    writer.connectionOpened(u"u0007"_s, 1, Presence::Protocol::ChosenStatus::Online);
+    writer.connectionOpened(u"u1999"_s, 2, Presence::Protocol::ChosenStatus::Away);
+    QTRY_COMPARE(run(*m_redis, { "HGET", key("pub:", u"u1999"_s), "status" }).bytes, "away"_ba);
+    QTRY_COMPARE(run(*m_redis, { "HGET", key("pub:", u"u0007"_s), "status" }).bytes, "online"_ba);
+
+    const quint64 before = reader.client().roundTrips();
+    std::optional<QList<Presence::Protocol::UserPresence>> result;
+    QObject context;
+    reader.snapshot(ids, &context,
+        [&result](const QList<Presence::Protocol::UserPresence> &users) { result = users; });
+    QTRY_VERIFY(result.has_value());
+    QCOMPARE(reader.client().roundTrips() - before, quint64(4));
+
+    QCOMPARE(result->size(), 2000);
+    for (int i = 0; i < 2000; ++i) {
+        const Presence::Protocol::UserPresence &presence = result->at(i);
+        QCOMPARE(presence.id, ids.at(i));
+        const QString expected = i == 7 ? u"online"_s : i == 1999 ? u"away"_s : u"offline"_s;
+        QCOMPARE(Presence::Protocol::toString(presence.status), expected);
+        QCOMPARE(presence.seq, qint64((i == 7 || i == 1999) ? 1 : 0));
+    }
+}
+
+void TestRedisStore::garbageInRedisIsShownOffline()
+{
+    QVERIFY(startGateways(m_url));
+    // Garbage is never an outage that lasts: the store must not keep rebuilding its connection.
+    QTest::failOnWarning(QRegularExpression(u"unexpected answer from Redis"_s));
+    QTest::failOnWarning(QRegularExpression(u"Redis unavailable"_s));
+    // erin's presence is not even a hash; carol's is a hash of nonsense; the due set is a string.
+    QVERIFY(run(*m_redis, { "SET", key("pub:", u"erin"_s), "x" }).isOk());
+    QCOMPARE(integerOf(run(
+                 *m_redis, { "HSET", key("pub:", u"carol"_s), "status", "sleeping", "seq", "-4" })),
+        qint64(2));
+    QVERIFY(run(*m_redis, { "SET", m_prefix + "due", "not a sorted set" }).isOk());
+
+    // Snapshots still answer: such users are shown offline, and the gateway says why.
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QTest::ignoreMessage(
+        QtWarningMsg, QRegularExpression(u"garbage presence in Redis for a user; shown offline"_s));
+    QTest::ignoreMessage(
+        QtWarningMsg, QRegularExpression(u"garbage presence in Redis for a user; shown offline"_s));
+    QCOMPARE(subscribe(*alice, { u"bob"_s, u"carol"_s, u"erin"_s }),
+        (QJsonArray { entry(u"bob"_s, u"offline"_s, 0), entry(u"carol"_s, u"offline"_s, 0),
+            entry(u"erin"_s, u"offline"_s, 0) }));
+
+    // Whoever can publish on a channel can publish nonsense: ignored, never pushed.
+    QTest::ignoreMessage(
+        QtWarningMsg, QRegularExpression(u"ignoring a malformed presence message on"_s));
+    QTest::ignoreMessage(
+        QtWarningMsg, QRegularExpression(u"ignoring a malformed presence message on"_s));
+    QCOMPARE(integerOf(run(*m_redis, { "PUBLISH", key("ch:", u"bob"_s), "not json" })), qint64(1));
+    // Well-formed, but about someone else than the channel's user.
+    QCOMPARE(
+        integerOf(run(*m_redis,
+            { "PUBLISH", key("ch:", u"bob"_s), R"({"id":"carol","status":"online","seq":99})" })),
+        qint64(1));
+
+    // The gateways carry on: bob signs in on B, and the first push alice gets is his.
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    QCOMPARE(presenceFrames(*alice).size(), 1);
+
+    // erin and carol sign in: their garbage is replaced by presence that starts afresh.
+    auto erin = login(*m_a, u"erin"_s);
+    QVERIFY(erin);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"erin"_s, u"online"_s, 1));
+    auto carol = login(*m_b, u"carol"_s);
+    QVERIFY(carol);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"carol"_s, u"online"_s, 1));
+    // And the sweeps still settle graces, though the due set was garbage.
+    QVERIFY(closeAndWait(*m_b, *bob));
+    const QJsonObject offline = alice->waitFor(u"presence"_s);
+    QCOMPARE(offline, push(u"bob"_s, u"offline"_s, 2, lastSeenOf(offline)));
+    QVERIFY(redisStore(*m_a)->isAvailable());
+    QVERIFY(redisStore(*m_b)->isAvailable());
+    QVERIFY(alice->isOpen());
+}
+
+void TestRedisStore::closeSettlesDevicesThatExpiredMeanwhile()
+{
+    // One store, no gateway. Its own devices last 30 s, so no sweep looks at bob unasked.
+    RedisStoreOptions options = storeOptions(m_url);
+    options.ttl = 30s;
+    RedisPresenceStore store(options);
+    QVERIFY(waitStoreReady(store));
+    QSignalSpy published(&store, &PresenceStore::presencePublished);
+    QVERIFY(published.isValid());
+    QSignalSpy subscribed(&store.subscriber(), &RedisSubscriber::channelSubscribed);
+    store.watch(u"bob"_s);
+    QVERIFY(subscribed.wait());
+    store.connectionOpened(u"bob"_s, 1, Presence::Protocol::ChosenStatus::Online);
+    QVERIFY(published.wait());
+    QCOMPARE(published.at(0).at(0).value<UserPresence>().seq, qint64(1));
+
+    // This store's device was swept already (its gateway stalled), and one on a gateway that
+    // died has expired, but no sweep has come to it yet.
+    const QByteArray mine = store.instanceId() + "/1";
+    QCOMPARE(integerOf(run(*m_redis, { "ZREM", key("dev:", u"bob"_s), mine })), qint64(1));
+    QCOMPARE(integerOf(run(*m_redis, { "HDEL", key("st:", u"bob"_s), mine })), qint64(1));
+    QCOMPARE(integerOf(run(*m_redis,
+                 { "ZADD", key("dev:", u"bob"_s), QByteArray::number(nowMs() - 1000), "dead/1" })),
+        qint64(1));
+    QCOMPARE(
+        integerOf(run(*m_redis, { "HSET", key("st:", u"bob"_s), "dead/1", "online" })), qint64(1));
+
+    // Closing the device settles the dead one too: offline after the grace, not online for good.
+    const qint64 beforeClose = nowMs();
+    store.connectionClosed(u"bob"_s, 1);
+    QVERIFY(published.wait());
+    const UserPresence offline = published.at(1).at(0).value<UserPresence>();
+    QCOMPARE(Presence::Protocol::toString(offline.status), u"offline"_s);
+    QCOMPARE(offline.seq, qint64(2));
+    QVERIFY(offline.lastSeen && *offline.lastSeen >= beforeClose);
+    QCOMPARE(deviceCount(u"bob"_s), 0);
+}
+
+void TestRedisStore::killedGatewaysUsersGoOffline()
+{
+    // The gateway that dies is a real process, with the same users as the in-process one.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString usersPath = dir.filePath(u"users.json"_s);
+    QString error;
+    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    GatewayProcess dying;
+    QVERIFY(dying.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath, u"--redis"_s,
+        m_url.toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix), u"--ttl-ms"_s,
+        QString::number(kTtl.count()), u"--grace-ms"_s, QString::number(kGrace.count()) }));
+    const auto port = dying.waitListening();
+    QVERIFY2(port, dying.transcript().constData());
+    const QUrl dyingUrl(u"ws://127.0.0.1:%1/"_s.arg(*port));
+
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s, u"carol"_s }),
+        (QJsonArray { entry(u"bob"_s, u"offline"_s, 0), entry(u"carol"_s, u"offline"_s, 0) }));
+    auto bob = login(dyingUrl, u"bob"_s);
+    QVERIFY(bob);
+    auto carol = login(dyingUrl, u"carol"_s);
+    QVERIFY(carol);
+    QTRY_COMPARE(alice->pending(u"presence"_s).size(), 2);
+    QCOMPARE(statuses(shownAfter(*alice, 0, {})),
+        (QMap<QString, QString> { { u"bob"_s, u"online"_s }, { u"carol"_s, u"online"_s } }));
+    (void)alice->waitFor(u"presence"_s);
+    (void)alice->waitFor(u"presence"_s);
+
+    // kill -9: no close reaches anyone, the process's devices just stop being refreshed.
+    QElapsedTimer sinceKill;
+    sinceKill.start();
+    dying.kill();
+    QVERIFY(bob->waitDisconnected());
+    QVERIFY(carol->waitDisconnected());
+    QTRY_COMPARE_WITH_TIMEOUT(alice->pending(u"presence"_s).size(), 2, int(kDeathDeadline.count()));
+    QVERIFY2(sinceKill.elapsed() >= kGrace.count(),
+        qPrintable(u"offline after %1 ms"_s.arg(sinceKill.elapsed())));
+    qInfo("users of the killed gateway offline after %lld ms (TTL %lld ms, grace %lld ms)",
+        qint64(sinceKill.elapsed()), qint64(kTtl.count()), qint64(kGrace.count()));
+    for (const QJsonObject &offline : alice->pending(u"presence"_s)) {
+        const QString id = offline.value("id"_L1).toString();
+        QCOMPARE(offline, push(id, u"offline"_s, 2, lastSeenOf(offline)));
+        QVERIFY2(lastSeenOf(offline) > 0, toString(offline));
+    }
+    QCOMPARE(deviceCount(u"bob"_s), 0);
+    QCOMPARE(deviceCount(u"carol"_s), 0);
+}
+
+void TestRedisStore::redisRestartedEmptyRecovers()
+{
+    RedisServer redis;
+    QVERIFY2(redis.start(), qPrintable(redis.error()));
+    QVERIFY(startGateways(redis.url()));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s, u"carol"_s }),
+        (QJsonArray { entry(u"bob"_s, u"offline"_s, 0), entry(u"carol"_s, u"offline"_s, 0) }));
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    auto carol = login(*m_a, u"carol"_s);
+    QVERIFY(carol);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"carol"_s, u"online"_s, 1));
+    QCOMPARE(subscribe(*bob, { u"alice"_s, u"carol"_s }),
+        (QJsonArray { entry(u"alice"_s, u"online"_s, 1), entry(u"carol"_s, u"online"_s, 1) }));
+    const QMap<QString, QJsonObject> aliceHeld = shownAfter(*alice, 0, {});
+    const QMap<QString, QJsonObject> bobHeld { { u"alice"_s, entry(u"alice"_s, u"online"_s, 1) },
+        { u"carol"_s, entry(u"carol"_s, u"online"_s, 1) } };
+
+    // Each gateway says once that Redis is gone, per connection and for the store.
+    for (int gateway = 0; gateway < 2; ++gateway) {
+        QTest::ignoreMessage(QtWarningMsg,
+            QRegularExpression(u"^client: connection to redis://.* lost .*; reconnecting$"_s));
+        QTest::ignoreMessage(QtWarningMsg,
+            QRegularExpression(u"^subscriber: connection to redis://.* lost .*; reconnecting$"_s));
+        QTest::ignoreMessage(QtWarningMsg,
+            QRegularExpression(u"^Redis unavailable: .* clients stay connected; retrying$"_s));
+    }
+    const qsizetype aliceFrom = alice->received().size();
+    const qsizetype bobFrom = bob->received().size();
+    redis.stop();
+    QTRY_VERIFY(!redisStore(*m_a)->isAvailable() && !redisStore(*m_b)->isAvailable());
+
+    // Meanwhile carol leaves, and alice asks about erin: the answer waits for Redis.
+    QVERIFY(closeAndWait(*m_a, *carol));
+    alice->sendJson({ { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { u"erin"_s } },
+        { "ref"_L1, u"while-away"_s } });
+    QCOMPARE(alice->request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
+    QVERIFY(alice->pending(u"snapshot"_s).isEmpty());
+
+    // Redis is back, empty. Nobody was disconnected, and within one refresh interval of the
+    // stores reconnecting (which takes at most the reconnect backoff cap) every watcher is
+    // shown the truth again: a snapshot without ref, and pushes on top of it.
+    QVERIFY2(redis.restart(), qPrintable(redis.error()));
+    QElapsedTimer sinceRestart;
+    sinceRestart.start();
+    QVERIFY(alice->isOpen());
+    QVERIFY(bob->isOpen());
+    const int deadline = int((kRefreshInterval + kReconnectCap).count());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        redisStore(*m_a)->isAvailable() && redisStore(*m_b)->isAvailable(), deadline);
+    const QMap<QString, QString> aliceExpected { { u"bob"_s, u"online"_s },
+        { u"carol"_s, u"offline"_s }, { u"erin"_s, u"offline"_s } };
+    const QMap<QString, QString> bobExpected { { u"alice"_s, u"online"_s },
+        { u"carol"_s, u"offline"_s } };
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     return statuses(shownAfter(*alice, aliceFrom, aliceHeld)) == aliceExpected
+                         && statuses(shownAfter(*bob, bobFrom, bobHeld)) == bobExpected;
+                 },
+                 deadline),
+        dump(alice->received().mid(aliceFrom)) + '\n' + dump(bob->received().mid(bobFrom)));
+    qInfo("watchers shown the truth %lld ms after Redis restarted", qint64(sinceRestart.elapsed()));
+    const QJsonObject erin = answerTo(*alice, u"while-away"_s);
+    QCOMPARE(erin.value("users"_L1).toArray(), (QJsonArray { entry(u"erin"_s, u"offline"_s, 0) }));
+    const auto isReset = [](const QJsonObject &frame) {
+        return frame.value("type"_L1).toString() == u"snapshot" && !frame.contains("ref"_L1);
+    };
+    QVERIFY2(std::any_of(alice->received().cbegin() + aliceFrom, alice->received().cend(), isReset),
+        dump(alice->received().mid(aliceFrom)).constData());
+    QVERIFY2(std::any_of(bob->received().cbegin() + bobFrom, bob->received().cend(), isReset),
+        dump(bob->received().mid(bobFrom)).constData());
+
+    // Pushes flow again, across gateways both ways.
+    const QMap<QString, QJsonObject> aliceNow = shownAfter(*alice, aliceFrom, aliceHeld);
+    const qsizetype aliceMark = alice->received().size();
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QTRY_COMPARE(statuses(shownAfter(*alice, aliceMark, aliceNow)).value(u"bob"_s), u"away"_s);
+    QCOMPARE(shownAfter(*alice, aliceMark, aliceNow).value(u"bob"_s).value("seq"_L1).toInteger(),
+        aliceNow.value(u"bob"_s).value("seq"_L1).toInteger() + 1);
+    const QMap<QString, QJsonObject> bobNow = shownAfter(*bob, bobFrom, bobHeld);
+    const qsizetype bobMark = bob->received().size();
+    carol = login(*m_a, u"carol"_s);
+    QVERIFY(carol);
+    QTRY_COMPARE(statuses(shownAfter(*bob, bobMark, bobNow)).value(u"carol"_s), u"online"_s);
+    QVERIFY(alice->isOpen());
+    QVERIFY(bob->isOpen());
+}
+
+void TestRedisStore::unreachableRedisAtStartIsRetried()
+{
+    // A port where Redis will be, but is not yet.
+    RedisServer redis;
+    QVERIFY2(redis.start(), qPrintable(redis.error()));
+    redis.stop();
+
+    // The gateway starts anyway, says so once per connection, and keeps trying.
+    QTest::ignoreMessage(QtWarningMsg,
+        QRegularExpression(u"^client: cannot connect to redis://127.0.0.1:%1/0 .*; retrying$"_s.arg(
+            redis.port())));
+    QTest::ignoreMessage(QtWarningMsg,
+        QRegularExpression(
+            u"^subscriber: cannot connect to redis://127.0.0.1:%1/0 .*; retrying$"_s.arg(
+                redis.port())));
+    GatewayConfig config = testConfig();
+    config.grace = kGrace;
+    m_a = startGateway(population(), config, new RedisPresenceStore(storeOptions(redis.url())));
+    QVERIFY(m_a);
+    RedisPresenceStore &store = *redisStore(*m_a);
+    QTRY_VERIFY(store.client().state() == RedisClient::State::Backoff);
+
+    // Clients sign in meanwhile; a subscribe is answered once Redis is there.
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    auto bob = login(*m_a, u"bob"_s);
+    QVERIFY(bob);
+    alice->sendJson({ { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { u"bob"_s } },
+        { "ref"_L1, u"early"_s } });
+    QCOMPARE(alice->request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
+    QVERIFY(alice->pending(u"snapshot"_s).isEmpty());
+    QVERIFY(!store.isAvailable());
+
+    QVERIFY2(redis.restart(), qPrintable(redis.error()));
+    const int deadline = int((kReconnectCap + 1s).count());
+    const QJsonObject snapshot = answerTo(*alice, u"early"_s, deadline);
+    QCOMPARE(snapshot.value("type"_L1).toString(), u"snapshot"_s);
+    // bob, who signed in while Redis was away, was written before the snapshot was read.
+    QCOMPARE(
+        snapshot.value("users"_L1).toArray(), (QJsonArray { entry(u"bob"_s, u"online"_s, 1) }));
+    // The subscriber may connect after the client: its reset snapshot (without ref) and pushes
+    // follow. Either way alice is shown bob's next change.
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    const QMap<QString, QJsonObject> held { { u"bob"_s, entry(u"bob"_s, u"online"_s, 1) } };
+    QTRY_COMPARE(shownAfter(*alice, 0, held).value(u"bob"_s), entry(u"bob"_s, u"away"_s, 2));
+
+    // The binary does the same: it listens and logs the retry rather than exiting.
+    RedisServer nowhere;
+    QVERIFY2(nowhere.start(), qPrintable(nowhere.error()));
+    nowhere.stop();
+    GatewayProcess server;
+    QVERIFY(server.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"5"_s, u"--redis"_s,
+        nowhere.url().toString() }));
+    QVERIFY2(server.waitListening(), server.transcript().constData());
+    QVERIFY2(server.waitErrorOutput(u"cannot connect to %1"_s.arg(nowhere.url().toString())),
+        server.transcript().constData());
+    QCOMPARE(server.process().state(), QProcess::Running);
+    server.process().terminate();
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 0);
+}
+
+void TestRedisStore::badRedisUrlExitsWithTwo()
+{
+    GatewayProcess server;
+    QVERIFY(server.start(
+        { u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"5"_s, u"--redis"_s, u"nonsense"_s }));
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 2);
+    QVERIFY2(server.errorOutput().contains(u"--redis:"_s), server.transcript().constData());
+}
+
+QTEST_GUILESS_MAIN(TestRedisStore)
+#include "tst_redis_store.moc"
