@@ -369,7 +369,12 @@ void Gateway::onStoreReset()
 {
     // Pushes may have been lost and seq may have started again: every watcher gets a
     // snapshot of all it watches, without ref, which clients take as the whole truth.
-    for (ClientConnection *connection : std::as_const(m_connections)) {
+    // Sending may close a connection (a peer that reads nothing): iterate over a copy.
+    const QList<QPointer<ClientConnection>> connections(
+        m_connections.cbegin(), m_connections.cend());
+    for (const QPointer<ClientConnection> &connection : connections) {
+        if (!connection || !m_connections.contains(connection->id()))
+            continue;
         const QStringList watched = m_subscriptions.subscriptionsOf(connection->id());
         if (watched.isEmpty())
             continue;
@@ -401,8 +406,14 @@ void Gateway::shutdown()
     m_shuttingDown = true;
     m_listener->close();
     qCInfo(lcGateway) << "shutting down: closing" << m_connections.size() << "connections";
-    for (ClientConnection *connection : std::as_const(m_connections))
-        connection->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);
+    // A close can report the disconnect at once, which removes the connection from
+    // m_connections: iterate over a copy, or a rehash skips some (seen: 1 run in 20).
+    const QList<QPointer<ClientConnection>> connections(
+        m_connections.cbegin(), m_connections.cend());
+    for (const QPointer<ClientConnection> &connection : connections) {
+        if (connection)
+            connection->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);
+    }
     m_shutdownTimer.start(m_config.shutdownTimeout);
     finishShutdownIfDone();
 }
