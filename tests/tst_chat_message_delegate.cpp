@@ -23,6 +23,7 @@
 #include <QToolTip>
 
 #include "models/ChatModel.h"
+#include "support/PaletteProbe.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/PaletteColors.h"
 
@@ -56,56 +57,6 @@ ChatMessageRecord delivered(const QString &id, const QString &from, const QStrin
     record.text = text;
     record.ts = ts;
     return record;
-}
-
-QPalette lightPalette()
-{
-    return QApplication::style()->standardPalette();
-}
-
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::WindowText, Qt::white);
-    p.setColor(QPalette::Base, QColor(0x2a, 0x2a, 0x2a));
-    p.setColor(QPalette::AlternateBase, QColor(0x42, 0x42, 0x42));
-    p.setColor(QPalette::Text, Qt::white);
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ButtonText, Qt::white);
-    p.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ToolTipText, Qt::white);
-    return p;
-}
-
-QPalette paletteNamed(const QString &name)
-{
-    return name == u"dark"_s ? darkPalette() : lightPalette();
-}
-
-double colorDistance(const QColor &a, const QColor &b)
-{
-    const double dr = a.red() - b.red();
-    const double dg = a.green() - b.green();
-    const double db = a.blue() - b.blue();
-    return std::sqrt(dr * dr + dg * dg + db * db);
-}
-
-// WCAG relative luminance and contrast ratio, written out here independently of the code.
-double luminance(const QColor &c)
-{
-    const auto lin
-        = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
-}
-
-double contrast(const QColor &a, const QColor &b)
-{
-    const double la = luminance(a);
-    const double lb = luminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 // Further than this from the base is painted.

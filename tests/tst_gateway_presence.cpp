@@ -3,6 +3,7 @@
 // several devices, invisibility, unsubscribe and the subscriptions the gateway keeps.
 
 #include "GatewayFixture.h"
+#include "PresenceFrames.h"
 #include "TestClient.h"
 
 #include <QDateTime>
@@ -37,46 +38,15 @@ namespace {
 // How long past the grace a test waits when nothing arriving is what it checks.
 constexpr auto kMargin = 200ms;
 
-// alice: bob, carol, erin. bob: alice, carol. carol: everybody but erin. dave: carol only.
-// erin: alice only, and never signs in unless a test says so.
 QList<TestUser> population()
 {
-    return { { u"alice"_s, { u"bob"_s, u"carol"_s, u"erin"_s } }, { u"bob"_s, { u"carol"_s } },
-        { u"carol"_s, { u"dave"_s } }, { u"dave"_s, {} }, { u"erin"_s, {} } };
+    return PresenceFrames::fivePeople();
 }
 
-QByteArray dump(const QList<QJsonObject> &frames)
-{
-    QJsonArray array;
-    for (const QJsonObject &frame : frames)
-        array.append(frame);
-    return QJsonDocument(array).toJson(QJsonDocument::Compact);
-}
-
-// A presence push exactly as documented: nothing more, nothing less.
-QJsonObject push(const QString &id, const QString &status, qint64 seq,
-    std::optional<qint64> lastSeen = std::nullopt)
-{
-    QJsonObject frame { { "type"_L1, "presence"_L1 }, { "id"_L1, id }, { "status"_L1, status },
-        { "seq"_L1, seq } };
-    if (lastSeen)
-        frame.insert("last_seen"_L1, *lastSeen);
-    return frame;
-}
-
-// A snapshot entry: a push without its type.
-QJsonObject entry(const QString &id, const QString &status, qint64 seq,
-    std::optional<qint64> lastSeen = std::nullopt)
-{
-    QJsonObject object = push(id, status, seq, lastSeen);
-    object.remove("type"_L1);
-    return object;
-}
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
+using PresenceFrames::dump;
+using PresenceFrames::entry;
+using PresenceFrames::nowMs;
+using PresenceFrames::push;
 
 void pause(std::chrono::milliseconds duration)
 {

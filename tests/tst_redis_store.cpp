@@ -9,6 +9,7 @@
 // one always use a private redis-server.
 
 #include "GatewayFixture.h"
+#include "PresenceFrames.h"
 #include "RedisServer.h"
 #include "TestClient.h"
 
@@ -66,46 +67,15 @@ constexpr auto kDeathDeadline = kTtl + kGrace + 5s;
 
 constexpr int kStartTimeoutMs = 10000;
 
-// alice: bob, carol, erin. bob: alice, carol. carol: everybody but erin. dave: carol only.
-// erin: alice only.
 QList<TestUser> population()
 {
-    return { { u"alice"_s, { u"bob"_s, u"carol"_s, u"erin"_s } }, { u"bob"_s, { u"carol"_s } },
-        { u"carol"_s, { u"dave"_s } }, { u"dave"_s, {} }, { u"erin"_s, {} } };
+    return PresenceFrames::fivePeople();
 }
 
-QByteArray dump(const QList<QJsonObject> &frames)
-{
-    QJsonArray array;
-    for (const QJsonObject &frame : frames)
-        array.append(frame);
-    return QJsonDocument(array).toJson(QJsonDocument::Compact);
-}
-
-// A presence push exactly as documented: nothing more, nothing less.
-QJsonObject push(const QString &id, const QString &status, qint64 seq,
-    std::optional<qint64> lastSeen = std::nullopt)
-{
-    QJsonObject frame { { "type"_L1, "presence"_L1 }, { "id"_L1, id }, { "status"_L1, status },
-        { "seq"_L1, seq } };
-    if (lastSeen)
-        frame.insert("last_seen"_L1, *lastSeen);
-    return frame;
-}
-
-// A snapshot entry: a push without its type.
-QJsonObject entry(const QString &id, const QString &status, qint64 seq,
-    std::optional<qint64> lastSeen = std::nullopt)
-{
-    QJsonObject object = push(id, status, seq, lastSeen);
-    object.remove("type"_L1);
-    return object;
-}
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
+using PresenceFrames::dump;
+using PresenceFrames::entry;
+using PresenceFrames::nowMs;
+using PresenceFrames::push;
 
 qint64 lastSeenOf(const QJsonObject &frame)
 {
