@@ -368,22 +368,35 @@ void Gateway::onDisconnected(ClientConnection *connection)
 void Gateway::onStoreReset()
 {
     // Pushes may have been lost and seq may have started again: every watcher gets a
-    // snapshot of all it watches, without ref, which clients take as the whole truth.
-    // Sending may close a connection (a peer that reads nothing): iterate over a copy.
-    const QList<QPointer<ClientConnection>> connections(
-        m_connections.cbegin(), m_connections.cend());
-    for (const QPointer<ClientConnection> &connection : connections) {
-        if (!connection || !m_connections.contains(connection->id()))
-            continue;
-        const QStringList watched = m_subscriptions.subscriptionsOf(connection->id());
-        if (watched.isEmpty())
-            continue;
-        QPointer<ClientConnection> guarded(connection);
-        m_store->snapshot(watched, connection, [guarded](const QList<UserPresence> &users) {
-            if (guarded)
-                guarded->send(toJson(Snapshot { users, {} }), std::nullopt);
-        });
+    // snapshot of all it watches, without ref, which clients take as the whole truth. One
+    // read of everything watched here serves every watcher.
+    QSet<QString> watched;
+    for (const ClientConnection *connection : std::as_const(m_connections)) {
+        const QStringList ids = m_subscriptions.subscriptionsOf(connection->id());
+        watched.unite(QSet<QString>(ids.cbegin(), ids.cend()));
     }
+    if (watched.isEmpty())
+        return;
+    m_store->snapshot(watched.values(), this, [this](const QList<UserPresence> &users) {
+        QHash<QString, UserPresence> byId;
+        for (const UserPresence &user : users)
+            byId.insert(user.id, user);
+        // Sending may close a connection (a peer that reads nothing): iterate over a copy.
+        const QList<QPointer<ClientConnection>> connections(
+            m_connections.cbegin(), m_connections.cend());
+        for (const QPointer<ClientConnection> &connection : connections) {
+            if (!connection || !m_connections.contains(connection->id()))
+                continue;
+            QList<UserPresence> mine;
+            // Ids subscribed since the read got their own snapshot with their subscribe.
+            for (const QString &id : m_subscriptions.subscriptionsOf(connection->id())) {
+                if (const auto it = byId.constFind(id); it != byId.constEnd())
+                    mine.append(*it);
+            }
+            if (!mine.isEmpty())
+                connection->send(toJson(Snapshot { mine, {} }), std::nullopt);
+        }
+    });
 }
 
 void Gateway::onPresencePublished(const UserPresence &presence)

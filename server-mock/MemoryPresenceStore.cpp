@@ -24,9 +24,7 @@ void MemoryPresenceStore::connectionOpened(
 void MemoryPresenceStore::connectionStatusChanged(
     const QString &userId, ConnectionId connection, ChosenStatus status)
 {
-    // Going invisible must look exactly like leaving, down to the timing.
-    changeDevice(userId, connection, status,
-        status == ChosenStatus::Invisible ? ChangeCause::DeviceLeft : ChangeCause::StatusChosen);
+    changeDevice(userId, connection, status, causeOfStatusChange(status));
 }
 
 void MemoryPresenceStore::connectionClosed(const QString &userId, ConnectionId connection)

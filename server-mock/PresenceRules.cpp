@@ -29,6 +29,11 @@ PresenceStatus aggregate(const DeviceTally &tally)
     return PresenceStatus::Offline;
 }
 
+ChangeCause causeOfStatusChange(ChosenStatus chosen)
+{
+    return chosen == ChosenStatus::Invisible ? ChangeCause::DeviceLeft : ChangeCause::StatusChosen;
+}
+
 Publication decide(PresenceStatus published, PresenceStatus current, ChangeCause cause)
 {
     if (current == published)

@@ -28,6 +28,10 @@ enum class Publication { Nothing, Now, AfterGrace };
 // the cause (so going invisible looks exactly like leaving), and so does online -> away
 // when a device left (a phone dropping while a laptop sits idle must not flap).
 // An expired grace publishes whatever the devices say by then.
+// The cause a chosen status counts as: going invisible must look exactly like leaving,
+// down to the timing.
+[[nodiscard]] ChangeCause causeOfStatusChange(Protocol::ChosenStatus chosen);
+
 [[nodiscard]] Publication decide(
     Protocol::PresenceStatus published, Protocol::PresenceStatus current, ChangeCause cause);
 

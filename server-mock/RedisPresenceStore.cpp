@@ -21,6 +21,21 @@ using Protocol::UserPresence;
 
 namespace {
 
+// The cause as the device script spells it (RedisScripts.cpp).
+QByteArray scriptCause(ChangeCause cause)
+{
+    switch (cause) {
+    case ChangeCause::DeviceJoined:
+        return QByteArrayLiteral("joined");
+    case ChangeCause::DeviceLeft:
+        return QByteArrayLiteral("left");
+    case ChangeCause::StatusChosen:
+    case ChangeCause::GraceExpired: // never written by a device change
+        break;
+    }
+    return QByteArrayLiteral("status");
+}
+
 QByteArray number(qint64 value)
 {
     return QByteArray::number(value);
@@ -97,7 +112,7 @@ void RedisPresenceStore::connectionOpened(
 {
     m_devices.insert(connection, { userId, status });
     m_closedWhileAway.remove(memberOf(connection));
-    writeDevice(userId, connection, status, "joined");
+    writeDevice(userId, connection, status, ChangeCause::DeviceJoined);
 }
 
 void RedisPresenceStore::connectionStatusChanged(
@@ -107,8 +122,7 @@ void RedisPresenceStore::connectionStatusChanged(
     if (it == m_devices.end())
         return;
     it->status = status;
-    // Going invisible must look exactly like leaving, down to the timing.
-    writeDevice(userId, connection, status, status == ChosenStatus::Invisible ? "left" : "status");
+    writeDevice(userId, connection, status, causeOfStatusChange(status));
 }
 
 void RedisPresenceStore::connectionClosed(const QString &userId, ConnectionId connection)
@@ -119,22 +133,22 @@ void RedisPresenceStore::connectionClosed(const QString &userId, ConnectionId co
         m_closedWhileAway.insert(memberOf(connection), userId);
         return;
     }
-    writeDevice(userId, connection, std::nullopt, "left");
+    writeDevice(userId, connection, std::nullopt, ChangeCause::DeviceLeft);
 }
 
 void RedisPresenceStore::writeDevice(const QString &userId, ConnectionId connection,
-    std::optional<ChosenStatus> status, const char *cause)
+    std::optional<ChosenStatus> status, ChangeCause cause)
 {
     if (m_available)
         writeDeviceMember(userId, memberOf(connection), status, cause);
 }
 
 void RedisPresenceStore::writeDeviceMember(const QString &userId, const QByteArray &member,
-    std::optional<ChosenStatus> status, const char *cause)
+    std::optional<ChosenStatus> status, ChangeCause cause)
 {
     evalScript(RedisScripts::device(),
         { m_options.prefix, userId.toUtf8(), member,
-            status ? Protocol::toString(*status).toLatin1() : QByteArray(), QByteArray(cause),
+            status ? Protocol::toString(*status).toLatin1() : QByteArray(), scriptCause(cause),
             number(m_options.ttl.count()), number(m_options.grace.count()) },
         [this](const RedisReply &reply) {
             if (reply.isConnectionError())
@@ -182,10 +196,10 @@ void RedisPresenceStore::onClientReady()
         load.append({ QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script->source });
     m_client.pipeline(std::move(load), this, {}); // a failure shows up as NOSCRIPT below
     for (auto it = m_closedWhileAway.cbegin(); it != m_closedWhileAway.cend(); ++it)
-        writeDeviceMember(*it, it.key(), std::nullopt, "left");
+        writeDeviceMember(*it, it.key(), std::nullopt, ChangeCause::DeviceLeft);
     m_closedWhileAway.clear();
     for (auto it = m_devices.cbegin(); it != m_devices.cend(); ++it)
-        writeDeviceMember(it->userId, memberOf(it.key()), it->status, "joined");
+        writeDeviceMember(it->userId, memberOf(it.key()), it->status, ChangeCause::DeviceJoined);
     auto waiting = std::exchange(m_waitingSnapshots, {});
     for (PendingSnapshot &request : waiting)
         runSnapshot(std::move(request));
@@ -249,7 +263,8 @@ void RedisPresenceStore::refreshAll()
                         = member ? member->mid(member->indexOf('/') + 1).toLongLong() : -1;
                     const auto device = m_devices.constFind(ConnectionId(connection));
                     if (device != m_devices.constEnd())
-                        writeDeviceMember(device->userId, *member, device->status, "joined");
+                        writeDeviceMember(
+                            device->userId, *member, device->status, ChangeCause::DeviceJoined);
                 }
             });
     };

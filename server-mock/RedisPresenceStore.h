@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server-mock/PresenceRules.h"
 #include "server-mock/PresenceStore.h"
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisScripts.h"
@@ -82,9 +83,9 @@ private:
     void onUnavailable(const QString &reason);
     void onMessage(const QByteArray &channel, const QByteArray &payload);
     void writeDevice(const QString &userId, ConnectionId connection,
-        std::optional<Protocol::ChosenStatus> status, const char *cause);
+        std::optional<Protocol::ChosenStatus> status, ChangeCause cause);
     void writeDeviceMember(const QString &userId, const QByteArray &member,
-        std::optional<Protocol::ChosenStatus> status, const char *cause);
+        std::optional<Protocol::ChosenStatus> status, ChangeCause cause);
     void evalScript(const RedisScript &script, QList<QByteArray> args,
         std::function<void(const RedisReply &)> done);
     void refreshAll();

@@ -67,7 +67,6 @@ void ChatController::setActiveConversation(const QString &friendId)
     m_active = friendId;
     if (friendId.isEmpty())
         return;
-    m_unread.remove(friendId);
     if (m_friends)
         m_friends->setUnreadCount(friendId, 0);
     if (conversation(friendId)->historyState() == ChatModel::HistoryState::NotLoaded)
@@ -259,9 +258,9 @@ void ChatController::addUnread(const QString &friendId, int count)
 {
     if (count <= 0)
         return;
-    const int total = (m_unread[friendId] += count);
+    // The friend list holds the counts (and keeps them across friend-list reloads).
     if (m_friends)
-        m_friends->setUnreadCount(friendId, total);
+        m_friends->setUnreadCount(friendId, m_friends->unreadCount(friendId) + count);
 }
 
 void ChatController::clearConversations()
@@ -271,7 +270,13 @@ void ChatController::clearConversations()
     m_conversations.clear();
     m_sends.clear();
     m_histories.clear();
-    m_unread.clear();
+    if (m_friends) {
+        // Nothing the previous user had unread is this user's.
+        for (int row = 0; row < m_friends->rowCount(); ++row) {
+            m_friends->setUnreadCount(
+                m_friends->index(row).data(Models::FriendListModel::IdRole).toString(), 0);
+        }
+    }
     m_active.clear();
 }
 

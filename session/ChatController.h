@@ -100,7 +100,6 @@ private:
     QHash<QString, Models::ChatModel *> m_conversations; // owned (children)
     QHash<QString, PendingSend> m_sends; // ref -> message in flight
     QHash<QString, PendingHistory> m_histories; // ref -> page asked
-    QHash<QString, int> m_unread;
     quint64 m_keyCounter = 0;
     bool m_wasOnline = false;
 };

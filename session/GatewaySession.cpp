@@ -270,8 +270,15 @@ void GatewaySession::onDisconnected()
     }
     if (m_state == State::Online && code == CloseCode::RateLimited) {
         // The gateway asked us to slow down: come back late, not in 100 ms.
-        while (Backoff::ceiling(m_backoff.policy(), m_backoff.attempts()) < m_backoff.policy().cap)
+        // Bounded: a policy whose ceilings stop growing below the cap must not spin here.
+        for (auto ceiling = Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
+             ceiling < m_backoff.policy().cap;) {
             (void)m_backoff.next();
+            const auto next = Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
+            if (next <= ceiling)
+                break;
+            ceiling = next;
+        }
     }
     QString reason = m_socket.closeReason();
     if (reason.isEmpty())

@@ -153,8 +153,9 @@ ChatMessageDelegate::BubbleLayout ChatMessageDelegate::layout(
 
     const QFont metaFont = metaFontOf(option.font);
     const QFontMetrics metaMetrics(metaFont);
-    const int metaWidth
-        = std::min(maxText, metaMetrics.horizontalAdvance(metaText(index, now())) + 1);
+    BubbleLayout parts;
+    parts.metaText = metaText(index, now()); // formatted once: paint draws this one
+    const int metaWidth = std::min(maxText, metaMetrics.horizontalAdvance(parts.metaText) + 1);
 
     const int innerWidth = std::max(int(textSize.width()), metaWidth);
     const QSize bubbleSize(innerWidth + 2 * kBubblePaddingH,
@@ -165,7 +166,6 @@ ChatMessageDelegate::BubbleLayout ChatMessageDelegate::layout(
     const bool outgoing = index.data(ChatModel::OutgoingRole).toBool();
     const Qt::Alignment side = (outgoing ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop;
 
-    BubbleLayout parts;
     parts.bubble = QStyle::alignedRect(option.direction, side, bubbleSize, content);
     const QRect inner = parts.bubble.adjusted(
         kBubblePaddingH, kBubblePaddingV, -kBubblePaddingH, -kBubblePaddingV);
@@ -246,8 +246,7 @@ void ChatMessageDelegate::paint(
         = int(QStyle::visualAlignment(opt.direction, outgoing ? Qt::AlignRight : Qt::AlignLeft))
         | Qt::AlignVCenter | Qt::TextSingleLine;
     painter->drawText(parts.meta, metaAlign,
-        QFontMetrics(metaFont).elidedText(
-            metaText(index, now()), Qt::ElideRight, parts.meta.width()));
+        QFontMetrics(metaFont).elidedText(parts.metaText, Qt::ElideRight, parts.meta.width()));
     painter->restore();
 }
 

@@ -25,6 +25,7 @@ public:
         QRect bubble;
         QRectF text; // where the wrapped text starts and how big it is
         QRect meta;
+        QString metaText; // what goes in `meta`
     };
 
     explicit ChatMessageDelegate(QObject *parent = nullptr);

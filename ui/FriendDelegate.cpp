@@ -37,7 +37,6 @@ constexpr int kDotGap = 6; // presence mark to status words
 // Statuses that are not fresh (no live subscription) are drawn this much fainter.
 constexpr qreal kStaleMarkOpacity = 0.5;
 constexpr qreal kStaleTextFade = 0.3;
-// The shapes, in units of the mark's radius.
 
 int evenAtLeast(int value, int minimum)
 {
@@ -199,9 +198,14 @@ QString FriendDelegate::unreadBadgeText(int unread)
 
 QRect FriendDelegate::unreadBadgeRect(const QStyleOptionViewItem &option, int unread)
 {
+    return unreadBadgeRect(option, layout(option).name, unread);
+}
+
+QRect FriendDelegate::unreadBadgeRect(
+    const QStyleOptionViewItem &option, const QRect &name, int unread)
+{
     if (unread <= 0)
         return {};
-    const RowLayout parts = layout(option);
     QFont font = option.font;
     font.setBold(true);
     const QFontMetrics fm(font);
@@ -209,7 +213,6 @@ QRect FriendDelegate::unreadBadgeRect(const QStyleOptionViewItem &option, int un
     const int width = std::max(height, fm.horizontalAdvance(unreadBadgeText(unread)) + height / 2);
     // The name's rect is already mirrored: its trailing end is on the visual right in
     // left-to-right, on the left in right-to-left.
-    const QRect name = parts.name;
     const int left = option.direction == Qt::RightToLeft ? name.left() : name.right() + 1 - width;
     return { left, name.top() + (name.height() - height) / 2, width, height };
 }
@@ -252,7 +255,7 @@ void FriendDelegate::paint(
         = int(QStyle::visualAlignment(opt.direction, Qt::AlignLeft | Qt::AlignVCenter))
         | Qt::TextSingleLine;
     QRect nameRect = parts.name;
-    const QRect badge = unreadBadgeRect(opt, presence.unread);
+    const QRect badge = unreadBadgeRect(opt, parts.name, presence.unread); // layout once per row
     if (!badge.isEmpty()) {
         constexpr int kBadgeGap = 6;
         if (opt.direction == Qt::RightToLeft)

@@ -76,6 +76,9 @@ public:
     [[nodiscard]] static QColor presenceColor(Models::PresenceState state, const QPalette &palette);
 
 private:
+    // The same, from a row layout already made (paint makes it once per row).
+    [[nodiscard]] static QRect unreadBadgeRect(
+        const QStyleOptionViewItem &option, const QRect &name, int unread);
     static void paintUnreadBadge(QPainter *painter, const QRect &rect, int unread,
         const QStyleOptionViewItem &option, bool selected);
     static void paintAvatar(

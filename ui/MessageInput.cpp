@@ -43,8 +43,8 @@ int MessageInput::heightForLines(int lines) const
     // The frame is drawn around the viewport, outside contentsMargins().
     const QMargins margins = contentsMargins();
     const int documentMargin = int(std::ceil(2 * document()->documentMargin()));
-    return lines * fontMetrics().lineSpacing() + documentMargin + 2 * frameWidth()
-        + margins.top() + margins.bottom() + 2;
+    return lines * fontMetrics().lineSpacing() + documentMargin + 2 * frameWidth() + margins.top()
+        + margins.bottom() + 2;
 }
 
 QSize MessageInput::sizeHint() const
