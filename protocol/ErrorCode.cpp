@@ -19,6 +19,7 @@ constexpr std::array kNames = {
     std::pair { ErrorCode::TooManySubscriptions, u"too_many_subscriptions" },
     std::pair { ErrorCode::RateLimited, u"rate_limited" },
     std::pair { ErrorCode::TooLarge, u"too_large" },
+    std::pair { ErrorCode::Unavailable, u"unavailable" },
 };
 
 } // namespace

@@ -15,6 +15,7 @@ enum class ErrorCode {
     TooManySubscriptions,
     RateLimited,
     TooLarge,
+    Unavailable, // the gateway cannot do this now (its shared store is away); try again later
     Unknown, // a code this build does not know (sent by a newer gateway)
 };
 

@@ -2,57 +2,59 @@
 
 #include "protocol/ServerMessages.h"
 
-#include <QHash>
 #include <QList>
+#include <QObject>
 #include <QString>
-#include <deque>
 #include <functional>
 #include <optional>
-#include <utility>
+#include <variant>
 
 namespace Presence::Gateway {
 
-// The recent history of every one-to-one conversation, in memory: the last `capacity`
-// messages of each pair of users. Gives each message its id and time. The gateway uses only
-// append() and page(), so a shared store (Redis) can take its place later.
-class ChatStore {
+// Where one-to-one conversations live: each message gets its id and time here, and the recent
+// history of each pair of users is read back in pages. Asynchronous, like PresenceStore, so
+// that a networked store never blocks the event loop; the in-memory store answers at once.
+//
+// A shared store (Redis) also carries messages between gateways: the gateway that took a
+// message delivers it to its own connections, and every other gateway holding a connection of
+// the sender or the recipient hears of it through messageArrived().
+class ChatStore : public QObject {
+    Q_OBJECT
 public:
-    static constexpr qsizetype kDefaultCapacity = 1000;
-    using Clock = std::function<qint64()>; // ms since the epoch
-
     struct Page {
         QList<Protocol::ChatMessage> messages; // oldest first
         bool more = false; // older messages are held before the first one
     };
+    enum class Failure {
+        NotHeld, // `before` is not a message of this conversation that the store holds
+        Unavailable, // the store cannot answer now (Redis away); try again later
+    };
+    // nullopt: the store could not keep the message (it is not stored anywhere).
+    using StoredCallback = std::function<void(const std::optional<Protocol::ChatMessage> &)>;
+    using PageCallback = std::function<void(const std::variant<Page, Failure> &)>;
 
-    // Without a clock, the system clock.
-    explicit ChatStore(qsizetype capacity = kDefaultCapacity, Clock clock = {});
+    using QObject::QObject;
+    ~ChatStore() override = default;
 
-    // Stores a message (text already checked and trimmed) and returns it with its id and ts.
-    Protocol::ChatMessage append(const QString &from, const QString &to, const QString &text);
-
+    // Stores a message (text already checked and trimmed) and answers with its id and ts.
+    // `done` is not called once `context` is destroyed.
+    virtual void storeMessage(const QString &from, const QString &to, const QString &text,
+        QObject *context, StoredCallback done)
+        = 0;
     // Up to `limit` (>= 1) messages between a and b, oldest first: those just before the message
-    // `before`, or the latest. nullopt when `before` is not held in that conversation (unknown,
-    // of another conversation, or already dropped by the cap).
-    [[nodiscard]] std::optional<Page> page(
-        const QString &a, const QString &b, const std::optional<QString> &before, int limit) const;
+    // `before`, or the latest.
+    virtual void readPage(const QString &a, const QString &b, const std::optional<QString> &before,
+        int limit, QObject *context, PageCallback done)
+        = 0;
 
-    [[nodiscard]] qsizetype capacity() const { return m_capacity; }
-    [[nodiscard]] qsizetype conversationCount() const { return m_conversations.size(); }
+    // This gateway now holds a connection of userId (or none any more): a shared store relays
+    // other gateways' messages to or from that user only in between.
+    virtual void userArrived(const QString &userId) { Q_UNUSED(userId) }
+    virtual void userLeft(const QString &userId) { Q_UNUSED(userId) }
 
-private:
-    // The unordered pair of user ids, smaller first.
-    using Key = std::pair<QString, QString>;
-    using Conversation = std::deque<Protocol::ChatMessage>; // oldest first, at most m_capacity
-
-    [[nodiscard]] static Key keyOf(const QString &a, const QString &b);
-    [[nodiscard]] QString nextId();
-
-    qsizetype m_capacity;
-    Clock m_clock;
-    QString m_idPrefix; // random, so that ids do not repeat after a restart
-    quint64 m_nextNumber = 1;
-    QHash<Key, Conversation> m_conversations;
+Q_SIGNALS:
+    // A message another gateway took, to or from userId, who has a connection here.
+    void messageArrived(const QString &userId, const Presence::Protocol::ChatMessage &message);
 };
 
 } // namespace Presence::Gateway

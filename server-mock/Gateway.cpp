@@ -5,6 +5,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/ClientConnection.h"
 #include "server-mock/Logging.h"
+#include "server-mock/MemoryChatStore.h"
 #include "server-mock/MemoryPresenceStore.h"
 
 #include <QPointer>
@@ -21,8 +22,8 @@ namespace Presence::Gateway {
 
 using namespace Protocol;
 
-Gateway::Gateway(
-    GatewayConfig config, UserDirectory directory, PresenceStore *store, QObject *parent)
+Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *store,
+    ChatStore *chats, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_directory(std::move(directory))
@@ -30,8 +31,11 @@ Gateway::Gateway(
     , m_listener(new QTcpServer(this))
     , m_server(
           new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
+    , m_chats(chats ? chats : new MemoryChatStore)
 {
     m_store->setParent(this);
+    m_chats->setParent(this);
+    connect(m_chats, &ChatStore::messageArrived, this, &Gateway::onChatMessageArrived);
     m_server->setHandshakeTimeout(m_config.helloTimeout);
     connect(m_listener, &QTcpServer::newConnection, this, &Gateway::onNewTcpConnection);
     connect(m_server, &QWebSocketServer::newConnection, this, &Gateway::onNewConnection);
@@ -172,6 +176,8 @@ void Gateway::onHello(
     const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
     connection->authenticate(user.id, status);
     m_connectionsOfUser.insert(user.id, connection);
+    if (m_connectionsOfUser.count(user.id) == 1)
+        m_chats->userArrived(user.id);
     qCInfo(lcGateway) << "connection" << connection->id() << "signed in as" << user.id << "with"
                       << hello.client;
 
@@ -317,18 +323,41 @@ void Gateway::handleSendMessage(ClientConnection *connection, const SendMessageR
             ref });
         return;
     }
-    const QString &me = connection->userId();
-    const ChatMessage message = m_chats.append(me, request.to, text);
-    connection->send(toJson(Ok { message.id, message.ts }), ref);
+    QPointer<ClientConnection> sender(connection);
+    m_chats->storeMessage(connection->userId(), request.to, text, this,
+        [this, sender, ref](const std::optional<ChatMessage> &message) {
+            if (!message) {
+                if (sender) {
+                    sender->sendError({ ErrorCode::Unavailable,
+                        u"message: the gateway cannot store messages right now; it was not "
+                        "sent, try again later"_s,
+                        ref });
+                }
+                return;
+            }
+            if (sender)
+                sender->send(toJson(Ok { message->id, message->ts }), ref);
+            deliverMessage(*message, sender);
+        });
+}
 
-    // Every device of the recipient, and the sender's other devices, whatever their status.
+void Gateway::deliverMessage(const ChatMessage &message, const ClientConnection *except)
+{
+    // Every device of both users here, whatever their status.
     const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
-    for (ClientConnection *device : m_connectionsOfUser.values(request.to))
-        device->sendSerialized(frame);
-    for (ClientConnection *device : m_connectionsOfUser.values(me)) {
-        if (device != connection)
-            device->sendSerialized(frame);
+    for (const QString &user : { message.to, message.from }) {
+        for (ClientConnection *device : m_connectionsOfUser.values(user)) {
+            if (device != except)
+                device->sendSerialized(frame);
+        }
     }
+}
+
+void Gateway::onChatMessageArrived(const QString &userId, const ChatMessage &message)
+{
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
+    for (ClientConnection *device : m_connectionsOfUser.values(userId))
+        device->sendSerialized(frame);
 }
 
 void Gateway::handleHistory(
@@ -339,15 +368,22 @@ void Gateway::handleHistory(
             u"history: you can only read conversations with your friends"_s, ref });
         return;
     }
-    const auto page
-        = m_chats.page(connection->userId(), request.with, request.before, request.limit);
-    if (!page) {
-        connection->sendError({ ErrorCode::BadRequest,
-            u"history: 'before' is not a message of this conversation held by the gateway"_s,
-            ref });
-        return;
-    }
-    connection->send(toJson(HistoryPage { request.with, page->messages, page->more }), ref);
+    m_chats->readPage(connection->userId(), request.with, request.before, request.limit, connection,
+        [connection, with = request.with, ref](const auto &result) {
+            if (const auto *page = std::get_if<ChatStore::Page>(&result)) {
+                connection->send(toJson(HistoryPage { with, page->messages, page->more }), ref);
+            } else if (std::get<ChatStore::Failure>(result) == ChatStore::Failure::NotHeld) {
+                connection->sendError({ ErrorCode::BadRequest,
+                    u"history: 'before' is not a message of this conversation held by the "
+                    "gateway"_s,
+                    ref });
+            } else {
+                connection->sendError({ ErrorCode::Unavailable,
+                    u"history: the gateway cannot read conversations right now; try again "
+                    "later"_s,
+                    ref });
+            }
+        });
 }
 
 void Gateway::onDisconnected(ClientConnection *connection)
@@ -356,6 +392,8 @@ void Gateway::onDisconnected(ClientConnection *connection)
     m_connections.remove(id);
     if (!connection->userId().isEmpty()) {
         m_connectionsOfUser.remove(connection->userId(), connection);
+        if (!m_connectionsOfUser.contains(connection->userId()))
+            m_chats->userLeft(connection->userId());
         m_subscriptions.removeConnection(id);
         m_store->connectionClosed(connection->userId(), id);
         qCDebug(lcGateway) << "connection" << id << "of" << connection->userId() << "closed";

@@ -25,13 +25,13 @@ class ClientConnection;
 // The presence gateway: accepts WebSocket clients, authenticates them against the user
 // directory, answers their requests, and pushes each published presence change to the
 // connections subscribed to that user, and to nobody else. It also relays 1:1 chat messages
-// between friends and keeps the recent history of each conversation (ChatStore).
+// between friends, kept by a ChatStore (in memory, or shared through Redis).
 class Gateway : public QObject {
     Q_OBJECT
 public:
-    // Takes ownership of store; without one, presence lives in memory.
+    // Takes ownership of the stores; without them, presence and chats live in memory.
     Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *store = nullptr,
-        QObject *parent = nullptr);
+        ChatStore *chats = nullptr, QObject *parent = nullptr);
     ~Gateway() override;
 
     // Starts listening on config.address:config.port (port 0 picks a free one).
@@ -47,8 +47,7 @@ public:
     // Test and admin hook: the users watched by any connection of userId, sorted.
     [[nodiscard]] QStringList subscriptionsOfUser(const QString &userId) const;
     [[nodiscard]] int watchedUserCount() const { return m_subscriptions.watchedUserCount(); }
-    // Test and admin hook: the chat history this gateway holds.
-    [[nodiscard]] const ChatStore &chats() const { return m_chats; }
+    [[nodiscard]] ChatStore *chats() const { return m_chats; }
 
     // Stops accepting, closes every connection with 1001 and reports shutdownFinished()
     // once they are gone or config.shutdownTimeout has passed.
@@ -69,6 +68,10 @@ private:
     void onDisconnected(ClientConnection *connection);
     void onStoreReset();
     void onPresencePublished(const Protocol::UserPresence &presence);
+    void onChatMessageArrived(const QString &userId, const Protocol::ChatMessage &message);
+    // Pushes a message to every connection here of its two users, except `except` (the sender's
+    // connection, which gets an ok instead).
+    void deliverMessage(const Protocol::ChatMessage &message, const ClientConnection *except);
 
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
@@ -97,7 +100,7 @@ private:
     SubscriptionRegistry m_subscriptions;
     QHash<ConnectionId, ClientConnection *> m_connections;
     QMultiHash<QString, ClientConnection *> m_connectionsOfUser; // authenticated ones only
-    ChatStore m_chats;
+    ChatStore *m_chats;
     ConnectionId m_nextConnectionId = 1;
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;

@@ -83,6 +83,33 @@ void RedisClient::pipeline(
         ++m_roundTrips;
 }
 
+void RedisClient::evalScript(const RedisScript &script, QList<QByteArray> args, QObject *context,
+    std::function<void(const RedisReply &)> done)
+{
+    QList<QByteArray> evalsha { QByteArrayLiteral("EVALSHA"), script.sha1, "0" };
+    evalsha += args;
+    QPointer<QObject> guard(context ? context : this);
+    command(std::move(evalsha), context,
+        [this, &script, guard, args = std::move(args), done = std::move(done)](
+            const RedisReply &reply) {
+            if (!reply.isError() || !reply.bytes.startsWith("NOSCRIPT")) {
+                done(reply);
+                return;
+            }
+            QList<QByteArray> eval { QByteArrayLiteral("EVAL"), script.source, "0" };
+            eval += args;
+            command(std::move(eval), guard, done);
+        });
+}
+
+void RedisClient::loadScripts(const QList<const RedisScript *> &scripts)
+{
+    QList<Command> load;
+    for (const RedisScript *script : scripts)
+        load.append({ QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script->source });
+    pipeline(std::move(load), this, {}); // a failure shows up as NOSCRIPT later
+}
+
 QByteArray RedisClient::refusal(const Command &command)
 {
     if (command.isEmpty())

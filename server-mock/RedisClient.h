@@ -2,6 +2,7 @@
 
 #include "server-mock/RedisAsyncConnection.h"
 #include "server-mock/RedisReply.h"
+#include "server-mock/RedisScripts.h"
 
 #include <QByteArray>
 #include <QList>
@@ -46,6 +47,15 @@ public:
     // "connection lost" errors. An invalid command refuses the whole pipeline.
     void pipeline(QList<Command> commands, QObject *context,
         std::function<void(const QList<RedisReply> &)> done);
+
+    // Runs a Lua script by its SHA1 (EVALSHA, no keys declared) and, when Redis does not hold
+    // it (NOSCRIPT: it restarted, or never saw it), once more with its whole source. `script`
+    // must outlive the call (the scripts are static).
+    void evalScript(const RedisScript &script, QList<QByteArray> args, QObject *context,
+        std::function<void(const RedisReply &)> done);
+    // SCRIPT LOAD for each, in one round trip. Commands given after this find the scripts, so
+    // nothing waits for a NOSCRIPT round trip (which would let later commands overtake).
+    void loadScripts(const QList<const RedisScript *> &scripts);
 
 Q_SIGNALS:
     void stateChanged(Presence::Gateway::RedisAsyncConnection::State state);

@@ -166,19 +166,7 @@ void RedisPresenceStore::writeDeviceMember(const QString &userId, const QByteArr
 void RedisPresenceStore::evalScript(
     const RedisScript &script, QList<QByteArray> args, std::function<void(const RedisReply &)> done)
 {
-    QList<QByteArray> evalsha { QByteArrayLiteral("EVALSHA"), script.sha1, "0" };
-    evalsha += args;
-    m_client.command(std::move(evalsha), this,
-        [this, &script, args = std::move(args), done = std::move(done)](const RedisReply &reply) {
-            if (!reply.isError() || !reply.bytes.startsWith("NOSCRIPT")) {
-                done(reply);
-                return;
-            }
-            // A Redis that never saw the script (or restarted): send it whole, once.
-            QList<QByteArray> eval { QByteArrayLiteral("EVAL"), script.source, "0" };
-            eval += args;
-            m_client.command(std::move(eval), this, done);
-        });
+    m_client.evalScript(script, std::move(args), this, std::move(done));
 }
 
 void RedisPresenceStore::onClientReady()
@@ -190,11 +178,8 @@ void RedisPresenceStore::onClientReady()
     // NOSCRIPT fallback resends a script only after that reply: by then a snapshot sent below
     // would have overtaken the device writes it must see. Commands on one connection run in
     // order, so everything after this finds the scripts.
-    QList<RedisClient::Command> load;
-    for (const RedisScript *script :
-        { &RedisScripts::device(), &RedisScripts::refresh(), &RedisScripts::sweep() })
-        load.append({ QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script->source });
-    m_client.pipeline(std::move(load), this, {}); // a failure shows up as NOSCRIPT below
+    m_client.loadScripts(
+        { &RedisScripts::device(), &RedisScripts::refresh(), &RedisScripts::sweep() });
     for (auto it = m_closedWhileAway.cbegin(); it != m_closedWhileAway.cend(); ++it)
         writeDeviceMember(*it, it.key(), std::nullopt, ChangeCause::DeviceLeft);
     m_closedWhileAway.clear();

@@ -192,6 +192,41 @@ if next_due[2] then wait = math.max(0, tonumber(next_due[2]) - now) end
 return { #due, wait }
 )lua";
 
+// Keys: <p>chat:<a>|<b> (ZSET score n -> the message frame, a < b), <p>chat:ids (HASH epoch,
+// next); channel <p>msg:<u>. Message n of the Redis store is "m<epoch>.<n>": n grows along every
+// conversation, and a new epoch after Redis lost the hash keeps ids from repeating.
+constexpr char kChatAppend[] = R"lua(
+local p, from, to, text = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local cap, epoch_new, origin, a, b = tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8], ARGV[9]
+local conv, ids = p .. 'chat:' .. a .. '|' .. b, p .. 'chat:ids'
+drop_foreign(conv, 'zset')
+drop_foreign(ids, 'hash')
+local epoch = redis.call('HGET', ids, 'epoch')
+if not epoch or not string.match(epoch, '^[0-9a-z]+$') or #epoch > 16 then
+  epoch = epoch_new
+  redis.call('HSET', ids, 'epoch', epoch)
+end
+local n = (tonumber(redis.call('HGET', ids, 'next') or '') or 0) + 1
+local ts = now_ms()
+local last = redis.call('ZRANGE', conv, -1, -1, 'WITHSCORES')
+if last[2] then
+  -- The conversation is the authority on its own order, whatever became of the counter.
+  n = math.max(n, math.floor(tonumber(last[2]) or 0) + 1)
+  local ok, frame = pcall(cjson.decode, last[1])
+  if ok and type(frame) == 'table' and type(frame.ts) == 'number' then
+    ts = math.max(ts, frame.ts)
+  end
+end
+redis.call('HSET', ids, 'next', n)
+local member = cjson.encode({ type = 'message', id = 'm' .. epoch .. '.' .. n, from = from,
+  to = to, text = text, ts = ts })
+redis.call('ZADD', conv, n, member)
+redis.call('ZREMRANGEBYRANK', conv, 0, -(cap + 1))
+redis.call('PUBLISH', p .. 'msg:' .. to, origin .. '\n' .. member)
+redis.call('PUBLISH', p .. 'msg:' .. from, origin .. '\n' .. member)
+return member
+)lua";
+
 RedisScript make(const char *body)
 {
     RedisScript script;
@@ -217,6 +252,12 @@ const RedisScript &RedisScripts::refresh()
 const RedisScript &RedisScripts::sweep()
 {
     static const RedisScript script = make(kSweep);
+    return script;
+}
+
+const RedisScript &RedisScripts::chatAppend()
+{
+    static const RedisScript script = make(kChatAppend);
     return script;
 }
 

@@ -29,6 +29,12 @@ public:
     // ARGV: prefix, grace_ms, limit. Settles up to `limit` users whose devices expired or
     // whose grace ended. Returns { settled, ms until the next due time or -1 }.
     [[nodiscard]] static const RedisScript &sweep();
+    // ARGV: prefix, from, to, text, capacity, epoch (used when Redis holds none yet), origin
+    // (the gateway's instance id), then the two user ids in the order the gateway sorts them
+    // (the conversation's key). Stores the message, trims the conversation to `capacity` and
+    // publishes "<origin>\n<frame>" on both users' message channels. Returns the `message`
+    // frame it stored (JSON), with the id and ts it gave.
+    [[nodiscard]] static const RedisScript &chatAppend();
 };
 
 } // namespace Presence::Gateway

@@ -1,6 +1,8 @@
 #include "server-mock/FileLimit.h"
 #include "server-mock/Gateway.h"
 #include "server-mock/PopulationGenerator.h"
+#include "server-mock/RedisChatStore.h"
+#include "server-mock/RedisPresenceStore.h"
 #include "server-mock/ServerOptions.h"
 #include "server-mock/UnixSignalWatcher.h"
 #include "server-mock/UsersFile.h"
@@ -74,7 +76,10 @@ int main(int argc, char *argv[])
     // A Redis that cannot be reached yet is not fatal: the store logs it and keeps retrying
     // (clients can connect meanwhile; their subscribes wait for Redis).
     auto *store = options->redis ? new RedisPresenceStore(*options->redis) : nullptr;
-    Gateway gateway(options->config, std::move(*directory), store);
+    auto *chats = options->redis
+        ? new RedisChatStore({ options->redis->url, options->redis->prefix })
+        : nullptr;
+    Gateway gateway(options->config, std::move(*directory), store, chats);
     if (!gateway.listen(&error))
         return fail(error);
 

@@ -7,6 +7,7 @@
 
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
+#include "server-mock/MemoryChatStore.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "session/SessionModelBridge.h"
@@ -30,6 +31,7 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
+using Presence::Gateway::MemoryChatStore;
 using Presence::Models::ChatModel;
 using Presence::Models::Delivery;
 using Presence::Models::FriendListModel;
@@ -161,7 +163,8 @@ void TestChatEndToEnd::cleanup()
 
 int TestChatEndToEnd::storedBetween(const QString &a, const QString &b) const
 {
-    const auto page = m_gateway->chats().page(a, b, std::nullopt, 200);
+    const auto page
+        = qobject_cast<MemoryChatStore *>(m_gateway->chats())->page(a, b, std::nullopt, 200);
     return page ? int(page->messages.size()) : -1;
 }
 

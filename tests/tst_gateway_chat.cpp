@@ -1,6 +1,6 @@
 // 1:1 chat: the `message` and `history` frames of the protocol, and the gateway relaying
 // messages between friends over real loopback sockets (acks, pushes to every device,
-// history paging, offline delivery, refusals, the per-conversation cap) and its ChatStore.
+// history paging, offline delivery, refusals, the per-conversation cap) and its MemoryChatStore.
 
 #include "GatewayFixture.h"
 #include "TestClient.h"
@@ -9,7 +9,7 @@
 #include "protocol/Frame.h"
 #include "protocol/Identifiers.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/ChatStore.h"
+#include "server-mock/MemoryChatStore.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -24,9 +24,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Protocol;
-using Presence::Gateway::ChatStore;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
+using Presence::Gateway::MemoryChatStore;
 
 // QCOMPARE shows frames and server messages as compact JSON when they differ.
 char *toString(const QJsonObject &object)
@@ -44,6 +44,12 @@ char *toString(const ServerMessage &message)
 } // namespace Presence::Protocol
 
 namespace {
+
+// The gateway's own chat history (the tests run it with the in-memory store).
+const MemoryChatStore &memoryChats(const Gateway &gateway)
+{
+    return *qobject_cast<const MemoryChatStore *>(gateway.chats());
+}
 
 // alice: bob and carol. bob and carol are not friends of each other. dave has no friends.
 QList<TestUser> population()
@@ -155,7 +161,7 @@ private Q_SLOTS:
     void messagesCountTowardTheRateLimit();
     void idsDoNotRepeatAcrossRestarts();
 
-    // ChatStore on its own.
+    // MemoryChatStore on its own.
     void storeTimestampsNeverGoBack();
     void storeKeysConversationsByPair();
 
@@ -647,12 +653,12 @@ void TestGatewayChat::nonFriendsAreForbidden()
     // Nothing was pushed to anyone, nothing stored.
     for (TestClient *client : { alice.get(), bob.get(), carol.get(), dave.get() })
         QVERIFY2(messagesAfterRoundTrip(*client).isEmpty(), dump(client->received()));
-    QCOMPARE(m_gateway->chats().conversationCount(), 0);
+    QCOMPARE(memoryChats(*m_gateway).conversationCount(), 0);
 
     // The connection goes on working.
     QCOMPARE(sendMessage(*alice, u"bob"_s, u"still here"_s).value("type"_L1).toString(), u"ok"_s);
     QCOMPARE(bob->waitFor(u"message"_s).value("text"_L1).toString(), u"still here"_s);
-    QCOMPARE(m_gateway->chats().conversationCount(), 1);
+    QCOMPARE(memoryChats(*m_gateway).conversationCount(), 1);
 }
 
 void TestGatewayChat::badTextIsRefused_data()
@@ -686,7 +692,7 @@ void TestGatewayChat::badTextIsRefused()
     QVERIFY(alice->isOpen());
     QVERIFY2(alice->pending(u"ok"_s).isEmpty(), dump(alice->received()));
     QVERIFY2(messagesAfterRoundTrip(*bob).isEmpty(), dump(bob->received()));
-    QCOMPARE(m_gateway->chats().conversationCount(), 0);
+    QCOMPARE(memoryChats(*m_gateway).conversationCount(), 0);
     QCOMPARE(history(*alice, u"bob"_s).value("messages"_L1).toArray(), QJsonArray {});
 }
 
@@ -732,7 +738,7 @@ void TestGatewayChat::historyKeepsLastThousand()
     config.maxFramesPerSecond = 100000;
     config.frameBurst = 100000;
     restart(config);
-    QCOMPARE(m_gateway->chats().capacity(), 1000);
+    QCOMPARE(memoryChats(*m_gateway).capacity(), 1000);
 
     auto alice = login(u"alice"_s);
     QVERIFY(alice);
@@ -813,7 +819,7 @@ void TestGatewayChat::messagesCountTowardTheRateLimit()
         QCOMPARE(error.value("code"_L1).toString(), u"rate_limited"_s);
 
     // Only the acknowledged ones were stored.
-    const auto page = m_gateway->chats().page(u"alice"_s, u"bob"_s, std::nullopt, 200);
+    const auto page = memoryChats(*m_gateway).page(u"alice"_s, u"bob"_s, std::nullopt, 200);
     QVERIFY(page);
     QCOMPARE(page->messages.size(), acks.size());
     for (qsizetype i = 0; i < acks.size(); ++i)
@@ -834,12 +840,12 @@ void TestGatewayChat::idsDoNotRepeatAcrossRestarts()
     QCOMPARE(QSet<QString>(firstIds.cbegin(), firstIds.cend()).size(), firstIds.size());
 }
 
-// ---- ChatStore -----------------------------------------------------------------------------
+// ---- MemoryChatStore -------------------------------------------------------------------------
 
 void TestGatewayChat::storeTimestampsNeverGoBack()
 {
     QList<qint64> times { 1000, 900, 1100, 500 };
-    ChatStore store(ChatStore::kDefaultCapacity, [&] { return times.takeFirst(); });
+    MemoryChatStore store(MemoryChatStore::kDefaultCapacity, [&] { return times.takeFirst(); });
 
     QCOMPARE(store.append(u"a"_s, u"b"_s, u"1"_s).ts, 1000);
     QCOMPARE(store.append(u"b"_s, u"a"_s, u"2"_s).ts, 1000); // the clock stepped back
@@ -850,7 +856,7 @@ void TestGatewayChat::storeTimestampsNeverGoBack()
 
 void TestGatewayChat::storeKeysConversationsByPair()
 {
-    ChatStore store(3);
+    MemoryChatStore store(3);
     const ChatMessage ab = store.append(u"a"_s, u"b"_s, u"ab"_s);
     const ChatMessage ba = store.append(u"b"_s, u"a"_s, u"ba"_s);
     const ChatMessage ac = store.append(u"a"_s, u"c"_s, u"ac"_s);

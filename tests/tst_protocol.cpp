@@ -192,6 +192,7 @@ QList<NamedServer> sampleServerMessages()
         { ErrorCode::TooManySubscriptions, "error/too_many_subscriptions" },
         { ErrorCode::RateLimited, "error/rate_limited" },
         { ErrorCode::TooLarge, "error/too_large" },
+        { ErrorCode::Unavailable, "error/unavailable" },
     };
     for (const auto &[code, name] : codes)
         samples.append({ name, "error", ErrorMessage { code, toString(code), u"details: ✓"_s } });
@@ -1126,6 +1127,7 @@ void TestProtocol::errorCodeNames_data()
         << ErrorCode::TooManySubscriptions << u"too_many_subscriptions"_s;
     QTest::addRow("rate_limited") << ErrorCode::RateLimited << u"rate_limited"_s;
     QTest::addRow("too_large") << ErrorCode::TooLarge << u"too_large"_s;
+    QTest::addRow("unavailable") << ErrorCode::Unavailable << u"unavailable"_s;
     QTest::addRow("unknown") << ErrorCode::Unknown << u"unknown"_s;
 }
 

@@ -10,6 +10,7 @@
 #include "server-mock/RedisSubscriber.h"
 #include "server-mock/RedisUrl.h"
 
+#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QHostAddress>
 #include <QPointer>
@@ -139,6 +140,7 @@ private Q_SLOTS:
     void binarySafeCommands();
     void pipelineIsOneRoundTrip();
     void destroyedContextIsNeverCalled();
+    void scriptUnknownToRedisIsSentWhole();
     void errorRepliesAreErrors();
     void invalidCommandsAreRefused();
     void notConnectedFailsFast();
@@ -410,6 +412,50 @@ void TestRedisClient::pipelineIsOneRoundTrip()
         client.command(command, &context, [&answered](const RedisReply &) { ++answered; });
     QCOMPARE(client.roundTrips(), afterPipeline + 500);
     QTRY_COMPARE(answered, 500);
+}
+
+void TestRedisClient::scriptUnknownToRedisIsSentWhole()
+{
+    RedisClient client;
+    QSignalSpy ready(&client, &RedisClient::ready);
+    client.connectTo(m_url);
+    QVERIFY(ready.wait());
+
+    // A script no Redis has seen (this process's pid in it): EVALSHA answers NOSCRIPT, and the
+    // client sends the source once; after that Redis holds it and EVALSHA is enough.
+    RedisScript script;
+    script.source = "return {ARGV[1], " + QByteArray::number(QCoreApplication::applicationPid())
+        + ", 'loaded'}";
+    script.sha1 = QCryptographicHash::hash(script.source, QCryptographicHash::Sha1).toHex();
+    const auto eval = [&](const QByteArray &argument) {
+        QObject context;
+        std::optional<RedisReply> reply;
+        client.evalScript(script, { argument }, &context, [&](const RedisReply &r) { reply = r; });
+        if (!QTest::qWaitFor([&] { return reply.has_value(); }, 5000))
+            return RedisReply::error("test: no reply in time");
+        return *reply;
+    };
+    quint64 before = client.roundTrips();
+    RedisReply reply = eval("first");
+    QCOMPARE(client.roundTrips(), before + 2); // EVALSHA, then EVAL
+    QVERIFY2(reply.isArray(), qPrintable(reply.errorMessage()));
+    QCOMPARE(reply.elements.value(0).bytes, "first");
+    QCOMPARE(reply.elements.value(2).bytes, "loaded");
+    before = client.roundTrips();
+    reply = eval("second");
+    QCOMPARE(client.roundTrips(), before + 1);
+    QCOMPARE(reply.elements.value(0).bytes, "second");
+
+    // A script with an error is an error reply, not a retry loop.
+    RedisScript broken;
+    broken.source = "return redis.call('NO_SUCH_COMMAND')";
+    broken.sha1 = QCryptographicHash::hash(broken.source, QCryptographicHash::Sha1).toHex();
+    QObject context;
+    std::optional<RedisReply> failed;
+    client.evalScript(broken, {}, &context, [&](const RedisReply &r) { failed = r; });
+    QTRY_VERIFY(failed.has_value());
+    QVERIFY(failed->isError());
+    QVERIFY(!failed->isConnectionError());
 }
 
 void TestRedisClient::destroyedContextIsNeverCalled()

@@ -47,9 +47,9 @@ GatewayConfig testConfig()
 }
 
 std::unique_ptr<Gateway> startGateway(
-    const QList<TestUser> &users, GatewayConfig config, PresenceStore *store)
+    const QList<TestUser> &users, GatewayConfig config, PresenceStore *store, ChatStore *chats)
 {
-    auto gateway = std::make_unique<Gateway>(std::move(config), makeDirectory(users), store);
+    auto gateway = std::make_unique<Gateway>(std::move(config), makeDirectory(users), store, chats);
     QString error;
     if (!gateway->listen(&error)) {
         qWarning("%s", qPrintable(error));

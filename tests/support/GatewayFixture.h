@@ -23,10 +23,11 @@ Presence::Gateway::UserDirectory makeDirectory(const QList<TestUser> &users);
 Presence::Gateway::GatewayConfig testConfig();
 
 // Starts a gateway on 127.0.0.1 with a free port; nullptr (with a qWarning) if it cannot listen.
-// The gateway takes ownership of store (in memory when null), even when it cannot listen.
+// The gateway takes ownership of the stores (in memory when null), even when it cannot listen.
 std::unique_ptr<Presence::Gateway::Gateway> startGateway(const QList<TestUser> &users,
     Presence::Gateway::GatewayConfig config = testConfig(),
-    Presence::Gateway::PresenceStore *store = nullptr);
+    Presence::Gateway::PresenceStore *store = nullptr,
+    Presence::Gateway::ChatStore *chats = nullptr);
 
 // "alice" -> "alice-secret": the token makeDirectory gives a user by default.
 QString tokenOf(const QString &id);

@@ -1,4 +1,4 @@
-#include "server-mock/ChatStore.h"
+#include "server-mock/MemoryChatStore.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -21,24 +21,25 @@ QString randomPrefix()
 
 } // namespace
 
-ChatStore::ChatStore(qsizetype capacity, Clock clock)
-    : m_capacity(std::max<qsizetype>(1, capacity))
+MemoryChatStore::MemoryChatStore(qsizetype capacity, Clock clock, QObject *parent)
+    : ChatStore(parent)
+    , m_capacity(std::max<qsizetype>(1, capacity))
     , m_clock(clock ? std::move(clock) : Clock([] { return QDateTime::currentMSecsSinceEpoch(); }))
     , m_idPrefix(randomPrefix())
 {
 }
 
-ChatStore::Key ChatStore::keyOf(const QString &a, const QString &b)
+MemoryChatStore::Key MemoryChatStore::keyOf(const QString &a, const QString &b)
 {
     return a < b ? Key { a, b } : Key { b, a };
 }
 
-QString ChatStore::nextId()
+QString MemoryChatStore::nextId()
 {
     return u"m%1.%2"_s.arg(m_idPrefix, QString::number(m_nextNumber++, 36));
 }
 
-ChatMessage ChatStore::append(const QString &from, const QString &to, const QString &text)
+ChatMessage MemoryChatStore::append(const QString &from, const QString &to, const QString &text)
 {
     Conversation &conversation = m_conversations[keyOf(from, to)];
     // The clock may step back; the order of a conversation must not.
@@ -52,7 +53,7 @@ ChatMessage ChatStore::append(const QString &from, const QString &to, const QStr
     return message;
 }
 
-std::optional<ChatStore::Page> ChatStore::page(
+std::optional<ChatStore::Page> MemoryChatStore::page(
     const QString &a, const QString &b, const std::optional<QString> &before, int limit) const
 {
     const auto it = m_conversations.constFind(keyOf(a, b));
@@ -75,6 +76,25 @@ std::optional<ChatStore::Page> ChatStore::page(
     result.messages = QList<ChatMessage>(begin, end);
     result.more = begin != messages.cbegin();
     return result;
+}
+
+void MemoryChatStore::storeMessage(const QString &from, const QString &to, const QString &text,
+    QObject *context, StoredCallback done)
+{
+    const ChatMessage message = append(from, to, text);
+    if (context)
+        done(message);
+}
+
+void MemoryChatStore::readPage(const QString &a, const QString &b,
+    const std::optional<QString> &before, int limit, QObject *context, PageCallback done)
+{
+    if (!context)
+        return;
+    if (auto result = page(a, b, before, limit))
+        done(std::move(*result));
+    else
+        done(Failure::NotHeld);
 }
 
 } // namespace Presence::Gateway

@@ -1,0 +1,468 @@
+// Chat shared through a real Redis by several gateways (issue 5): in-process gateways on port 0,
+// each with a RedisChatStore (and a RedisPresenceStore) of its own over one redis-server, and
+// QWebSocket clients signed in on either gateway.
+//
+// The redis-server is the shared one named by PRESENCE_TEST_REDIS_URL when set, else a private
+// one; every test function has a key prefix of its own, deleted afterwards. The test that stops
+// Redis uses a private redis-server.
+
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "RedisServer.h"
+#include "TestClient.h"
+
+#include "server-mock/RedisChatStore.h"
+#include "server-mock/RedisClient.h"
+#include "server-mock/RedisPresenceStore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using namespace Presence::Gateway;
+
+namespace {
+
+constexpr int kReadyTimeoutMs = 10000;
+// RedisAsyncConnection's longest wait between attempts, plus slack: after Redis is back, the
+// stores are connected within this.
+constexpr int kReconnectTimeoutMs = 5000 + 3000;
+
+using PresenceFrames::dump;
+
+// One command, waited for (the context dies with the call, so a late reply writes nowhere).
+RedisReply run(RedisClient &client, const RedisClient::Command &argv)
+{
+    QObject context;
+    std::optional<RedisReply> reply;
+    client.command(argv, &context, [&reply](const RedisReply &r) { reply = r; });
+    if (!QTest::qWaitFor([&] { return reply.has_value(); }, 5000))
+        return RedisReply::error("test: no reply in time");
+    return *reply;
+}
+
+RedisChatStore *chatStore(const Gateway &gateway)
+{
+    return qobject_cast<RedisChatStore *>(gateway.chats());
+}
+
+QJsonObject sendMessage(TestClient &client, const QString &to, const QString &text)
+{
+    return client.request({ { "type"_L1, "message"_L1 }, { "to"_L1, to }, { "text"_L1, text } });
+}
+
+QJsonObject history(TestClient &client, const QString &with, int limit,
+    const std::optional<QString> &before = std::nullopt)
+{
+    QJsonObject frame { { "type"_L1, "history"_L1 }, { "with"_L1, with }, { "limit"_L1, limit } };
+    if (before)
+        frame.insert("before"_L1, *before);
+    return client.request(frame);
+}
+
+QStringList textsOf(const QJsonObject &page)
+{
+    QStringList texts;
+    for (const QJsonValue &message : page.value("messages"_L1).toArray())
+        texts.append(message.toObject().value("text"_L1).toString());
+    return texts;
+}
+
+} // namespace
+
+class TestRedisChat : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void messagesReachEveryDeviceOnEveryGateway();
+    void historyIsSharedAndPaged();
+    void offlineFriendReadsItOnAnotherGateway();
+    void conversationIsCappedInRedis();
+    void channelSubscribedOnlyWhileUserConnected();
+    void idsDoNotRepeatAfterRedisLostTheKeys();
+    void garbageInRedisIsDroppedOrSkipped();
+    void forgedChannelMessagesAreIgnored();
+    void redisAwayRefusesThenRecovers();
+
+private:
+    // Starts m_a and m_b over the Redis at url and waits until their stores are ready.
+    [[nodiscard]] bool startGateways(const RedisUrl &url, qsizetype capacity = 1000);
+    [[nodiscard]] static std::unique_ptr<TestClient> login(
+        const Gateway &gateway, const QString &id);
+    [[nodiscard]] QByteArray key(const QByteArray &rest) const { return m_prefix + rest; }
+    [[nodiscard]] QList<QByteArray> messageChannels();
+    // How many gateways listen on each user's message channel.
+    [[nodiscard]] QList<qint64> subscribers(const QList<QByteArray> &users);
+
+    RedisUrl m_url;
+    std::unique_ptr<RedisServer> m_ownServer;
+    std::unique_ptr<RedisClient> m_redis; // the test's own look at m_url
+    QByteArray m_runPrefix;
+    QByteArray m_prefix; // of the current test function
+    std::unique_ptr<Gateway> m_a;
+    std::unique_ptr<Gateway> m_b;
+};
+
+void TestRedisChat::initTestCase()
+{
+    QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
+    QString error;
+    if (const auto shared = RedisServer::sharedFromEnvironment(&error)) {
+        m_url = *shared;
+    } else {
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        m_ownServer = std::make_unique<RedisServer>();
+        QVERIFY2(m_ownServer->start(), qPrintable(m_ownServer->error()));
+        m_url = m_ownServer->url();
+    }
+    m_redis = std::make_unique<RedisClient>();
+    m_redis->connectTo(m_url);
+    QTRY_VERIFY(m_redis->state() == RedisClient::State::Ready);
+    m_runPrefix = "tst_redis_chat:" + QByteArray::number(QCoreApplication::applicationPid()) + ':';
+}
+
+void TestRedisChat::init()
+{
+    m_prefix = m_runPrefix + QTest::currentTestFunction() + ':';
+}
+
+void TestRedisChat::cleanup()
+{
+    m_a.reset();
+    m_b.reset();
+    const auto deleted = run(*m_redis,
+        { "EVAL",
+            "local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1])) do "
+            "redis.call('DEL', k) n = n + 1 end return n",
+            "0", m_prefix + '*' });
+    QVERIFY2(deleted.toInteger().value_or(-1) >= 0, qPrintable(deleted.errorMessage()));
+}
+
+bool TestRedisChat::startGateways(const RedisUrl &url, qsizetype capacity)
+{
+    const auto start = [&] {
+        RedisStoreOptions presence;
+        presence.url = url;
+        presence.prefix = m_prefix;
+        return startGateway(PresenceFrames::fivePeople(), testConfig(),
+            new RedisPresenceStore(presence), new RedisChatStore({ url, m_prefix, capacity }));
+    };
+    m_a = start();
+    m_b = start();
+    const auto ready = [](const Gateway &gateway) {
+        const RedisChatStore *chats = chatStore(gateway);
+        return chats->client().state() == RedisClient::State::Ready
+            && chats->subscriber().state() == RedisSubscriber::State::Ready;
+    };
+    return m_a && m_b
+        && QTest::qWaitFor([&] { return ready(*m_a) && ready(*m_b); }, kReadyTimeoutMs);
+}
+
+std::unique_ptr<TestClient> TestRedisChat::login(const Gateway &gateway, const QString &id)
+{
+    auto client = std::make_unique<TestClient>();
+    const QJsonObject welcome = client->login(gateway.url(), tokenOf(id));
+    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
+        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
+        return nullptr;
+    }
+    return client;
+}
+
+QList<QByteArray> TestRedisChat::messageChannels()
+{
+    QList<QByteArray> names;
+    for (const RedisReply &channel :
+        run(*m_redis, { "PUBSUB", "CHANNELS", m_prefix + "msg:*" }).elements)
+        names.append(channel.bytes);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+QList<qint64> TestRedisChat::subscribers(const QList<QByteArray> &users)
+{
+    RedisClient::Command numsub { "PUBSUB", "NUMSUB" };
+    for (const QByteArray &user : users)
+        numsub.append(key("msg:" + user));
+    const RedisReply reply = run(*m_redis, numsub);
+    QList<qint64> counts;
+    for (qsizetype i = 1; i < reply.elements.size(); i += 2)
+        counts.append(reply.elements.at(i).toInteger().value_or(-1));
+    return counts;
+}
+
+void TestRedisChat::messagesReachEveryDeviceOnEveryGateway()
+{
+    QVERIFY(startGateways(m_url));
+    auto aliceLaptop = login(*m_a, u"alice"_s);
+    auto alicePhone = login(*m_b, u"alice"_s);
+    auto bobLaptop = login(*m_b, u"bob"_s);
+    auto bobPhone = login(*m_a, u"bob"_s);
+    auto carol = login(*m_b, u"carol"_s);
+    QVERIFY(aliceLaptop && alicePhone && bobLaptop && bobPhone && carol);
+    // A message published before a gateway's SUBSCRIBE took effect would reach that gateway's
+    // devices only through history: wait until every gateway listens for its users.
+    QTRY_COMPARE(subscribers({ "alice", "bob", "carol" }), (QList<qint64> { 2, 2, 1 }));
+
+    const QJsonObject ok = sendMessage(*aliceLaptop, u"bob"_s, u"  hello from A  "_s);
+    QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+    const QString id = ok.value("id"_L1).toString();
+    QVERIFY(id.startsWith(u'm'));
+    const QJsonObject expected { { "type"_L1, "message"_L1 }, { "id"_L1, id },
+        { "from"_L1, "alice"_L1 }, { "to"_L1, "bob"_L1 }, { "text"_L1, "hello from A"_L1 },
+        { "ts"_L1, ok.value("ts"_L1) } };
+    // Both of bob's devices and alice's other one, whichever gateway holds them.
+    for (TestClient *device : { bobLaptop.get(), bobPhone.get(), alicePhone.get() })
+        QCOMPARE(device->waitFor(u"message"_s), expected);
+
+    // And back, from gateway B: every device once, the sender none.
+    const QJsonObject reply = sendMessage(*bobLaptop, u"alice"_s, u"hi from B"_s);
+    QCOMPARE(reply.value("type"_L1).toString(), u"ok"_s);
+    for (TestClient *device : { aliceLaptop.get(), alicePhone.get(), bobPhone.get() }) {
+        const QJsonObject pushed = device->waitFor(u"message"_s);
+        QCOMPARE(pushed.value("id"_L1), reply.value("id"_L1));
+    }
+    QVERIFY(reply.value("ts"_L1).toInteger() >= ok.value("ts"_L1).toInteger());
+
+    // Nothing twice, nothing to the sender's own connection, nothing to carol.
+    const QJsonObject ping = sendMessage(*carol, u"bob"_s, u"marker"_s);
+    QCOMPARE(ping.value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(bobPhone->waitFor(u"message"_s).value("text"_L1), u"marker"_s);
+    QCOMPARE(bobLaptop->waitFor(u"message"_s).value("text"_L1), u"marker"_s);
+    QCOMPARE(aliceLaptop->pending(u"message"_s).size(), 0);
+    QCOMPARE(bobLaptop->pending(u"message"_s).size(), 0);
+    QCOMPARE(bobPhone->pending(u"message"_s).size(), 0);
+    QCOMPARE(alicePhone->pending(u"message"_s).size(), 0);
+    QCOMPARE(carol->pending(u"message"_s).size(), 0);
+}
+
+void TestRedisChat::historyIsSharedAndPaged()
+{
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(alice && bob);
+    QStringList sent;
+    QSet<QString> ids;
+    for (int i = 0; i < 7; ++i) {
+        TestClient &from = i % 2 == 0 ? *alice : *bob;
+        const QString text = u"message %1"_s.arg(i);
+        const QJsonObject ok = sendMessage(from, i % 2 == 0 ? u"bob"_s : u"alice"_s, text);
+        QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+        ids.insert(ok.value("id"_L1).toString());
+        sent.append(text);
+    }
+    QCOMPARE(ids.size(), 7);
+
+    // Latest three, from either side and either gateway alike.
+    const QJsonObject latest = history(*alice, u"bob"_s, 3);
+    QCOMPARE(latest.value("type"_L1).toString(), u"history"_s);
+    QCOMPARE(textsOf(latest), sent.mid(4));
+    QCOMPARE(latest.value("more"_L1).toBool(), true);
+    QJsonObject fromB = history(*bob, u"alice"_s, 3);
+    fromB.remove("ref"_L1);
+    QJsonObject fromA = latest;
+    fromA.remove("ref"_L1);
+    fromA.insert("with"_L1, "alice"_L1);
+    QCOMPARE(fromB, fromA);
+
+    // Back through the pages by `before`, with ts never decreasing.
+    QStringList collected = textsOf(latest);
+    QString before
+        = latest.value("messages"_L1).toArray().first().toObject().value("id"_L1).toString();
+    bool more = true;
+    while (more) {
+        const QJsonObject page = history(*bob, u"alice"_s, 3, before);
+        QCOMPARE(page.value("type"_L1).toString(), u"history"_s);
+        collected = textsOf(page) + collected;
+        more = page.value("more"_L1).toBool();
+        before = page.value("messages"_L1).toArray().first().toObject().value("id"_L1).toString();
+    }
+    QCOMPARE(collected, sent);
+    const QJsonArray all = history(*alice, u"bob"_s, 50).value("messages"_L1).toArray();
+    QCOMPARE(all.size(), 7);
+    for (qsizetype i = 1; i < all.size(); ++i)
+        QVERIFY(all.at(i).toObject().value("ts"_L1).toInteger()
+            >= all.at(i - 1).toObject().value("ts"_L1).toInteger());
+
+    // An id that is not of this conversation is refused as on one gateway.
+    auto carol = login(*m_a, u"carol"_s);
+    QVERIFY(carol);
+    const QJsonObject foreign = history(*carol, u"bob"_s, 3, before);
+    QCOMPARE(foreign.value("type"_L1).toString(), u"error"_s);
+    QCOMPARE(foreign.value("code"_L1).toString(), u"bad_request"_s);
+    for (const QString &bogus : { u"m"_s, u"mabc.0"_s, u"x1.2"_s, u"mzzzzzzzz.999999"_s }) {
+        const QJsonObject refused = history(*alice, u"bob"_s, 3, bogus);
+        QCOMPARE(refused.value("code"_L1).toString(), u"bad_request"_s);
+    }
+}
+
+void TestRedisChat::offlineFriendReadsItOnAnotherGateway()
+{
+    QVERIFY(startGateways(m_url));
+    auto carol = login(*m_a, u"carol"_s);
+    QVERIFY(carol);
+    QCOMPARE(
+        sendMessage(*carol, u"dave"_s, u"are you there?"_s).value("type"_L1).toString(), u"ok"_s);
+    auto dave = login(*m_b, u"dave"_s);
+    QVERIFY(dave);
+    QCOMPARE(textsOf(history(*dave, u"carol"_s, 10)), QStringList { u"are you there?"_s });
+    QCOMPARE(dave->pending(u"message"_s).size(), 0); // stored, not pushed later
+}
+
+void TestRedisChat::conversationIsCappedInRedis()
+{
+    QVERIFY(startGateways(m_url, 3));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QString first;
+    for (int i = 0; i < 5; ++i) {
+        const QJsonObject ok = sendMessage(*alice, u"erin"_s, u"n%1"_s.arg(i));
+        QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+        if (i == 0)
+            first = ok.value("id"_L1).toString();
+    }
+    QCOMPARE(run(*m_redis, { "ZCARD", key("chat:alice|erin") }).toInteger(), 3);
+    const QJsonObject page = history(*alice, u"erin"_s, 10);
+    QCOMPARE(textsOf(page), (QStringList { u"n2"_s, u"n3"_s, u"n4"_s }));
+    QCOMPARE(page.value("more"_L1).toBool(), false);
+    // The dropped message's id is unknown to `before` now.
+    QCOMPARE(history(*alice, u"erin"_s, 10, first).value("code"_L1).toString(), u"bad_request"_s);
+}
+
+void TestRedisChat::channelSubscribedOnlyWhileUserConnected()
+{
+    QVERIFY(startGateways(m_url));
+    QCOMPARE(messageChannels(), QList<QByteArray> {});
+    auto phone = login(*m_a, u"alice"_s);
+    auto laptop = login(*m_a, u"alice"_s);
+    QVERIFY(phone && laptop);
+    QTRY_COMPARE(messageChannels(), QList<QByteArray> { key("msg:alice") });
+    // One subscription per gateway, not per connection.
+    const RedisReply numsub = run(*m_redis, { "PUBSUB", "NUMSUB", key("msg:alice") });
+    QCOMPARE(numsub.elements.value(1).toInteger(), 1);
+
+    phone->socket().close();
+    QVERIFY(phone->waitDisconnected());
+    QTRY_COMPARE(m_a->connectionCount(), 1);
+    QCOMPARE(messageChannels(), QList<QByteArray> { key("msg:alice") });
+    laptop->socket().close();
+    QVERIFY(laptop->waitDisconnected());
+    QTRY_COMPARE(messageChannels(), QList<QByteArray> {});
+}
+
+void TestRedisChat::idsDoNotRepeatAfterRedisLostTheKeys()
+{
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    const QString before = sendMessage(*alice, u"bob"_s, u"one"_s).value("id"_L1).toString();
+    QVERIFY(!before.isEmpty());
+    // Redis lost everything (a restart without persistence, FLUSHDB): a new epoch.
+    QCOMPARE(run(*m_redis, { "DEL", key("chat:ids"), key("chat:alice|bob") }).toInteger(), 2);
+    const QString after = sendMessage(*alice, u"bob"_s, u"two"_s).value("id"_L1).toString();
+    QVERIFY(!after.isEmpty());
+    QVERIFY2(after != before, qPrintable(after));
+
+    // Only the counter lost: the conversation still orders the new message last.
+    QCOMPARE(run(*m_redis, { "HDEL", key("chat:ids"), "next" }).toInteger(), 1);
+    QCOMPARE(sendMessage(*alice, u"bob"_s, u"three"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(textsOf(history(*alice, u"bob"_s, 10)), (QStringList { u"two"_s, u"three"_s }));
+}
+
+void TestRedisChat::garbageInRedisIsDroppedOrSkipped()
+{
+    QVERIFY(startGateways(m_url));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    // A conversation key of the wrong type and an ids hash that is a list: the script drops
+    // them and starts afresh.
+    QVERIFY(run(*m_redis, { "SET", key("chat:alice|bob"), "junk" }).isOk());
+    QCOMPARE(run(*m_redis, { "RPUSH", key("chat:ids"), "junk" }).toInteger(), 1);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"reading a conversation"_s));
+    QCOMPARE(history(*alice, u"bob"_s, 10).value("code"_L1).toString(), u"unavailable"_s);
+    const QJsonObject ok = sendMessage(*alice, u"bob"_s, u"fresh"_s);
+    QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+    // A member that is not a message frame is skipped when read, with a warning.
+    QCOMPARE(run(*m_redis, { "ZADD", key("chat:alice|bob"), "0", "{not a frame" }).toInteger(), 1);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"not one"_s));
+    QCOMPARE(textsOf(history(*alice, u"bob"_s, 10)), QStringList { u"fresh"_s });
+}
+
+void TestRedisChat::forgedChannelMessagesAreIgnored()
+{
+    QVERIFY(startGateways(m_url));
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    QTRY_COMPARE(subscribers({ "bob" }), QList<qint64> { 1 });
+    const QByteArray channel = key("msg:bob");
+    const QByteArray otherUsers = R"({"type":"message","id":"m1.1","from":"carol",)"
+                                  R"("to":"dave","text":"not for bob","ts":1})";
+    const QByteArray valid = R"({"type":"message","id":"m1.2","from":"carol",)"
+                             R"("to":"bob","text":"forged but well formed","ts":1})";
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"malformed chat message"_s));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"not one"_s));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"for other users"_s));
+    for (const QByteArray &payload :
+        { QByteArray("no newline at all"), QByteArray("someone\n{\"type\":\"pong\"}"),
+            "someone\n" + otherUsers, "someone\n" + valid }) {
+        QCOMPARE(run(*m_redis, { "PUBLISH", channel, payload }).toInteger(), 1);
+    }
+    // Only the well-formed message for bob arrives (anyone who can PUBLISH is trusted as much
+    // as a gateway: Redis is inside the trust boundary).
+    const QJsonObject pushed = bob->waitFor(u"message"_s);
+    QCOMPARE(pushed.value("text"_L1), u"forged but well formed"_s);
+    QCOMPARE(bob->pending(u"message"_s).size(), 0);
+    QVERIFY(bob->isOpen());
+}
+
+void TestRedisChat::redisAwayRefusesThenRecovers()
+{
+    RedisServer redis;
+    QVERIFY2(redis.start(), qPrintable(redis.error()));
+    QVERIFY(startGateways(redis.url()));
+    auto alice = login(*m_a, u"alice"_s);
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(alice && bob);
+    QCOMPARE(sendMessage(*alice, u"bob"_s, u"before"_s).value("type"_L1).toString(), u"ok"_s);
+    QVERIFY(bob->waitFor(u"message"_s).contains("id"_L1));
+
+    redis.stop();
+    QTRY_VERIFY(chatStore(*m_a)->client().state() != RedisClient::State::Ready);
+    const QJsonObject refused = sendMessage(*alice, u"bob"_s, u"during"_s);
+    QCOMPARE(refused.value("type"_L1).toString(), u"error"_s);
+    QCOMPARE(refused.value("code"_L1).toString(), u"unavailable"_s);
+    QCOMPARE(history(*alice, u"bob"_s, 10).value("code"_L1).toString(), u"unavailable"_s);
+    QVERIFY(alice->isOpen() && bob->isOpen());
+
+    // Back, empty: messages flow again once the stores have reconnected and resubscribed.
+    QVERIFY2(redis.restart(), qPrintable(redis.error()));
+    const auto ready = [](const Gateway &gateway) {
+        return chatStore(gateway)->client().state() == RedisClient::State::Ready
+            && chatStore(gateway)->subscriber().state() == RedisSubscriber::State::Ready;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(ready(*m_a) && ready(*m_b), kReconnectTimeoutMs);
+    QCOMPARE(sendMessage(*alice, u"bob"_s, u"after"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(bob->waitFor(u"message"_s).value("text"_L1), u"after"_s);
+    QCOMPARE(textsOf(history(*bob, u"alice"_s, 10)), QStringList { u"after"_s });
+    // The private Redis goes with this function: nothing to clean up there.
+    m_a.reset();
+    m_b.reset();
+}
+
+QTEST_GUILESS_MAIN(TestRedisChat)
+#include "tst_redis_chat.moc"
