@@ -80,6 +80,8 @@ RedisPresenceStore::RedisPresenceStore(RedisStoreOptions options, QObject *paren
     connect(&m_subscriber, &RedisSubscriber::messageReceived, this, &RedisPresenceStore::onMessage);
     connect(
         &m_subscriber, &RedisSubscriber::resubscribed, this, &RedisPresenceStore::onResubscribed);
+    connect(&m_subscriber, &RedisSubscriber::channelSubscribed, this,
+        &RedisPresenceStore::onChannelSettled);
 
     m_refreshTimer.setInterval(std::max(m_options.ttl / 3, std::chrono::milliseconds(10)));
     connect(&m_refreshTimer, &QTimer::timeout, this, &RedisPresenceStore::refreshAll);
@@ -302,7 +304,34 @@ void RedisPresenceStore::sweep()
 void RedisPresenceStore::snapshot(
     const QStringList &ids, QObject *context, SnapshotCallback callback)
 {
-    PendingSnapshot request { ids, context, std::move(callback) };
+    AwaitingChannels awaiting { {}, { ids, context, std::move(callback) } };
+    for (const QString &id : ids) {
+        const QByteArray channel = channelOf(id);
+        if (m_subscriber.channels().contains(channel) && !m_subscriber.isConfirmed(channel))
+            awaiting.unconfirmed.insert(channel);
+    }
+    if (!awaiting.unconfirmed.isEmpty()) {
+        m_awaitingChannels.push_back(std::move(awaiting));
+        return;
+    }
+    startSnapshot(std::move(awaiting.request));
+}
+
+void RedisPresenceStore::onChannelSettled(const QByteArray &channel)
+{
+    for (auto it = m_awaitingChannels.begin(); it != m_awaitingChannels.end();) {
+        if (!it->unconfirmed.remove(channel) || !it->unconfirmed.isEmpty()) {
+            ++it;
+            continue;
+        }
+        PendingSnapshot request = std::move(it->request);
+        it = m_awaitingChannels.erase(it);
+        startSnapshot(std::move(request));
+    }
+}
+
+void RedisPresenceStore::startSnapshot(PendingSnapshot request)
+{
     if (!m_available) {
         m_waitingSnapshots.push_back(std::move(request));
         return;
@@ -398,6 +427,7 @@ void RedisPresenceStore::watch(const QString &userId)
 void RedisPresenceStore::unwatch(const QString &userId)
 {
     m_subscriber.unsubscribe(channelOf(userId));
+    onChannelSettled(channelOf(userId)); // nobody here waits for it any more
 }
 
 void RedisPresenceStore::onMessage(const QByteArray &channel, const QByteArray &payload)

@@ -9,10 +9,12 @@
 
 #include <QHash>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 
 #include <chrono>
 #include <deque>
+#include <list>
 
 namespace Presence::Gateway {
 
@@ -77,11 +79,18 @@ private:
         QPointer<QObject> context;
         SnapshotCallback callback;
     };
+    struct AwaitingChannels {
+        QSet<QByteArray> unconfirmed;
+        PendingSnapshot request;
+    };
 
     void onClientReady();
     void onResubscribed();
     void onUnavailable(const QString &reason);
     void onMessage(const QByteArray &channel, const QByteArray &payload);
+    // `channel` is confirmed, or no longer wanted: snapshots waiting only for it are read.
+    void onChannelSettled(const QByteArray &channel);
+    void startSnapshot(PendingSnapshot request);
     void writeDevice(const QString &userId, ConnectionId connection,
         std::optional<Protocol::ChosenStatus> status, ChangeCause cause);
     void writeDeviceMember(const QString &userId, const QByteArray &member,
@@ -107,6 +116,9 @@ private:
     QHash<ConnectionId, Device> m_devices; // this gateway's connections, as Redis should hold them
     QHash<QByteArray, QString> m_closedWhileAway; // member -> user, to remove once Redis is back
     std::deque<PendingSnapshot> m_waitingSnapshots; // asked while Redis was away
+    // A snapshot is read only once the subscriber listens on the channels of its ids: a
+    // change published between the read and the SUBSCRIBE would otherwise reach nobody.
+    std::list<AwaitingChannels> m_awaitingChannels;
     // Snapshots and pushes travel on two connections, so a push published after Redis read a
     // snapshot can reach the gateway before that snapshot's reply. A watcher taking the stale
     // snapshot after the push would be wrong until the next change (for good after a reset,

@@ -46,15 +46,13 @@ RedisSubscriber::~RedisSubscriber() = default;
 
 void RedisSubscriber::connectTo(const RedisUrl &url)
 {
-    m_resubscribing = false;
-    m_awaited.clear();
+    forgetConnection();
     m_connection->connectTo(url);
 }
 
 void RedisSubscriber::close()
 {
-    m_resubscribing = false;
-    m_awaited.clear();
+    forgetConnection();
     m_connection->close();
 }
 
@@ -69,14 +67,17 @@ void RedisSubscriber::subscribe(const QByteArray &channel)
         return;
     m_channels.insert(channel);
     qCDebug(lcRedis) << "subscribing to" << channel;
-    if (m_connection->state() == State::Ready)
+    if (m_connection->state() == State::Ready) {
+        ++m_unanswered[channel];
         m_connection->sendSubscription({ QByteArrayLiteral("SUBSCRIBE"), channel });
+    }
 }
 
 void RedisSubscriber::unsubscribe(const QByteArray &channel)
 {
     if (!m_channels.remove(channel))
         return;
+    m_confirmed.remove(channel);
     qCDebug(lcRedis) << "unsubscribing from" << channel;
     // Only a channel wanted while Ready was sent, so the server knows it: hiredis refuses an
     // UNSUBSCRIBE on a connection not in subscribe mode.
@@ -93,6 +94,7 @@ void RedisSubscriber::onReady()
             m_channels.size());
     RedisAsyncConnection::Command command { QByteArrayLiteral("SUBSCRIBE") };
     for (const QByteArray &channel : std::as_const(m_channels)) {
+        ++m_unanswered[channel];
         command.append(channel);
         if (command.size() > kChannelsPerCommand) {
             m_connection->sendSubscription(command);
@@ -110,8 +112,15 @@ void RedisSubscriber::onReady()
 
 void RedisSubscriber::onConnectionLost()
 {
+    forgetConnection();
+}
+
+void RedisSubscriber::forgetConnection()
+{
     m_resubscribing = false;
     m_awaited.clear();
+    m_confirmed.clear();
+    m_unanswered.clear();
 }
 
 void RedisSubscriber::onPush(const RedisReply &reply)
@@ -131,7 +140,11 @@ void RedisSubscriber::onPush(const RedisReply &reply)
     }
     if (kind != "subscribe")
         return;
-    const bool wanted = m_channels.contains(channel);
+    if (const auto it = m_unanswered.find(channel); it != m_unanswered.end() && --*it <= 0)
+        m_unanswered.erase(it);
+    const bool wanted = m_channels.contains(channel) && !m_unanswered.contains(channel);
+    if (wanted)
+        m_confirmed.insert(channel);
     const bool roundDone = m_resubscribing && m_awaited.remove(channel) && m_awaited.isEmpty();
     if (roundDone)
         m_resubscribing = false;

@@ -3,6 +3,7 @@
 #include "server-mock/RedisAsyncConnection.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QObject>
 #include <QSet>
 #include <chrono>
@@ -37,6 +38,12 @@ public:
     void unsubscribe(const QByteArray &channel);
     // The channels asked for, confirmed by the server or not yet.
     [[nodiscard]] const QSet<QByteArray> &channels() const { return m_channels; }
+    // Whether the server confirmed the subscription to `channel` on the current connection
+    // (and no later SUBSCRIBE of it is still unanswered): messages published now arrive.
+    [[nodiscard]] bool isConfirmed(const QByteArray &channel) const
+    {
+        return m_confirmed.contains(channel);
+    }
 
 Q_SIGNALS:
     void stateChanged(Presence::Gateway::RedisAsyncConnection::State state);
@@ -55,12 +62,18 @@ Q_SIGNALS:
 private:
     void onReady();
     void onConnectionLost();
+    // Nothing sent on the old connection counts any more.
+    void forgetConnection();
     void onPush(const RedisReply &reply);
 
     RedisAsyncConnection *m_connection;
     QSet<QByteArray> m_channels;
     // Channels the current (re)subscription round still waits for.
     QSet<QByteArray> m_awaited;
+    QSet<QByteArray> m_confirmed;
+    // SUBSCRIBEs sent and not answered yet, per channel (subscribe, unsubscribe, subscribe
+    // again: only the last answer means subscribed).
+    QHash<QByteArray, int> m_unanswered;
     bool m_resubscribing = false;
 };
 

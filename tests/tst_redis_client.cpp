@@ -839,7 +839,9 @@ void TestRedisClient::subscriberReceivesAndUnsubscribes()
     subscriber.subscribe(b);
     subscriber.subscribe(a); // already subscribed: nothing happens
     QCOMPARE(subscriber.channels(), (QSet<QByteArray> { a, b }));
+    QVERIFY(!subscriber.isConfirmed(a)); // asked, not answered yet
     QTRY_COMPARE(subscribed.count(), 2);
+    QVERIFY(subscriber.isConfirmed(a) && subscriber.isConfirmed(b));
     QCOMPARE(sorted({ subscribed.at(0).at(0).toByteArray(), subscribed.at(1).at(0).toByteArray() }),
         sorted({ a, b }));
     QCOMPARE(pubsubChannels(client), sorted({ a, b }));
@@ -852,12 +854,22 @@ void TestRedisClient::subscriberReceivesAndUnsubscribes()
 
     subscriber.unsubscribe(a);
     QCOMPARE(subscriber.channels(), (QSet<QByteArray> { b }));
+    QVERIFY(!subscriber.isConfirmed(a));
     QTRY_COMPARE(pubsubChannels(client), QList<QByteArray> { b });
     QCOMPARE(integerOf(run(client, { "PUBLISH", a, "nobody listens" })), qint64(0));
     QCOMPARE(integerOf(run(client, { "PUBLISH", b, "to b" })), qint64(1));
     QTRY_COMPARE(messages.count(), 2);
     QCOMPARE(messages.at(1).at(0).toByteArray(), b);
     QCOMPARE(messages.at(1).at(1).toByteArray(), QByteArray("to b"));
+
+    // Unsubscribed and subscribed again before either answer: only the second SUBSCRIBE's
+    // answer confirms it (the first one's is followed by the UNSUBSCRIBE).
+    subscriber.unsubscribe(b);
+    subscriber.subscribe(b);
+    QVERIFY(!subscriber.isConfirmed(b));
+    QTRY_COMPARE(subscribed.count(), 3);
+    QVERIFY(subscriber.isConfirmed(b));
+    QCOMPARE(pubsubChannels(client), QList<QByteArray> { b });
 
     subscriber.unsubscribe(b);
     QTRY_COMPARE(pubsubChannels(client), QList<QByteArray> {});

@@ -281,6 +281,7 @@ private Q_SLOTS:
     void awayAggregatesAcrossGateways();
     void channelSubscribedOnlyWhileWatched();
     void snapshotOf2000IdsIsFourRoundTrips();
+    void snapshotWaitsUntilTheChannelIsSubscribed();
     void garbageInRedisIsShownOffline();
     void closeSettlesDevicesThatExpiredMeanwhile();
     void killedGatewaysUsersGoOffline();
@@ -858,6 +859,38 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     }
     QCOMPARE(deviceCount(u"bob"_s), 0);
     QCOMPARE(deviceCount(u"carol"_s), 0);
+}
+
+void TestRedisStore::snapshotWaitsUntilTheChannelIsSubscribed()
+{
+    // A private Redis: killing every pub/sub connection would disturb the other tests.
+    RedisServer redis;
+    QVERIFY2(redis.start(), qPrintable(redis.error()));
+    QVERIFY(startGateways(redis.url()));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    RedisClient admin;
+    admin.connectTo(redis.url());
+    QTRY_VERIFY(admin.state() == RedisClient::State::Ready);
+    // Watching someone puts A's subscriber in pub/sub mode (which CLIENT KILL TYPE finds).
+    QCOMPARE(
+        subscribe(*alice, { u"carol"_s }), (QJsonArray { entry(u"carol"_s, u"offline"_s, 0) }));
+
+    // The gateways' subscribers lose their connections and wait (at least 100 ms) before the
+    // next attempt. A subscribe now must not be answered from a read made before the gateway
+    // listens on bob's channel: bob's sign-in in that window would reach alice nowhere.
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"^subscriber: connection .* lost"_s));
+    QCOMPARE(run(admin, { "CLIENT", "KILL", "TYPE", "pubsub" }).toInteger(), 1);
+    QTRY_VERIFY(redisStore(*m_a)->subscriber().state() != RedisSubscriber::State::Ready);
+    alice->sendJson({ { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { "bob"_L1 } },
+        { "ref"_L1, "s1"_L1 } });
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    const QJsonObject snapshot = answerTo(*alice, u"s1"_s, kStartTimeoutMs);
+    QCOMPARE(snapshot.value("type"_L1).toString(), u"snapshot"_s);
+    QVERIFY(redisStore(*m_a)->subscriber().isConfirmed(key("ch:", u"bob"_s)));
+    // Whatever the order, alice ends up showing bob online.
+    QTRY_COMPARE(statuses(shownAfter(*alice, 0, {})).value(u"bob"_s), u"online"_s);
 }
 
 void TestRedisStore::redisRestartedEmptyRecovers()
