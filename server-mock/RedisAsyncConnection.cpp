@@ -93,7 +93,9 @@ RedisAsyncConnection::RedisAsyncConnection(
     : QObject(parent)
     , m_role(role)
     , m_options(options)
-    , m_random(QRandomGenerator::system()->generate())
+    , m_backoff(Protocol::BackoffPolicy { std::max(options.retryMin, std::chrono::milliseconds(1)),
+          2.0, std::max(options.retryMin, options.retryMax),
+          std::max(options.retryMin, std::chrono::milliseconds(1)) })
 {
     m_retryTimer.setSingleShot(true);
     m_connectTimer.setSingleShot(true);
@@ -117,7 +119,7 @@ void RedisAsyncConnection::connectTo(const RedisUrl &url)
     if (m_state != State::Disconnected)
         close();
     m_url = url;
-    m_failedAttempts = 0;
+    m_backoff.reset();
     m_everReady = false;
     qCInfo(lcRedis).noquote() << u"%1: connecting to %2"_s.arg(m_role, m_url.toString());
     startAttempt();
@@ -141,7 +143,7 @@ void RedisAsyncConnection::close()
     m_contextFreed = false;
     m_dropReason.clear();
     failPending(RedisReply::kClosed);
-    m_failedAttempts = 0;
+    m_backoff.reset();
     setState(State::Disconnected);
     // Handlers run from the event loop, never inside close().
     scheduleDispatch();
@@ -321,13 +323,13 @@ void RedisAsyncConnection::onHandshakeReplied(quint64 generation, const RedisRep
     m_connectTimer.stop();
     if (m_everReady)
         qCInfo(lcRedis).noquote() << u"%1: connected again to %2"_s.arg(m_role, m_url.toString());
-    else if (m_failedAttempts > 0)
+    else if (m_backoff.attempts() > 0)
         qCInfo(lcRedis).noquote() << u"%1: connected to %2 after %3 failed attempt(s)"_s
                                          .arg(m_role, m_url.toString())
-                                         .arg(m_failedAttempts);
+                                         .arg(m_backoff.attempts());
     else
         qCInfo(lcRedis).noquote() << u"%1: connected to %2"_s.arg(m_role, m_url.toString());
-    m_failedAttempts = 0;
+    m_backoff.reset();
     m_everReady = true;
     QPointer<RedisAsyncConnection> guard(this);
     setState(State::Ready);
@@ -444,21 +446,16 @@ void RedisAsyncConnection::onConnectionGone(const QString &reason)
     if (wasReady)
         qCWarning(lcRedis).noquote() << u"%1: connection to %2 lost (%3); reconnecting"_s.arg(
             m_role, m_url.toString(), reason);
-    else if (m_failedAttempts == 0)
+    else if (m_backoff.attempts() == 0)
         qCWarning(lcRedis).noquote()
             << u"%1: cannot connect to %2 (%3); retrying"_s.arg(m_role, m_url.toString(), reason);
     else // one warning per outage is enough; each retry is there for debugging
         qCDebug(lcRedis).noquote() << u"%1: attempt %2 to connect to %3 failed (%4)"_s.arg(m_role)
-                                          .arg(m_failedAttempts + 1)
+                                          .arg(m_backoff.attempts() + 1)
                                           .arg(m_url.toString(), reason);
 
-    // Full jitter over a doubling ceiling: [min, min(max, min * 2^n)].
-    const qint64 low = std::max<qint64>(1, m_options.retryMin.count());
-    const qint64 cap = std::max<qint64>(low, m_options.retryMax.count());
-    const int doublings = std::min(m_failedAttempts, 30);
-    const qint64 ceiling = std::min(cap, low << doublings);
-    const std::chrono::milliseconds delay(m_random.bounded(low, ceiling + 1));
-    const int attempt = ++m_failedAttempts;
+    const std::chrono::milliseconds delay = m_backoff.next();
+    const int attempt = m_backoff.attempts();
     m_retryTimer.start(delay);
 
     QPointer<RedisAsyncConnection> guard(this);

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "protocol/Backoff.h"
 #include "server-mock/RedisReply.h"
 #include "server-mock/RedisUrl.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QObject>
-#include <QRandomGenerator>
 #include <QTimer>
 #include <chrono>
 #include <deque>
@@ -150,9 +150,8 @@ private:
     QTimer m_retryTimer;
     QTimer m_connectTimer;
     QTimer m_replyTimer;
-    int m_failedAttempts = 0;
+    Protocol::Backoff m_backoff; // counts the failed attempts since the last Ready
     bool m_everReady = false;
-    QRandomGenerator m_random;
 
     quint64 m_nextId = 1;
     // By id, which is send order: begin() is the oldest, for the reply timeout.

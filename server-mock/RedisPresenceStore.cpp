@@ -221,8 +221,8 @@ void RedisPresenceStore::onGarbage(const QString &what)
     m_client.close();
     // A Redis that keeps failing (out of memory, say) must not be hammered: wait longer each
     // time, until a sweep succeeds again.
-    QTimer::singleShot(m_garbageDelay, this, [this] { m_client.connectTo(m_options.url); });
-    m_garbageDelay = std::min(m_garbageDelay * 2, std::chrono::milliseconds(5000));
+    QTimer::singleShot(
+        m_garbageBackoff.next(), this, [this] { m_client.connectTo(m_options.url); });
 }
 
 void RedisPresenceStore::refreshAll()
@@ -290,7 +290,7 @@ void RedisPresenceStore::sweep()
                 onGarbage(u"the sweep script answered %1"_s.arg(reply.errorMessage()));
                 return;
             }
-            m_garbageDelay = kFirstGarbageDelay; // Redis answers sensibly again
+            m_garbageBackoff.reset(); // Redis answers sensibly again
             const qint64 settled = *reply.elements.at(0).toInteger();
             const qint64 wait = *reply.elements.at(1).toInteger();
             if (settled >= m_options.sweepLimit)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "protocol/Backoff.h"
 #include "server-mock/PresenceRules.h"
 #include "server-mock/PresenceStore.h"
 #include "server-mock/RedisClient.h"
@@ -130,8 +131,8 @@ private:
     QTimer m_sweepTimer;
     bool m_available = false; // the command connection is ready and the devices are written
     bool m_sweepRunning = false;
-    static constexpr std::chrono::milliseconds kFirstGarbageDelay { 100 };
-    std::chrono::milliseconds m_garbageDelay = kFirstGarbageDelay; // before reconnecting
+    // Before reconnecting after garbage: 100 ms to 5 s, growing while failures go on.
+    Protocol::Backoff m_garbageBackoff { Protocol::BackoffPolicy { 100ms, 2.0, 5s, 100ms } };
 };
 
 } // namespace Presence::Gateway

@@ -271,10 +271,10 @@ void GatewaySession::onDisconnected()
     if (m_state == State::Online && code == CloseCode::RateLimited) {
         // The gateway asked us to slow down: come back late, not in 100 ms.
         // Bounded: a policy whose ceilings stop growing below the cap must not spin here.
-        for (auto ceiling = Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
+        for (auto ceiling = Protocol::Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
              ceiling < m_backoff.policy().cap;) {
             (void)m_backoff.next();
-            const auto next = Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
+            const auto next = Protocol::Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
             if (next <= ceiling)
                 break;
             ceiling = next;

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "protocol/Backoff.h"
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 #include "protocol/TokenBucket.h"
-#include "session/Backoff.h"
 
 #include <QHash>
 #include <QObject>
@@ -16,6 +16,8 @@
 #include <optional>
 
 namespace Presence::Session {
+
+using namespace std::chrono_literals;
 
 // The client's one connection to a presence gateway: signs in, loads the friend list,
 // keeps the gateway subscribed to exactly the set the UI wants, and turns pushes into
@@ -35,7 +37,7 @@ public:
     Q_ENUM(State)
 
     struct Options {
-        Backoff::Policy backoff;
+        Protocol::Backoff::Policy backoff;
         // Online this long without trouble resets the backoff.
         std::chrono::milliseconds stableAfter = 30s;
         // A ping unanswered for this long means the connection is dead.
@@ -141,7 +143,7 @@ private:
     QString m_token;
     State m_state = State::Disconnected;
     QString m_errorString;
-    Backoff m_backoff;
+    Protocol::Backoff m_backoff;
     std::chrono::milliseconds m_retryDelay { 0 };
     QTimer m_retryTimer;
     QTimer m_connectTimer;

@@ -8,11 +8,11 @@
 #include "TcpProxy.h"
 #include "TestClient.h"
 
+#include "protocol/Backoff.h"
 #include "protocol/ClientMessages.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/MemoryPresenceStore.h"
-#include "session/Backoff.h"
 #include "session/GatewaySession.h"
 
 #include <QElapsedTimer>
@@ -32,10 +32,10 @@ using namespace std::chrono_literals;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
 using Presence::Gateway::UserDirectory;
+using Presence::Protocol::Backoff;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserInfo;
 using Presence::Protocol::UserPresence;
-using Presence::Session::Backoff;
 using Presence::Session::GatewaySession;
 using State = GatewaySession::State;
 

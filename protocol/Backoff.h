@@ -3,7 +3,7 @@
 #include <QRandomGenerator>
 #include <chrono>
 
-namespace Presence::Session {
+namespace Presence::Protocol {
 
 using namespace std::chrono_literals;
 
@@ -15,9 +15,9 @@ struct BackoffPolicy {
     std::chrono::milliseconds floor = 100ms;
 };
 
-// Reconnect delays: exponential ceilings with full jitter. Attempt n (from 0) waits a
-// uniformly random time in [floor, min(cap, base * factor^n)], so a crowd of clients that
-// lost the same gateway does not come back in lockstep.
+// Retry delays: exponential ceilings with full jitter. Attempt n (from 0) waits a uniformly
+// random time in [floor, min(cap, base * factor^n)], so a crowd that lost the same server (clients
+// their gateway, gateways their Redis) does not come back in lockstep.
 class Backoff {
 public:
     using Policy = BackoffPolicy;
@@ -40,4 +40,4 @@ private:
     int m_attempts = 0;
 };
 
-} // namespace Presence::Session
+} // namespace Presence::Protocol

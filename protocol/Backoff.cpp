@@ -1,9 +1,9 @@
-#include "session/Backoff.h"
+#include "protocol/Backoff.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace Presence::Session {
+namespace Presence::Protocol {
 
 Backoff::Backoff(Policy policy, quint32 seed)
     : m_policy(policy)
@@ -26,4 +26,4 @@ std::chrono::milliseconds Backoff::next()
     return std::chrono::milliseconds(m_random.bounded(qint64(low), qint64(high.count()) + 1));
 }
 
-} // namespace Presence::Session
+} // namespace Presence::Protocol
