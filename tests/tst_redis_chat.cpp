@@ -9,6 +9,7 @@
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "RedisServer.h"
+#include "RedisTestBed.h"
 #include "TestClient.h"
 
 #include "server-mock/RedisChatStore.h"
@@ -39,17 +40,6 @@ constexpr int kReadyTimeoutMs = 10000;
 constexpr int kReconnectTimeoutMs = 5000 + 3000;
 
 using PresenceFrames::dump;
-
-// One command, waited for (the context dies with the call, so a late reply writes nowhere).
-RedisReply run(RedisClient &client, const RedisClient::Command &argv)
-{
-    QObject context;
-    std::optional<RedisReply> reply;
-    client.command(argv, &context, [&reply](const RedisReply &r) { reply = r; });
-    if (!QTest::qWaitFor([&] { return reply.has_value(); }, 5000))
-        return RedisReply::error("test: no reply in time");
-    return *reply;
-}
 
 RedisChatStore *chatStore(const Gateway &gateway)
 {
@@ -108,10 +98,7 @@ private:
     // How many gateways listen on each user's message channel.
     [[nodiscard]] QList<qint64> subscribers(const QList<QByteArray> &users);
 
-    RedisUrl m_url;
-    std::unique_ptr<RedisServer> m_ownServer;
-    std::unique_ptr<RedisClient> m_redis; // the test's own look at m_url
-    QByteArray m_runPrefix;
+    RedisTestBed m_redis; // the shared or private Redis and the test's own look at it
     QByteArray m_prefix; // of the current test function
     std::unique_ptr<Gateway> m_a;
     std::unique_ptr<Gateway> m_b;
@@ -121,35 +108,21 @@ void TestRedisChat::initTestCase()
 {
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
     QString error;
-    if (const auto shared = RedisServer::sharedFromEnvironment(&error)) {
-        m_url = *shared;
-    } else {
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        m_ownServer = std::make_unique<RedisServer>();
-        QVERIFY2(m_ownServer->start(), qPrintable(m_ownServer->error()));
-        m_url = m_ownServer->url();
-    }
-    m_redis = std::make_unique<RedisClient>();
-    m_redis->connectTo(m_url);
-    QTRY_VERIFY(m_redis->state() == RedisClient::State::Ready);
-    m_runPrefix = "tst_redis_chat:" + QByteArray::number(QCoreApplication::applicationPid()) + ':';
+    QVERIFY2(m_redis.start("tst_redis_chat", &error), qPrintable(error));
 }
 
 void TestRedisChat::init()
 {
-    m_prefix = m_runPrefix + QTest::currentTestFunction() + ':';
+    m_prefix = m_redis.prefixForCurrentTest();
 }
 
 void TestRedisChat::cleanup()
 {
     m_a.reset();
     m_b.reset();
-    const auto deleted = run(*m_redis,
-        { "EVAL",
-            "local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1])) do "
-            "redis.call('DEL', k) n = n + 1 end return n",
-            "0", m_prefix + '*' });
-    QVERIFY2(deleted.toInteger().value_or(-1) >= 0, qPrintable(deleted.errorMessage()));
+    // Leave a shared server as found.
+    QString error;
+    QVERIFY2(m_redis.deleteKeys(m_prefix, &error) >= 0, qPrintable(error));
 }
 
 bool TestRedisChat::startGateways(const RedisUrl &url, qsizetype capacity)
@@ -187,7 +160,7 @@ QList<QByteArray> TestRedisChat::messageChannels()
 {
     QList<QByteArray> names;
     for (const RedisReply &channel :
-        run(*m_redis, { "PUBSUB", "CHANNELS", m_prefix + "msg:*" }).elements)
+        m_redis.run({ "PUBSUB", "CHANNELS", m_prefix + "msg:*" }).elements)
         names.append(channel.bytes);
     std::sort(names.begin(), names.end());
     return names;
@@ -198,7 +171,7 @@ QList<qint64> TestRedisChat::subscribers(const QList<QByteArray> &users)
     RedisClient::Command numsub { "PUBSUB", "NUMSUB" };
     for (const QByteArray &user : users)
         numsub.append(key("msg:" + user));
-    const RedisReply reply = run(*m_redis, numsub);
+    const RedisReply reply = m_redis.run(numsub);
     QList<qint64> counts;
     for (qsizetype i = 1; i < reply.elements.size(); i += 2)
         counts.append(reply.elements.at(i).toInteger().value_or(-1));
@@ -207,7 +180,7 @@ QList<qint64> TestRedisChat::subscribers(const QList<QByteArray> &users)
 
 void TestRedisChat::messagesReachEveryDeviceOnEveryGateway()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto aliceLaptop = login(*m_a, u"alice"_s);
     auto alicePhone = login(*m_b, u"alice"_s);
     auto bobLaptop = login(*m_b, u"bob"_s);
@@ -252,7 +225,7 @@ void TestRedisChat::messagesReachEveryDeviceOnEveryGateway()
 
 void TestRedisChat::historyIsSharedAndPaged()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     auto bob = login(*m_b, u"bob"_s);
     QVERIFY(alice && bob);
@@ -313,7 +286,7 @@ void TestRedisChat::historyIsSharedAndPaged()
 
 void TestRedisChat::offlineFriendReadsItOnAnotherGateway()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto carol = login(*m_a, u"carol"_s);
     QVERIFY(carol);
     QCOMPARE(
@@ -326,7 +299,7 @@ void TestRedisChat::offlineFriendReadsItOnAnotherGateway()
 
 void TestRedisChat::conversationIsCappedInRedis()
 {
-    QVERIFY(startGateways(m_url, 3));
+    QVERIFY(startGateways(m_redis.url(), 3));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     QString first;
@@ -336,7 +309,7 @@ void TestRedisChat::conversationIsCappedInRedis()
         if (i == 0)
             first = ok.value("id"_L1).toString();
     }
-    QCOMPARE(run(*m_redis, { "ZCARD", key("chat:alice|erin") }).toInteger(), 3);
+    QCOMPARE(m_redis.run({ "ZCARD", key("chat:alice|erin") }).toInteger(), 3);
     const QJsonObject page = history(*alice, u"erin"_s, 10);
     QCOMPARE(textsOf(page), (QStringList { u"n2"_s, u"n3"_s, u"n4"_s }));
     QCOMPARE(page.value("more"_L1).toBool(), false);
@@ -346,14 +319,14 @@ void TestRedisChat::conversationIsCappedInRedis()
 
 void TestRedisChat::channelSubscribedOnlyWhileUserConnected()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     QCOMPARE(messageChannels(), QList<QByteArray> {});
     auto phone = login(*m_a, u"alice"_s);
     auto laptop = login(*m_a, u"alice"_s);
     QVERIFY(phone && laptop);
     QTRY_COMPARE(messageChannels(), QList<QByteArray> { key("msg:alice") });
     // One subscription per gateway, not per connection.
-    const RedisReply numsub = run(*m_redis, { "PUBSUB", "NUMSUB", key("msg:alice") });
+    const RedisReply numsub = m_redis.run({ "PUBSUB", "NUMSUB", key("msg:alice") });
     QCOMPARE(numsub.elements.value(1).toInteger(), 1);
 
     phone->socket().close();
@@ -367,45 +340,45 @@ void TestRedisChat::channelSubscribedOnlyWhileUserConnected()
 
 void TestRedisChat::idsDoNotRepeatAfterRedisLostTheKeys()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     const QString before = sendMessage(*alice, u"bob"_s, u"one"_s).value("id"_L1).toString();
     QVERIFY(!before.isEmpty());
     // Redis lost everything (a restart without persistence, FLUSHDB): a new epoch.
-    QCOMPARE(run(*m_redis, { "DEL", key("chat:ids"), key("chat:alice|bob") }).toInteger(), 2);
+    QCOMPARE(m_redis.run({ "DEL", key("chat:ids"), key("chat:alice|bob") }).toInteger(), 2);
     const QString after = sendMessage(*alice, u"bob"_s, u"two"_s).value("id"_L1).toString();
     QVERIFY(!after.isEmpty());
     QVERIFY2(after != before, qPrintable(after));
 
     // Only the counter lost: the conversation still orders the new message last.
-    QCOMPARE(run(*m_redis, { "HDEL", key("chat:ids"), "next" }).toInteger(), 1);
+    QCOMPARE(m_redis.run({ "HDEL", key("chat:ids"), "next" }).toInteger(), 1);
     QCOMPARE(sendMessage(*alice, u"bob"_s, u"three"_s).value("type"_L1).toString(), u"ok"_s);
     QCOMPARE(textsOf(history(*alice, u"bob"_s, 10)), (QStringList { u"two"_s, u"three"_s }));
 }
 
 void TestRedisChat::garbageInRedisIsDroppedOrSkipped()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     // A conversation key of the wrong type and an ids hash that is a list: the script drops
     // them and starts afresh.
-    QVERIFY(run(*m_redis, { "SET", key("chat:alice|bob"), "junk" }).isOk());
-    QCOMPARE(run(*m_redis, { "RPUSH", key("chat:ids"), "junk" }).toInteger(), 1);
+    QVERIFY(m_redis.run({ "SET", key("chat:alice|bob"), "junk" }).isOk());
+    QCOMPARE(m_redis.run({ "RPUSH", key("chat:ids"), "junk" }).toInteger(), 1);
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"reading a conversation"_s));
     QCOMPARE(history(*alice, u"bob"_s, 10).value("code"_L1).toString(), u"unavailable"_s);
     const QJsonObject ok = sendMessage(*alice, u"bob"_s, u"fresh"_s);
     QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
     // A member that is not a message frame is skipped when read, with a warning.
-    QCOMPARE(run(*m_redis, { "ZADD", key("chat:alice|bob"), "0", "{not a frame" }).toInteger(), 1);
+    QCOMPARE(m_redis.run({ "ZADD", key("chat:alice|bob"), "0", "{not a frame" }).toInteger(), 1);
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"not one"_s));
     QCOMPARE(textsOf(history(*alice, u"bob"_s, 10)), QStringList { u"fresh"_s });
 }
 
 void TestRedisChat::forgedChannelMessagesAreIgnored()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto bob = login(*m_b, u"bob"_s);
     QVERIFY(bob);
     QTRY_COMPARE(subscribers({ "bob" }), QList<qint64> { 1 });
@@ -420,7 +393,7 @@ void TestRedisChat::forgedChannelMessagesAreIgnored()
     for (const QByteArray &payload :
         { QByteArray("no newline at all"), QByteArray("someone\n{\"type\":\"pong\"}"),
             "someone\n" + otherUsers, "someone\n" + valid }) {
-        QCOMPARE(run(*m_redis, { "PUBLISH", channel, payload }).toInteger(), 1);
+        QCOMPARE(m_redis.run({ "PUBLISH", channel, payload }).toInteger(), 1);
     }
     // Only the well-formed message for bob arrives (anyone who can PUBLISH is trusted as much
     // as a gateway: Redis is inside the trust boundary).

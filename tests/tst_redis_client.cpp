@@ -4,6 +4,7 @@
 // own, on a free loopback port in a temporary directory.
 
 #include "RedisServer.h"
+#include "RedisTestBed.h"
 
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisReply.h"
@@ -45,18 +46,6 @@ RedisClient::Options fastOptions()
     options.retryMax = 100ms;
     options.connectTimeout = 2s;
     return options;
-}
-
-// One command, waited for. The context dies with this call, so a reply arriving after the
-// timeout cannot write into a stack that is gone.
-RedisReply run(RedisClient &client, const Command &argv, int timeoutMs = 5000)
-{
-    QObject context;
-    std::optional<RedisReply> reply;
-    client.command(argv, &context, [&reply](const RedisReply &r) { reply = r; });
-    if (!QTest::qWaitFor([&] { return reply.has_value(); }, timeoutMs))
-        return RedisReply::error("test: no reply in time");
-    return *reply;
 }
 
 // The warning an outage must leave in the log, once.
@@ -162,7 +151,7 @@ private:
     // The test's channels on the server, whoever else uses it.
     QList<QByteArray> pubsubChannels(RedisClient &client) const
     {
-        return stringsOf(run(client, { "PUBSUB", "CHANNELS", m_prefix + '*' }));
+        return stringsOf(runCommand(client, { "PUBSUB", "CHANNELS", m_prefix + '*' }));
     }
 
     RedisUrl m_url;
@@ -188,7 +177,7 @@ void TestRedisClient::initTestCase()
     QSignalSpy ready(&client, &RedisClient::ready);
     client.connectTo(m_url);
     QVERIFY(ready.wait());
-    QVERIFY(run(client, { "FLUSHDB" }).isOk());
+    QVERIFY(runCommand(client, { "FLUSHDB" }).isOk());
 }
 
 void TestRedisClient::cleanupTestCase()
@@ -200,7 +189,7 @@ void TestRedisClient::cleanupTestCase()
     QSignalSpy ready(&client, &RedisClient::ready);
     client.connectTo(m_url);
     QVERIFY(ready.wait());
-    QVERIFY(run(client, { "FLUSHDB" }).isOk());
+    QVERIFY(runCommand(client, { "FLUSHDB" }).isOk());
 }
 
 void TestRedisClient::parseUrl_data()
@@ -318,11 +307,11 @@ void TestRedisClient::connectsAndSelectsTheDatabase()
     QCOMPARE(states.count(), 2);
     QCOMPARE(states.at(1).at(0).value<State>(), State::Ready);
 
-    const RedisReply pong = run(client, { "PING" });
+    const RedisReply pong = runCommand(client, { "PING" });
     QCOMPARE(pong.type, RedisReply::Type::Status);
     QCOMPARE(pong.bytes, QByteArray("PONG"));
     // SELECT ran before Ready: this connection works in the URL's database.
-    const RedisReply info = run(client, { "CLIENT", "INFO" });
+    const RedisReply info = runCommand(client, { "CLIENT", "INFO" });
     QVERIFY2(
         info.bytes.contains(" db=" + QByteArray::number(kTestDb) + ' '), info.bytes.constData());
 }
@@ -337,7 +326,7 @@ void TestRedisClient::connectsByHostName()
     QSignalSpy ready(&client, &RedisClient::ready);
     client.connectTo(byName);
     QVERIFY(ready.wait());
-    QCOMPARE(run(client, { "ECHO", "by name" }).bytes, QByteArray("by name"));
+    QCOMPARE(runCommand(client, { "ECHO", "by name" }).bytes, QByteArray("by name"));
 }
 
 void TestRedisClient::binarySafeCommands()
@@ -354,25 +343,25 @@ void TestRedisClient::binarySafeCommands()
         value.append(char(i));
     value += "\r\n$3\r\nfoo\r\n";
 
-    QVERIFY(run(client, { "SET", binaryKey, value }).isOk());
-    const RedisReply got = run(client, { "GET", binaryKey });
+    QVERIFY(runCommand(client, { "SET", binaryKey, value }).isOk());
+    const RedisReply got = runCommand(client, { "GET", binaryKey });
     QCOMPARE(got.type, RedisReply::Type::String);
     QCOMPARE(got.bytes, value);
 
-    QCOMPARE(integerOf(run(client, { "EXPIRE", binaryKey, "100" })), qint64(1));
-    const qint64 ttl = integerOf(run(client, { "TTL", binaryKey }));
+    QCOMPARE(integerOf(runCommand(client, { "EXPIRE", binaryKey, "100" })), qint64(1));
+    const qint64 ttl = integerOf(runCommand(client, { "TTL", binaryKey }));
     QVERIFY2(ttl > 0 && ttl <= 100, QByteArray::number(ttl).constData());
-    QCOMPARE(integerOf(run(client, { "DEL", binaryKey })), qint64(1));
-    QVERIFY(run(client, { "GET", binaryKey }).isNil());
-    QCOMPARE(integerOf(run(client, { "EXPIRE", binaryKey, "100" })), qint64(0));
+    QCOMPARE(integerOf(runCommand(client, { "DEL", binaryKey })), qint64(1));
+    QVERIFY(runCommand(client, { "GET", binaryKey }).isNil());
+    QCOMPARE(integerOf(runCommand(client, { "EXPIRE", binaryKey, "100" })), qint64(0));
 
     // An empty value is a String, not Nil.
-    QVERIFY(run(client, { "SET", key("empty"), QByteArray() }).isOk());
-    const RedisReply empty = run(client, { "GET", key("empty") });
+    QVERIFY(runCommand(client, { "SET", key("empty"), QByteArray() }).isOk());
+    const RedisReply empty = runCommand(client, { "GET", key("empty") });
     QCOMPARE(empty.type, RedisReply::Type::String);
     QVERIFY(empty.bytes.isEmpty());
-    QCOMPARE(integerOf(run(client, { "INCRBY", key("counter"), "41" })), qint64(41));
-    QCOMPARE(run(client, { "GET", key("counter") }).toInteger(), std::optional<qint64>(41));
+    QCOMPARE(integerOf(runCommand(client, { "INCRBY", key("counter"), "41" })), qint64(41));
+    QCOMPARE(runCommand(client, { "GET", key("counter") }).toInteger(), std::optional<qint64>(41));
 }
 
 void TestRedisClient::pipelineIsOneRoundTrip()
@@ -473,7 +462,7 @@ void TestRedisClient::destroyedContextIsNeverCalled()
         [&](const QList<RedisReply> &) { pipelineCalled = true; });
     delete context;
     // Replies come in order: once this one is in, the earlier ones were too.
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray("PONG"));
     QVERIFY(!commandCalled);
     QVERIFY(!pipelineCalled);
 }
@@ -486,16 +475,16 @@ void TestRedisClient::errorRepliesAreErrors()
     client.connectTo(m_url);
     QVERIFY(ready.wait());
 
-    QVERIFY(run(client, { "SET", key("text"), "abc" }).isOk());
-    const RedisReply notInteger = run(client, { "INCR", key("text") });
+    QVERIFY(runCommand(client, { "SET", key("text"), "abc" }).isOk());
+    const RedisReply notInteger = runCommand(client, { "INCR", key("text") });
     QVERIFY(notInteger.isError());
     QVERIFY(!notInteger.isConnectionError());
     QVERIFY2(
         notInteger.bytes.startsWith("ERR value is not an integer"), notInteger.bytes.constData());
-    const RedisReply wrongType = run(client, { "LPUSH", key("text"), "x" });
+    const RedisReply wrongType = runCommand(client, { "LPUSH", key("text"), "x" });
     QVERIFY(wrongType.isError());
     QVERIFY2(wrongType.bytes.startsWith("WRONGTYPE"), wrongType.bytes.constData());
-    QVERIFY(run(client, { "NO-SUCH-COMMAND" }).bytes.startsWith("ERR unknown command"));
+    QVERIFY(runCommand(client, { "NO-SUCH-COMMAND" }).bytes.startsWith("ERR unknown command"));
 
     // An error inside a pipeline leaves the other replies alone.
     QList<RedisReply> replies;
@@ -517,12 +506,12 @@ void TestRedisClient::invalidCommandsAreRefused()
     QVERIFY(ready.wait());
     const quint64 before = client.roundTrips();
 
-    QCOMPARE(run(client, {}).bytes, QByteArray("refused: empty command"));
-    QCOMPARE(run(client, { "subscribe", "x" }).bytes,
+    QCOMPARE(runCommand(client, {}).bytes, QByteArray("refused: empty command"));
+    QCOMPARE(runCommand(client, { "subscribe", "x" }).bytes,
         QByteArray("refused: SUBSCRIBE needs a connection of its own (RedisSubscriber)"));
-    QCOMPARE(run(client, { "SELECT", "0" }).bytes,
+    QCOMPARE(runCommand(client, { "SELECT", "0" }).bytes,
         QByteArray("refused: SELECT would change the connection behind the client's back"));
-    QCOMPARE(run(client, { "client", "reply", "off" }).bytes,
+    QCOMPARE(runCommand(client, { "client", "reply", "off" }).bytes,
         QByteArray("refused: CLIENT REPLY would pair replies with the wrong commands"));
 
     // One bad command refuses the whole pipeline, with one reply per command.
@@ -535,7 +524,7 @@ void TestRedisClient::invalidCommandsAreRefused()
         QCOMPARE(reply.bytes,
             QByteArray("refused: MONITOR needs a connection of its own (RedisSubscriber)"));
     QCOMPARE(client.roundTrips(), before);
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray("PONG"));
 }
 
 void TestRedisClient::notConnectedFailsFast()
@@ -573,21 +562,23 @@ void TestRedisClient::replyLimitsMakeErrors()
     client.connectTo(m_url);
     QVERIFY(ready.wait());
 
-    const RedisReply threeLevels = run(client, { "EVAL", "return {1, {2, 3}}", "0" });
+    const RedisReply threeLevels = runCommand(client, { "EVAL", "return {1, {2, 3}}", "0" });
     QCOMPARE(threeLevels.elements.size(), 2);
     QCOMPARE(threeLevels.elements.at(1).elements.at(1).integer, qint64(3));
-    QCOMPARE(run(client, { "EVAL", "return {1, {2, {3}}}", "0" }).bytes,
+    QCOMPARE(runCommand(client, { "EVAL", "return {1, {2, {3}}}", "0" }).bytes,
         QByteArray(RedisReply::kTooDeep));
 
     const QByteArray upTo = "local t = {} for i = 1, ARGV[1] do t[i] = i end return t";
-    QCOMPARE(run(client, { "EVAL", upTo, "0", "10" }).elements.size(), 10);
-    QCOMPARE(run(client, { "EVAL", upTo, "0", "11" }).bytes, QByteArray(RedisReply::kTooLarge));
+    QCOMPARE(runCommand(client, { "EVAL", upTo, "0", "10" }).elements.size(), 10);
+    QCOMPARE(
+        runCommand(client, { "EVAL", upTo, "0", "11" }).bytes, QByteArray(RedisReply::kTooLarge));
     // The limit counts elements at every level.
-    QCOMPARE(run(client, { "EVAL", "return {1, 2, 3, 4, 5, {1, 2, 3, 4, 5, 6}}", "0" }).bytes,
+    QCOMPARE(
+        runCommand(client, { "EVAL", "return {1, 2, 3, 4, 5, {1, 2, 3, 4, 5, 6}}", "0" }).bytes,
         QByteArray(RedisReply::kTooLarge));
 
     // A refused reply costs that command only.
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray("PONG"));
     QCOMPARE(lost.count(), 0);
 }
 
@@ -602,13 +593,13 @@ void TestRedisClient::tooDeepForHiredisIsAnOutage()
     QVERIFY(ready.wait());
 
     expectWarning(u"client: connection to .* lost \\(No support for nested multi bulk"_s);
-    const RedisReply reply = run(client, { "EVAL", "return {{{{{{{{{1}}}}}}}}}", "0" });
+    const RedisReply reply = runCommand(client, { "EVAL", "return {{{{{{{{{1}}}}}}}}}", "0" });
     QCOMPARE(reply.bytes, QByteArray(RedisReply::kConnectionLost));
     QCOMPARE(lost.count(), 1);
     QVERIFY2(
         lost.at(0).at(0).toString().contains(u"depth"), qPrintable(lost.at(0).at(0).toString()));
     QTRY_COMPARE(ready.count(), 2);
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray("PONG"));
 }
 
 void TestRedisClient::garbageIsAnOutage()
@@ -621,7 +612,7 @@ void TestRedisClient::garbageIsAnOutage()
     QVERIFY(ready.wait());
 
     expectWarning(u"client: connection to .* lost \\(Protocol error"_s);
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray(RedisReply::kConnectionLost));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray(RedisReply::kConnectionLost));
     QCOMPARE(lost.count(), 1);
     QVERIFY2(lost.at(0).at(0).toString().contains(u"Protocol error"),
         qPrintable(lost.at(0).at(0).toString()));
@@ -665,7 +656,7 @@ void TestRedisClient::unansweredCommandTimesOut()
     expectWarning(u"client: connection to .* lost \\(no reply within 150 ms\\)"_s);
     QElapsedTimer clock;
     clock.start();
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray(RedisReply::kConnectionLost));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray(RedisReply::kConnectionLost));
     QVERIFY(clock.elapsed() >= 140);
     QCOMPARE(lost.count(), 1);
     QCOMPARE(lost.at(0).at(0).toString(), u"no reply within 150 ms"_s);
@@ -698,7 +689,8 @@ void TestRedisClient::killedServerFailsOutstandingOnce()
     client.command(
         { "BLPOP", key("never"), "0" }, &context, [&](const RedisReply &r) { second.append(r); });
     // Make sure Redis holds them (one blocked client) before it dies.
-    QTRY_COMPARE(run(observer, { "INFO", "clients" }).bytes.contains("blocked_clients:1"), true);
+    QTRY_COMPARE(
+        runCommand(observer, { "INFO", "clients" }).bytes.contains("blocked_clients:1"), true);
 
     expectWarning(u"client: connection to .* lost \\(Server closed the connection\\)"_s);
     expectWarning(u"client: connection to .* lost \\(Server closed the connection\\)"_s);
@@ -721,7 +713,7 @@ void TestRedisClient::killedServerFailsOutstandingOnce()
     QVERIFY2(server.restart(), qPrintable(server.error()));
     QTRY_COMPARE(ready.count(), 2);
     QCOMPARE(client.state(), State::Ready);
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray("PONG"));
     // Never twice.
     QCOMPARE(first.size(), 1);
     QCOMPARE(second.size(), 1);
@@ -771,7 +763,7 @@ void TestRedisClient::unreachableAtStartRetriesWithoutBlocking()
     // Redis appears: the next attempt gets it.
     QVERIFY2(server.restart(), qPrintable(server.error()));
     QTRY_COMPARE(ready.count(), 1);
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray("PONG"));
 }
 
 void TestRedisClient::closeFailsOutstandingAndStops()
@@ -797,7 +789,7 @@ void TestRedisClient::closeFailsOutstandingAndStops()
 
     client.connectTo(m_url);
     QVERIFY(ready.wait());
-    QCOMPARE(run(client, { "PING" }).bytes, QByteArray("PONG"));
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray("PONG"));
 }
 
 void TestRedisClient::deletingTheClientInACallbackIsSafe()
@@ -847,7 +839,7 @@ void TestRedisClient::subscriberReceivesAndUnsubscribes()
     QCOMPARE(pubsubChannels(client), sorted({ a, b }));
 
     const QByteArray payload("{\"user\":\"u1\",\0\xff}", 17);
-    QCOMPARE(integerOf(run(client, { "PUBLISH", a, payload })), qint64(1));
+    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", a, payload })), qint64(1));
     QTRY_COMPARE(messages.count(), 1);
     QCOMPARE(messages.at(0).at(0).toByteArray(), a);
     QCOMPARE(messages.at(0).at(1).toByteArray(), payload);
@@ -856,8 +848,8 @@ void TestRedisClient::subscriberReceivesAndUnsubscribes()
     QCOMPARE(subscriber.channels(), (QSet<QByteArray> { b }));
     QVERIFY(!subscriber.isConfirmed(a));
     QTRY_COMPARE(pubsubChannels(client), QList<QByteArray> { b });
-    QCOMPARE(integerOf(run(client, { "PUBLISH", a, "nobody listens" })), qint64(0));
-    QCOMPARE(integerOf(run(client, { "PUBLISH", b, "to b" })), qint64(1));
+    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", a, "nobody listens" })), qint64(0));
+    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", b, "to b" })), qint64(1));
     QTRY_COMPARE(messages.count(), 2);
     QCOMPARE(messages.at(1).at(0).toByteArray(), b);
     QCOMPARE(messages.at(1).at(1).toByteArray(), QByteArray("to b"));
@@ -906,7 +898,7 @@ void TestRedisClient::subscriberResubscribesAfterRestart()
     QTRY_COMPARE(resubscribed.count(), 2);
     QTRY_COMPARE(clientReady.count(), 2);
     QCOMPARE(pubsubChannels(client), QList<QByteArray> { channel });
-    QCOMPARE(integerOf(run(client, { "PUBLISH", channel, "after restart" })), qint64(1));
+    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", channel, "after restart" })), qint64(1));
     QTRY_COMPARE(messages.count(), 1);
     QCOMPARE(messages.at(0).at(1).toByteArray(), QByteArray("after restart"));
 }

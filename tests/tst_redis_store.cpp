@@ -11,6 +11,7 @@
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "RedisServer.h"
+#include "RedisTestBed.h"
 #include "TestClient.h"
 
 #include "server-mock/RedisClient.h"
@@ -145,18 +146,6 @@ QMap<QString, QString> statuses(const QMap<QString, QJsonObject> &shown)
     for (auto it = shown.cbegin(); it != shown.cend(); ++it)
         result.insert(it.key(), it->value("status"_L1).toString());
     return result;
-}
-
-// One command, waited for. The context dies with this call, so a reply arriving after the
-// timeout cannot write into a stack that is gone.
-RedisReply run(RedisClient &client, const RedisClient::Command &argv, int timeoutMs = 5000)
-{
-    QObject context;
-    std::optional<RedisReply> reply;
-    client.command(argv, &context, [&reply](const RedisReply &r) { reply = r; });
-    if (!QTest::qWaitFor([&] { return reply.has_value(); }, timeoutMs))
-        return RedisReply::error("test: no reply in time");
-    return *reply;
 }
 
 // An integer reply's value; -1 for anything else.
@@ -310,10 +299,7 @@ private:
     [[nodiscard]] QList<QByteArray> channels();
     [[nodiscard]] int subscriberCount(const QString &userId);
 
-    RedisUrl m_url;
-    std::unique_ptr<RedisServer> m_ownServer;
-    std::unique_ptr<RedisClient> m_redis; // the test's own look at m_url
-    QByteArray m_runPrefix;
+    RedisTestBed m_redis; // the shared or private Redis and the test's own look at it
     QByteArray m_prefix; // of the current test function
     std::unique_ptr<Gateway> m_a;
     std::unique_ptr<Gateway> m_b;
@@ -326,23 +312,12 @@ void TestRedisStore::initTestCase()
     QVERIFY2(QFile::exists(QStringLiteral(PRESENCE_MOCK_SERVER)), PRESENCE_MOCK_SERVER);
 
     QString error;
-    if (const auto shared = RedisServer::sharedFromEnvironment(&error)) {
-        m_url = *shared;
-    } else {
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        m_ownServer = std::make_unique<RedisServer>();
-        QVERIFY2(m_ownServer->start(), qPrintable(m_ownServer->error()));
-        m_url = m_ownServer->url();
-    }
-    m_redis = std::make_unique<RedisClient>();
-    m_redis->connectTo(m_url);
-    QTRY_VERIFY(m_redis->state() == RedisClient::State::Ready);
-    m_runPrefix = "tst_redis_store:" + QByteArray::number(QCoreApplication::applicationPid()) + ':';
+    QVERIFY2(m_redis.start("tst_redis_store", &error), qPrintable(error));
 }
 
 void TestRedisStore::init()
 {
-    m_prefix = m_runPrefix + QTest::currentTestFunction() + ':';
+    m_prefix = m_redis.prefixForCurrentTest();
 }
 
 void TestRedisStore::cleanup()
@@ -350,12 +325,8 @@ void TestRedisStore::cleanup()
     m_a.reset();
     m_b.reset();
     // Leave a shared server as found.
-    const auto deleted = run(*m_redis,
-        { "EVAL",
-            "local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1])) do "
-            "redis.call('DEL', k) n = n + 1 end return n",
-            "0", m_prefix + '*' });
-    QVERIFY2(integerOf(deleted) >= 0, qPrintable(deleted.errorMessage()));
+    QString error;
+    QVERIFY2(m_redis.deleteKeys(m_prefix, &error) >= 0, qPrintable(error));
 }
 
 RedisStoreOptions TestRedisStore::storeOptions(const RedisUrl &url) const
@@ -434,19 +405,19 @@ QByteArray TestRedisStore::key(const char *kind, const QString &userId) const
 
 int TestRedisStore::deviceCount(const QString &userId)
 {
-    return int(integerOf(run(*m_redis, { "ZCARD", key("dev:", userId) })));
+    return int(integerOf(m_redis.run({ "ZCARD", key("dev:", userId) })));
 }
 
 bool TestRedisStore::gracePending(const QString &userId)
 {
-    return run(*m_redis, { "HEXISTS", key("pub:", userId), "grace_at" }).toInteger() != 0;
+    return m_redis.run({ "HEXISTS", key("pub:", userId), "grace_at" }).toInteger() != 0;
 }
 
 QList<QByteArray> TestRedisStore::channels()
 {
     QList<QByteArray> names;
     for (const RedisReply &channel :
-        run(*m_redis, { "PUBSUB", "CHANNELS", m_prefix + "ch:*" }).elements)
+        m_redis.run({ "PUBSUB", "CHANNELS", m_prefix + "ch:*" }).elements)
         names.append(channel.bytes);
     std::sort(names.begin(), names.end());
     return names;
@@ -454,13 +425,13 @@ QList<QByteArray> TestRedisStore::channels()
 
 int TestRedisStore::subscriberCount(const QString &userId)
 {
-    const RedisReply reply = run(*m_redis, { "PUBSUB", "NUMSUB", key("ch:", userId) });
+    const RedisReply reply = m_redis.run({ "PUBSUB", "NUMSUB", key("ch:", userId) });
     return reply.elements.size() == 2 ? int(integerOf(reply.elements.at(1))) : -1;
 }
 
 void TestRedisStore::friendsOnTwoGatewaysSeeEachOther()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     auto carol = login(*m_b, u"carol"_s);
@@ -509,7 +480,7 @@ void TestRedisStore::friendsOnTwoGatewaysSeeEachOther()
 
 void TestRedisStore::userOnTwoGatewaysStaysOnline()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
@@ -546,7 +517,7 @@ void TestRedisStore::userOnTwoGatewaysStaysOnline()
 
 void TestRedisStore::invisibleNeverLeaksAcrossGateways()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
@@ -592,7 +563,7 @@ void TestRedisStore::invisibleNeverLeaksAcrossGateways()
 
 void TestRedisStore::awayAggregatesAcrossGateways()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
@@ -630,7 +601,7 @@ void TestRedisStore::awayAggregatesAcrossGateways()
 
 void TestRedisStore::channelSubscribedOnlyWhileWatched()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     RedisPresenceStore &storeA = *redisStore(*m_a);
     const QByteArray bobChannel = key("ch:", u"bob"_s);
     const QByteArray carolChannel = key("ch:", u"carol"_s);
@@ -680,8 +651,8 @@ void TestRedisStore::snapshotOf2000IdsIsFourRoundTrips()
 {
     // A store that writes a few users, and one that reads; neither in a gateway. The reader
     // has no device to refresh and sweeps once an hour: nothing else shares its round trips.
-    RedisPresenceStore writer(storeOptions(m_url));
-    RedisStoreOptions readerOptions = storeOptions(m_url);
+    RedisPresenceStore writer(storeOptions(m_redis.url()));
+    RedisStoreOptions readerOptions = storeOptions(m_redis.url());
     readerOptions.sweepInterval = 1h;
     RedisPresenceStore reader(readerOptions);
     QVERIFY(waitStoreReady(writer));
@@ -693,8 +664,8 @@ void TestRedisStore::snapshotOf2000IdsIsFourRoundTrips()
         ids.append(u"u%1"_s.arg(i, 4, 10, QChar(u'0')));
     writer.connectionOpened(u"u0007"_s, 1, Presence::Protocol::ChosenStatus::Online);
     writer.connectionOpened(u"u1999"_s, 2, Presence::Protocol::ChosenStatus::Away);
-    QTRY_COMPARE(run(*m_redis, { "HGET", key("pub:", u"u1999"_s), "status" }).bytes, "away"_ba);
-    QTRY_COMPARE(run(*m_redis, { "HGET", key("pub:", u"u0007"_s), "status" }).bytes, "online"_ba);
+    QTRY_COMPARE(m_redis.run({ "HGET", key("pub:", u"u1999"_s), "status" }).bytes, "away"_ba);
+    QTRY_COMPARE(m_redis.run({ "HGET", key("pub:", u"u0007"_s), "status" }).bytes, "online"_ba);
 
     const quint64 before = reader.client().roundTrips();
     std::optional<QList<Presence::Protocol::UserPresence>> result;
@@ -716,16 +687,16 @@ void TestRedisStore::snapshotOf2000IdsIsFourRoundTrips()
 
 void TestRedisStore::garbageInRedisIsShownOffline()
 {
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     // Garbage is never an outage that lasts: the store must not keep rebuilding its connection.
     QTest::failOnWarning(QRegularExpression(u"unexpected answer from Redis"_s));
     QTest::failOnWarning(QRegularExpression(u"Redis unavailable"_s));
     // erin's presence is not even a hash; carol's is a hash of nonsense; the due set is a string.
-    QVERIFY(run(*m_redis, { "SET", key("pub:", u"erin"_s), "x" }).isOk());
-    QCOMPARE(integerOf(run(
-                 *m_redis, { "HSET", key("pub:", u"carol"_s), "status", "sleeping", "seq", "-4" })),
+    QVERIFY(m_redis.run({ "SET", key("pub:", u"erin"_s), "x" }).isOk());
+    QCOMPARE(integerOf(m_redis.run(
+                 { "HSET", key("pub:", u"carol"_s), "status", "sleeping", "seq", "-4" })),
         qint64(2));
-    QVERIFY(run(*m_redis, { "SET", m_prefix + "due", "not a sorted set" }).isOk());
+    QVERIFY(m_redis.run({ "SET", m_prefix + "due", "not a sorted set" }).isOk());
 
     // Snapshots still answer: such users are shown offline, and the gateway says why.
     auto alice = login(*m_a, u"alice"_s);
@@ -743,10 +714,10 @@ void TestRedisStore::garbageInRedisIsShownOffline()
         QtWarningMsg, QRegularExpression(u"ignoring a malformed presence message on"_s));
     QTest::ignoreMessage(
         QtWarningMsg, QRegularExpression(u"ignoring a malformed presence message on"_s));
-    QCOMPARE(integerOf(run(*m_redis, { "PUBLISH", key("ch:", u"bob"_s), "not json" })), qint64(1));
+    QCOMPARE(integerOf(m_redis.run({ "PUBLISH", key("ch:", u"bob"_s), "not json" })), qint64(1));
     // Well-formed, but about someone else than the channel's user.
     QCOMPARE(
-        integerOf(run(*m_redis,
+        integerOf(runCommand(m_redis.client(),
             { "PUBLISH", key("ch:", u"bob"_s), R"({"id":"carol","status":"online","seq":99})" })),
         qint64(1));
 
@@ -775,7 +746,7 @@ void TestRedisStore::garbageInRedisIsShownOffline()
 void TestRedisStore::closeSettlesDevicesThatExpiredMeanwhile()
 {
     // One store, no gateway. Its own devices last 30 s, so no sweep looks at bob unasked.
-    RedisStoreOptions options = storeOptions(m_url);
+    RedisStoreOptions options = storeOptions(m_redis.url());
     options.ttl = 30s;
     RedisPresenceStore store(options);
     QVERIFY(waitStoreReady(store));
@@ -791,13 +762,13 @@ void TestRedisStore::closeSettlesDevicesThatExpiredMeanwhile()
     // This store's device was swept already (its gateway stalled), and one on a gateway that
     // died has expired, but no sweep has come to it yet.
     const QByteArray mine = store.instanceId() + "/1";
-    QCOMPARE(integerOf(run(*m_redis, { "ZREM", key("dev:", u"bob"_s), mine })), qint64(1));
-    QCOMPARE(integerOf(run(*m_redis, { "HDEL", key("st:", u"bob"_s), mine })), qint64(1));
-    QCOMPARE(integerOf(run(*m_redis,
+    QCOMPARE(integerOf(m_redis.run({ "ZREM", key("dev:", u"bob"_s), mine })), qint64(1));
+    QCOMPARE(integerOf(m_redis.run({ "HDEL", key("st:", u"bob"_s), mine })), qint64(1));
+    QCOMPARE(integerOf(runCommand(m_redis.client(),
                  { "ZADD", key("dev:", u"bob"_s), QByteArray::number(nowMs() - 1000), "dead/1" })),
         qint64(1));
     QCOMPARE(
-        integerOf(run(*m_redis, { "HSET", key("st:", u"bob"_s), "dead/1", "online" })), qint64(1));
+        integerOf(m_redis.run({ "HSET", key("st:", u"bob"_s), "dead/1", "online" })), qint64(1));
 
     // Closing the device settles the dead one too: offline after the grace, not online for good.
     const qint64 beforeClose = nowMs();
@@ -820,13 +791,13 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
     GatewayProcess dying;
     QVERIFY(dying.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath, u"--redis"_s,
-        m_url.toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix), u"--ttl-ms"_s,
+        m_redis.url().toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix), u"--ttl-ms"_s,
         QString::number(kTtl.count()), u"--grace-ms"_s, QString::number(kGrace.count()) }));
     const auto port = dying.waitListening();
     QVERIFY2(port, dying.transcript().constData());
     const QUrl dyingUrl(u"ws://127.0.0.1:%1/"_s.arg(*port));
 
-    QVERIFY(startGateways(m_url));
+    QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     QCOMPARE(subscribe(*alice, { u"bob"_s, u"carol"_s }),
@@ -880,7 +851,7 @@ void TestRedisStore::snapshotWaitsUntilTheChannelIsSubscribed()
     // next attempt. A subscribe now must not be answered from a read made before the gateway
     // listens on bob's channel: bob's sign-in in that window would reach alice nowhere.
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"^subscriber: connection .* lost"_s));
-    QCOMPARE(run(admin, { "CLIENT", "KILL", "TYPE", "pubsub" }).toInteger(), 1);
+    QCOMPARE(runCommand(admin, { "CLIENT", "KILL", "TYPE", "pubsub" }).toInteger(), 1);
     QTRY_VERIFY(redisStore(*m_a)->subscriber().state() != RedisSubscriber::State::Ready);
     alice->sendJson({ { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { "bob"_L1 } },
         { "ref"_L1, "s1"_L1 } });

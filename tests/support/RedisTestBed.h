@@ -1,0 +1,48 @@
+#pragma once
+
+#include "RedisServer.h"
+
+#include "server-mock/RedisClient.h"
+#include "server-mock/RedisUrl.h"
+
+#include <QByteArray>
+#include <QString>
+#include <memory>
+
+// One command, waited for with the event loop running. Its context dies with the call, so a
+// reply arriving after the timeout cannot write into a stack that is gone.
+Presence::Gateway::RedisReply runCommand(Presence::Gateway::RedisClient &client,
+    const Presence::Gateway::RedisClient::Command &argv, int timeoutMs = 5000);
+
+// The Redis a test program works in: the shared redis-server named by PRESENCE_TEST_REDIS_URL
+// (tools/test.sh starts one for the whole suite) or, without it, a private one; a client of the
+// test's own; and a key prefix per test function, so that test programs running at the same time
+// on the shared server never see each other's keys or channels.
+class RedisTestBed {
+public:
+    RedisTestBed() = default;
+    RedisTestBed(const RedisTestBed &) = delete;
+    RedisTestBed &operator=(const RedisTestBed &) = delete;
+
+    // For initTestCase(): false and *error when neither Redis can be had (a shared URL that is
+    // not one is an error rather than a reason to start a private server).
+    [[nodiscard]] bool start(const QByteArray &programName, QString *error);
+
+    [[nodiscard]] const Presence::Gateway::RedisUrl &url() const { return m_url; }
+    [[nodiscard]] Presence::Gateway::RedisClient &client() { return *m_client; }
+    // runCommand() on the test's own client.
+    Presence::Gateway::RedisReply run(const Presence::Gateway::RedisClient::Command &argv)
+    {
+        return runCommand(*m_client, argv);
+    }
+    // "<program>:<pid>:<current test function>:".
+    [[nodiscard]] QByteArray prefixForCurrentTest() const;
+    // Deletes every key starting with prefix: the number deleted, or -1 and *error.
+    qint64 deleteKeys(const QByteArray &prefix, QString *error = nullptr);
+
+private:
+    Presence::Gateway::RedisUrl m_url;
+    std::unique_ptr<RedisServer> m_ownServer;
+    std::unique_ptr<Presence::Gateway::RedisClient> m_client;
+    QByteArray m_runPrefix;
+};
