@@ -22,6 +22,8 @@ using Presence::Protocol::ChosenStatus;
 
 namespace {
 
+constexpr qint64 kMinuteMs = 60'000;
+
 // No status: offline.
 using State = std::optional<ChosenStatus>;
 
@@ -203,7 +205,7 @@ void TestChurnModel::rateMatchesTarget_data()
     QTest::addColumn<qint64>("spanMs");
 
     // Spans long enough for 20,000 events or more, so chance stays well inside 10 %.
-    QTest::addRow("1,000 users at 50/s for 20 min") << 1'000 << 50.0 << qint64(20 * 60'000);
+    QTest::addRow("1,000 users at 50/s for 20 min") << 1'000 << 50.0 << 20 * kMinuteMs;
     QTest::addRow("3 users at 1,000/s") << 3 << 1'000.0 << qint64(60'000);
     QTest::addRow("1 user at 0.1/s") << 1 << 0.1 << qint64(300'000'000);
     QTest::addRow("100,000 users at 0.1/s") << 100'000 << 0.1 << qint64(200'000'000);
@@ -244,7 +246,7 @@ void TestChurnModel::sessionLengthsAreSpreadOut()
     QHash<QString, State> states = startingStates(churn);
     QHash<QString, qint64> startedAt; // sessions seen from their start, not those at t = 0
     std::vector<qint64> lengths;
-    for (ChurnEvent event = churn.next(); event.atMs < 20 * 60'000; event = churn.next()) {
+    for (ChurnEvent event = churn.next(); event.atMs < 20 * kMinuteMs; event = churn.next()) {
         if (!states.value(event.userId)) {
             startedAt.insert(event.userId, event.atMs);
         } else if (!event.status) {
@@ -270,7 +272,7 @@ void TestChurnModel::connectedShareStaysPlausible()
     const int userCount = 1'000;
     ChurnModel churn = model(userCount, 50, 9);
     QHash<QString, State> states = startingStates(churn);
-    for (qint64 checkpoint = 60'000; checkpoint <= 20 * 60'000; checkpoint += 60'000) {
+    for (qint64 checkpoint = kMinuteMs; checkpoint <= 20 * kMinuteMs; checkpoint += kMinuteMs) {
         while (churn.nextAtMs() < checkpoint) {
             const ChurnEvent event = churn.next();
             states.insert(event.userId, event.status);
