@@ -3,3 +3,4 @@
 Q_LOGGING_CATEGORY(lcGateway, "presence.gateway", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcConnection, "presence.gateway.connection", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcRedis, "presence.gateway.redis", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcMetrics, "presence.gateway.metrics", QtInfoMsg)

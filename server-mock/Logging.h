@@ -7,3 +7,5 @@ Q_DECLARE_LOGGING_CATEGORY(lcGateway)
 Q_DECLARE_LOGGING_CATEGORY(lcConnection)
 // Redis: connection state at info and above; command arguments (user ids) only at debug.
 Q_DECLARE_LOGGING_CATEGORY(lcRedis)
+// Metrics: programming errors only (an invalid or duplicate name, a wrong label count).
+Q_DECLARE_LOGGING_CATEGORY(lcMetrics)

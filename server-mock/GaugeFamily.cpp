@@ -1,0 +1,30 @@
+#include "server-mock/GaugeFamily.h"
+
+#include "server-mock/PrometheusFormat.h"
+
+#include <utility>
+
+namespace Presence::Gateway {
+
+GaugeFamily::GaugeFamily(QByteArray name, QByteArray help, QByteArrayList labelNames)
+    : MetricFamily(std::move(name), std::move(help), Type::Gauge, std::move(labelNames))
+{
+}
+
+void GaugeFamily::setReader(const QStringList &labelValues, Reader read)
+{
+    if (!fits(labelValues))
+        return;
+    if (read)
+        m_series.insert_or_assign(labelValues, std::move(read));
+    else
+        m_series.erase(labelValues);
+}
+
+void GaugeFamily::renderSamples(QByteArray &out) const
+{
+    for (const auto &[labelValues, read] : m_series)
+        appendSample(out, name(), labelValues, PrometheusFormat::formatValue(read()));
+}
+
+} // namespace Presence::Gateway

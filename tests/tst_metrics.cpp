@@ -1,0 +1,773 @@
+// Tests for the gateway's metrics (MetricsRegistry and its families) in the Prometheus text
+// format, and for the strict reader of that format the /metrics tests share (PrometheusText).
+
+#include "server-mock/MetricsRegistry.h"
+#include "server-mock/PrometheusFormat.h"
+
+#include "PrometheusText.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using namespace Presence::Gateway;
+using namespace Presence::TestSupport;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Parses text, failing the calling test with the reader's complaint when it refuses.
+PrometheusText parsed(const QByteArray &text)
+{
+    QString error;
+    const std::optional<PrometheusText> result = PrometheusText::parse(text, &error);
+    if (!result) {
+        QTest::qFail(
+            qPrintable(u"unreadable exposition: "_s + error + u"\n"_s + QString::fromUtf8(text)),
+            __FILE__, __LINE__);
+        return {};
+    }
+    return *result;
+}
+
+// The next critical message must be a refusal to register a metric.
+void expectRefusal()
+{
+    QTest::ignoreMessage(QtCriticalMsg, QRegularExpression(u"^Refusing metric "_s));
+}
+
+} // namespace
+
+class TestMetrics : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void counterWithoutLabelsIsExportedFromZero();
+    void counterSeriesAreStableHandles();
+    void labelValuesAreEscaped_data();
+    void labelValuesAreEscaped();
+    void helpIsEscaped();
+    void valuesArePrintedForPrometheus_data();
+    void valuesArePrintedForPrometheus();
+    void gaugesAreReadAtRenderTime();
+    void gaugeReadersCanBeReplacedAndRemoved();
+    void histogramBucketsAreCumulative();
+    void histogramSeriesPutLeLast();
+    void histogramDefaultBoundsSuitLatencies();
+    void invalidRegistrationsAreRefused_data();
+    void invalidRegistrationsAreRefused();
+    void clashingNamesAreRefused_data();
+    void clashingNamesAreRefused();
+    void wrongLabelCountIsNotExported();
+    void renderIsSortedAndStable();
+    void renderSurvivesARoundTrip();
+    void contentTypeIsTheTextFormat();
+    void readerAcceptsValidText_data();
+    void readerAcceptsValidText();
+    void readerRejectsMalformedText_data();
+    void readerRejectsMalformedText();
+    // Measurements, run only with PRESENCE_METRICS_BENCH=1 (and best in a release build).
+    void benchmarkIncrement_data();
+    void benchmarkIncrement();
+    void benchmarkRender();
+};
+
+void TestMetrics::counterWithoutLabelsIsExportedFromZero()
+{
+    MetricsRegistry registry;
+    Counter &pushes = registry.counter("presence_pushes_total", "Presence pushes written.");
+    QCOMPARE(registry.render(),
+        "# HELP presence_pushes_total Presence pushes written.\n"
+        "# TYPE presence_pushes_total counter\n"
+        "presence_pushes_total 0\n"_ba);
+
+    pushes.increment();
+    pushes.add(41);
+    QCOMPARE(pushes.value(), 42u);
+    QCOMPARE(registry.render(),
+        "# HELP presence_pushes_total Presence pushes written.\n"
+        "# TYPE presence_pushes_total counter\n"
+        "presence_pushes_total 42\n"_ba);
+
+    // Counts beyond 2^53 stay exact integers: no exponent, no rounding through a double.
+    pushes.add(9007199254740993ull - 42);
+    QVERIFY(registry.render().contains("presence_pushes_total 9007199254740993\n"));
+}
+
+void TestMetrics::counterSeriesAreStableHandles()
+{
+    MetricsRegistry registry;
+    CounterFamily &frames = registry.counterFamily(
+        "presence_frames_in_total", "Frames received, by type.", { "type" });
+    // A labelled family has no series until one is asked for.
+    QCOMPARE(registry.render(),
+        "# HELP presence_frames_in_total Frames received, by type.\n"
+        "# TYPE presence_frames_in_total counter\n"_ba);
+
+    Counter &subscribe = frames.series({ u"subscribe"_s });
+    Counter &hello = frames.series({ u"hello"_s });
+    // Making more series must not move the ones handed out.
+    for (int i = 0; i < 1000; ++i)
+        (void)frames.series({ QString::number(i) });
+    QCOMPARE(&frames.series({ u"subscribe"_s }), &subscribe);
+    QCOMPARE(&frames.series({ u"hello"_s }), &hello);
+
+    subscribe.increment();
+    subscribe.increment();
+    hello.increment();
+    const PrometheusText text = parsed(registry.render());
+    QCOMPARE(text.value("presence_frames_in_total", { { "type", u"subscribe"_s } }), 2.0);
+    QCOMPARE(text.value("presence_frames_in_total", { { "type", u"hello"_s } }), 1.0);
+    QCOMPARE(text.value("presence_frames_in_total", { { "type", u"7"_s } }), 0.0);
+    QCOMPARE(text.family("presence_frames_in_total")->samples.size(), 1002);
+}
+
+void TestMetrics::labelValuesAreEscaped_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QByteArray>("written");
+
+    QTest::addRow("plain") << u"subscribe"_s << "subscribe"_ba;
+    QTest::addRow("backslash") << u"C:\\path"_s << "C:\\\\path"_ba;
+    QTest::addRow("double quote") << u"say \"hi\""_s << "say \\\"hi\\\""_ba;
+    QTest::addRow("newline") << u"two\nlines"_s << "two\\nlines"_ba;
+    QTest::addRow("all three") << u"\\\"\n"_s << "\\\\\\\"\\n"_ba;
+    QTest::addRow("non-ASCII as UTF-8") << u"zoë 😀"_s << "zo\xc3\xab \xf0\x9f\x98\x80"_ba;
+    QTest::addRow("empty") << QString() << QByteArray();
+    QTest::addRow("braces and comma") << u"a},b=\"c"_s << "a},b=\\\"c"_ba;
+}
+
+void TestMetrics::labelValuesAreEscaped()
+{
+    QFETCH(QString, value);
+    QFETCH(QByteArray, written);
+
+    MetricsRegistry registry;
+    registry.counterFamily("presence_errors_total", "Errors sent.", { "code" })
+        .series({ value })
+        .increment();
+    const QByteArray text = registry.render();
+    QVERIFY2(
+        text.contains("presence_errors_total{code=\"" + written + "\"} 1\n"), text.constData());
+    // And a reader gets the value back as it was.
+    QCOMPARE(parsed(text).value("presence_errors_total", { { "code", value } }), 1.0);
+}
+
+void TestMetrics::helpIsEscaped()
+{
+    MetricsRegistry registry;
+    registry.gauge(
+        "presence_connections", "Open connections.\nSee C:\\docs \"metrics\".", [] { return 3.0; });
+    const QByteArray text = registry.render();
+    // In HELP only backslash and newline are escaped; a double quote stays as it is.
+    QVERIFY2(text.startsWith(
+                 "# HELP presence_connections Open connections.\\nSee C:\\\\docs \"metrics\".\n"),
+        text.constData());
+    QCOMPARE(parsed(text).family("presence_connections")->help,
+        u"Open connections.\nSee C:\\docs \"metrics\"."_s);
+}
+
+void TestMetrics::valuesArePrintedForPrometheus_data()
+{
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QByteArray>("written");
+
+    QTest::addRow("zero") << 0.0 << "0"_ba;
+    QTest::addRow("negative zero") << -0.0 << "0"_ba;
+    QTest::addRow("whole") << 1234567.0 << "1234567"_ba;
+    QTest::addRow("negative whole") << -3.0 << "-3"_ba;
+    QTest::addRow("2^53, still exact") << 9007199254740992.0 << "9007199254740992"_ba;
+    QTest::addRow("beyond 2^53") << 1e20 << "1e+20"_ba;
+    QTest::addRow("fraction") << 2.5 << "2.5"_ba;
+    QTest::addRow("small bound") << 0.0005 << "0.0005"_ba;
+    QTest::addRow("smaller") << 0.00005 << "5e-05"_ba;
+    QTest::addRow("shortest round trip") << 0.1 + 0.2 << "0.30000000000000004"_ba;
+    QTest::addRow("NaN") << kNaN << "NaN"_ba;
+    QTest::addRow("+Inf") << kInf << "+Inf"_ba;
+    QTest::addRow("-Inf") << -kInf << "-Inf"_ba;
+}
+
+void TestMetrics::valuesArePrintedForPrometheus()
+{
+    QFETCH(double, value);
+    QFETCH(QByteArray, written);
+
+    QCOMPARE(PrometheusFormat::formatValue(value), written);
+    // Read back, it is the same double (NaN compares unequal to itself).
+    const std::optional<double> back = PrometheusText::parseValue(written);
+    QVERIFY(back);
+    if (std::isnan(value))
+        QVERIFY(std::isnan(*back));
+    else
+        QCOMPARE(*back, value);
+}
+
+void TestMetrics::gaugesAreReadAtRenderTime()
+{
+    MetricsRegistry registry;
+    int connections = 0;
+    int reads = 0;
+    registry.gauge("presence_connections", "Open connections.", [&] {
+        ++reads;
+        return double(connections);
+    });
+    QCOMPARE(reads, 0); // registering does not read
+
+    connections = 7;
+    QCOMPARE(parsed(registry.render()).value("presence_connections"), 7.0);
+    QCOMPARE(reads, 1);
+    connections = 3;
+    QCOMPARE(parsed(registry.render()).value("presence_connections"), 3.0);
+    QCOMPARE(reads, 2);
+    QCOMPARE(parsed(registry.render()).family("presence_connections")->type, "gauge"_ba);
+}
+
+void TestMetrics::gaugeReadersCanBeReplacedAndRemoved()
+{
+    MetricsRegistry registry;
+    GaugeFamily &users = registry.gaugeFamily("presence_users", "Users, by state.", { "state" });
+    users.setReader({ u"online"_s }, [] { return 1.0; });
+    users.setReader({ u"away"_s }, [] { return 2.0; });
+    users.setReader({ u"online"_s }, [] { return 5.0; });
+    PrometheusText text = parsed(registry.render());
+    QCOMPARE(text.value("presence_users", { { "state", u"online"_s } }), 5.0);
+    QCOMPARE(text.value("presence_users", { { "state", u"away"_s } }), 2.0);
+
+    users.setReader({ u"away"_s }, {});
+    text = parsed(registry.render());
+    QCOMPARE(text.family("presence_users")->samples.size(), 1);
+    QCOMPARE(text.value("presence_users", { { "state", u"away"_s } }), std::nullopt);
+}
+
+void TestMetrics::histogramBucketsAreCumulative()
+{
+    MetricsRegistry registry;
+    Histogram &latency = registry.histogram("presence_push_latency_seconds",
+        "Time from a presence change to its push being written.", { 0.125, 0.5, 1 });
+    latency.observe(0.0625);
+    latency.observe(0.125); // on a bound: counted in that bucket (le means <=)
+    latency.observe(250ms);
+    latency.observe(2.0);
+    latency.observe(kNaN); // dropped
+
+    QCOMPARE(latency.count(), 4u);
+    QCOMPARE(latency.sum(), 2.4375);
+    QCOMPARE(registry.render(),
+        "# HELP presence_push_latency_seconds Time from a presence change to its push being "
+        "written.\n"
+        "# TYPE presence_push_latency_seconds histogram\n"
+        "presence_push_latency_seconds_bucket{le=\"0.125\"} 2\n"
+        "presence_push_latency_seconds_bucket{le=\"0.5\"} 3\n"
+        "presence_push_latency_seconds_bucket{le=\"1\"} 3\n"
+        "presence_push_latency_seconds_bucket{le=\"+Inf\"} 4\n"
+        "presence_push_latency_seconds_sum 2.4375\n"
+        "presence_push_latency_seconds_count 4\n"_ba);
+    // The reader's histogram checks agree: cumulative, +Inf equal to _count.
+    parsed(registry.render());
+}
+
+void TestMetrics::histogramSeriesPutLeLast()
+{
+    MetricsRegistry registry;
+    HistogramFamily &family
+        = registry.histogramFamily("presence_store_seconds", "Store calls.", { "op" }, { 1 });
+    QCOMPARE(family.upperBounds(), QList<double>({ 1 }));
+    family.series({ u"read"_s }).observe(0.5);
+    family.series({ u"write"_s }).observe(3);
+    const QByteArray text = registry.render();
+    QVERIFY2(text.contains("presence_store_seconds_bucket{op=\"read\",le=\"1\"} 1\n"
+                           "presence_store_seconds_bucket{op=\"read\",le=\"+Inf\"} 1\n"
+                           "presence_store_seconds_sum{op=\"read\"} 0.5\n"
+                           "presence_store_seconds_count{op=\"read\"} 1\n"
+                           "presence_store_seconds_bucket{op=\"write\",le=\"1\"} 0\n"),
+        text.constData());
+    QCOMPARE(parsed(text).value(
+                 "presence_store_seconds_bucket", { { "op", u"write"_s }, { "le", u"+Inf"_s } }),
+        1.0);
+}
+
+void TestMetrics::histogramDefaultBoundsSuitLatencies()
+{
+    const QList<double> bounds = Histogram::defaultLatencyBounds();
+    QVERIFY(Histogram::areValidBounds(bounds));
+    QCOMPARE(bounds.first(), 0.0005);
+    QCOMPARE(bounds.last(), 5.0);
+
+    MetricsRegistry registry;
+    Histogram &latency = registry.histogram("presence_push_latency_seconds", "Push latency.");
+    QCOMPARE(latency.upperBounds(), bounds);
+    latency.observe(300us);
+    latency.observe(7s);
+    const PrometheusText text = parsed(registry.render());
+    QCOMPARE(text.value("presence_push_latency_seconds_bucket", { { "le", u"0.0005"_s } }), 1.0);
+    QCOMPARE(text.value("presence_push_latency_seconds_bucket", { { "le", u"5"_s } }), 1.0);
+    QCOMPARE(text.value("presence_push_latency_seconds_bucket", { { "le", u"+Inf"_s } }), 2.0);
+    QCOMPARE(text.family("presence_push_latency_seconds")->samples.size(), bounds.size() + 3);
+}
+
+void TestMetrics::invalidRegistrationsAreRefused_data()
+{
+    QTest::addColumn<MetricFamily::Type>("type");
+    QTest::addColumn<QByteArray>("name");
+    QTest::addColumn<QByteArrayList>("labelNames");
+    QTest::addColumn<QList<double>>("bounds");
+
+    const auto counter = MetricFamily::Type::Counter;
+    const auto gauge = MetricFamily::Type::Gauge;
+    const auto histogram = MetricFamily::Type::Histogram;
+    const QList<double> fine { 1, 2 };
+    QTest::addRow("empty name") << counter << QByteArray() << QByteArrayList() << fine;
+    QTest::addRow("name starts with a digit") << counter << "9lives"_ba << QByteArrayList() << fine;
+    QTest::addRow("dash in name") << gauge << "presence-connections"_ba << QByteArrayList() << fine;
+    QTest::addRow("space in name") << histogram << "push latency"_ba << QByteArrayList() << fine;
+    QTest::addRow("non-ASCII name") << counter << "pr\xc3\xa9sence"_ba << QByteArrayList() << fine;
+    QTest::addRow("label starts with __")
+        << counter << "ok"_ba << QByteArrayList { "__type" } << fine;
+    QTest::addRow("label with a colon") << gauge << "ok"_ba << QByteArrayList { "a:b" } << fine;
+    QTest::addRow("label starts with a digit")
+        << counter << "ok"_ba << QByteArrayList { "1x" } << fine;
+    QTest::addRow("empty label") << counter << "ok"_ba << QByteArrayList { "" } << fine;
+    QTest::addRow("label twice") << counter << "ok"_ba << QByteArrayList { "a", "b", "a" } << fine;
+    QTest::addRow("le on a histogram") << histogram << "ok"_ba << QByteArrayList { "le" } << fine;
+    QTest::addRow("bounds decreasing")
+        << histogram << "ok"_ba << QByteArrayList() << QList<double> { 2, 1 };
+    QTest::addRow("bound twice") << histogram << "ok"_ba << QByteArrayList()
+                                 << QList<double> { 1, 1 };
+    QTest::addRow("+Inf bound") << histogram << "ok"_ba << QByteArrayList()
+                                << QList<double> { 1, kInf };
+    QTest::addRow("NaN bound") << histogram << "ok"_ba << QByteArrayList()
+                               << QList<double> { kNaN };
+}
+
+void TestMetrics::invalidRegistrationsAreRefused()
+{
+    QFETCH(MetricFamily::Type, type);
+    QFETCH(QByteArray, name);
+    QFETCH(QByteArrayList, labelNames);
+    QFETCH(QList<double>, bounds);
+
+    MetricsRegistry registry;
+    registry.counter("presence_pushes_total", "Pushes.").increment();
+    const QByteArray before = registry.render();
+    const QStringList labelValues(labelNames.size(), u"x"_s);
+
+    // Refused, loudly; what comes back still works, and /metrics stays as it was.
+    expectRefusal();
+    switch (type) {
+    case MetricFamily::Type::Counter:
+        registry.counterFamily(name, "Help.", labelNames).series(labelValues).increment();
+        break;
+    case MetricFamily::Type::Gauge:
+        registry.gaugeFamily(name, "Help.", labelNames).setReader(labelValues, [] { return 1.0; });
+        break;
+    case MetricFamily::Type::Histogram:
+        registry.histogramFamily(name, "Help.", labelNames, bounds).series(labelValues).observe(1);
+        break;
+    }
+    QVERIFY(!registry.isExported(name));
+    QCOMPARE(registry.render(), before);
+}
+
+void TestMetrics::clashingNamesAreRefused_data()
+{
+    QTest::addColumn<QByteArray>("first");
+    QTest::addColumn<MetricFamily::Type>("firstType");
+    QTest::addColumn<QByteArray>("second");
+    QTest::addColumn<MetricFamily::Type>("secondType");
+
+    const auto counter = MetricFamily::Type::Counter;
+    const auto gauge = MetricFamily::Type::Gauge;
+    const auto histogram = MetricFamily::Type::Histogram;
+    QTest::addRow("same name twice") << "x"_ba << counter << "x"_ba << counter;
+    QTest::addRow("same name, other type") << "x"_ba << counter << "x"_ba << gauge;
+    QTest::addRow("counter named like a histogram's count")
+        << "h"_ba << histogram << "h_count"_ba << counter;
+    QTest::addRow("histogram whose sum is a gauge") << "h_sum"_ba << gauge << "h"_ba << histogram;
+    QTest::addRow("histogram named like another's bucket")
+        << "h"_ba << histogram << "h_bucket"_ba << histogram;
+}
+
+void TestMetrics::clashingNamesAreRefused()
+{
+    QFETCH(QByteArray, first);
+    QFETCH(MetricFamily::Type, firstType);
+    QFETCH(QByteArray, second);
+    QFETCH(MetricFamily::Type, secondType);
+
+    MetricsRegistry registry;
+    const auto add = [&registry](const QByteArray &name, MetricFamily::Type type) {
+        switch (type) {
+        case MetricFamily::Type::Counter:
+            registry.counter(name, "Help.").increment();
+            break;
+        case MetricFamily::Type::Gauge:
+            registry.gauge(name, "Help.", [] { return 1.0; });
+            break;
+        case MetricFamily::Type::Histogram:
+            registry.histogram(name, "Help.", { 1 }).observe(0.5);
+            break;
+        }
+    };
+    add(first, firstType);
+    const QByteArray before = registry.render();
+    parsed(before);
+
+    expectRefusal();
+    add(second, secondType);
+    QCOMPARE(registry.render(), before);
+    QVERIFY(registry.isExported(first));
+    QCOMPARE(registry.isExported(second), second == first);
+}
+
+void TestMetrics::wrongLabelCountIsNotExported()
+{
+    MetricsRegistry registry;
+    CounterFamily &frames
+        = registry.counterFamily("presence_frames_in_total", "Frames.", { "type" });
+    frames.series({ u"hello"_s }).increment();
+    const QByteArray before = registry.render();
+
+    QTest::ignoreMessage(QtCriticalMsg,
+        "Metric presence_frames_in_total takes 1 label values, not 2: the series is not "
+        "exported");
+    frames.series({ u"hello"_s, u"extra"_s }).increment();
+    QTest::ignoreMessage(QtCriticalMsg,
+        "Metric presence_frames_in_total takes 1 label values, not 0: the series is not "
+        "exported");
+    frames.series().increment();
+    QCOMPARE(registry.render(), before);
+
+    HistogramFamily &latency
+        = registry.histogramFamily("presence_push_latency_seconds", "Latency.", {});
+    const QByteArray withHistogram = registry.render();
+    QTest::ignoreMessage(QtCriticalMsg, QRegularExpression(u"takes 0 label values, not 1"_s));
+    latency.series({ u"oops"_s }).observe(1);
+    QTest::ignoreMessage(QtCriticalMsg, QRegularExpression(u"takes 0 label values, not 1"_s));
+    registry.gaugeFamily("presence_connections", "Connections.", {}).setReader({ u"oops"_s }, [] {
+        return 1.0;
+    });
+    // Sorted by name, the gauge family without series comes first.
+    QCOMPARE(registry.render(),
+        "# HELP presence_connections Connections.\n"
+        "# TYPE presence_connections gauge\n"
+            + withHistogram);
+}
+
+void TestMetrics::renderIsSortedAndStable()
+{
+    // The same metrics registered and counted in two different orders.
+    const auto fill = [](MetricsRegistry &registry, bool reversed) {
+        QList<std::function<void()>> steps;
+        steps.append([&registry] {
+            CounterFamily &errors
+                = registry.counterFamily("presence_errors_total", "Errors.", { "code" });
+            errors.series({ u"rate_limited"_s }).add(2);
+            errors.series({ u"bad_request"_s }).increment();
+            errors.series({ u"forbidden"_s }).increment();
+        });
+        steps.append(
+            [&registry] { registry.gauge("presence_connections", "Open.", [] { return 4.0; }); });
+        steps.append([&registry] {
+            CounterFamily &closes
+                = registry.counterFamily("presence_closes_total", "Closes.", { "code", "side" });
+            closes.series({ u"1001"_s, u"server"_s }).increment();
+            closes.series({ u"1000"_s, u"client"_s }).increment();
+            closes.series({ u"1000"_s, u"server"_s }).increment();
+        });
+        steps.append(
+            [&registry] { registry.histogram("presence_a_seconds", "A.", { 1 }).observe(2); });
+        if (reversed)
+            std::reverse(steps.begin(), steps.end());
+        for (const auto &step : std::as_const(steps))
+            step();
+    };
+    MetricsRegistry one;
+    fill(one, false);
+    MetricsRegistry other;
+    fill(other, true);
+
+    const QByteArray text = one.render();
+    QCOMPARE(other.render(), text);
+    QCOMPARE(one.render(), text);
+
+    const PrometheusText exposition = parsed(text);
+    QCOMPARE(exposition.familyNames(),
+        QByteArrayList({ "presence_a_seconds", "presence_closes_total", "presence_connections",
+            "presence_errors_total" }));
+    QStringList codes;
+    for (const PrometheusSample &sample : exposition.family("presence_errors_total")->samples)
+        codes.append(sample.labels.value("code"));
+    QCOMPARE(codes, QStringList({ u"bad_request"_s, u"forbidden"_s, u"rate_limited"_s }));
+    // Several labels: ordered by the first label's value, then the next.
+    QVERIFY2(text.contains("presence_closes_total{code=\"1000\",side=\"client\"} 1\n"
+                           "presence_closes_total{code=\"1000\",side=\"server\"} 1\n"
+                           "presence_closes_total{code=\"1001\",side=\"server\"} 1\n"),
+        text.constData());
+}
+
+void TestMetrics::renderSurvivesARoundTrip()
+{
+    MetricsRegistry registry;
+    CounterFamily &frames = registry.counterFamily(
+        "presence_frames_in_total", "Frames received, by type.", { "type" });
+    frames.series({ u"subscribe"_s }).add(12);
+    frames.series({ u"odd \"type\"\\\n"_s }).add(3);
+    registry.counter("presence_pushes_total", "Pushes.").add(1234567890123ull);
+    registry.gauge("presence_connections", "Open.", [] { return 0.1 + 0.2; });
+    registry.gauge("presence_big", "Big.", [] { return 1e300; });
+    registry.gauge("presence_nothing", "NaN.", [] { return kNaN; });
+    registry.gauge("presence_negative", "Below.", [] { return -kInf; });
+    HistogramFamily &latency = registry.histogramFamily(
+        "presence_push_latency_seconds", "Push latency.", { "store" }, { 0.001, 0.01, 0.1 });
+    for (const double seconds : { 0.0005, 0.002, 0.002, 0.05, 3.0 })
+        latency.series({ u"redis"_s }).observe(seconds);
+    latency.series({ u"memory"_s }).observe(0.0001);
+
+    const QByteArray text = registry.render();
+    const PrometheusText exposition = parsed(text);
+
+    QCOMPARE(exposition.family("presence_frames_in_total")->type, "counter"_ba);
+    QCOMPARE(exposition.family("presence_frames_in_total")->help, u"Frames received, by type."_s);
+    QCOMPARE(exposition.value("presence_frames_in_total", { { "type", u"subscribe"_s } }), 12.0);
+    QCOMPARE(
+        exposition.value("presence_frames_in_total", { { "type", u"odd \"type\"\\\n"_s } }), 3.0);
+    QCOMPARE(exposition.value("presence_pushes_total"), 1234567890123.0);
+    QCOMPARE(exposition.value("presence_connections"), 0.1 + 0.2);
+    QCOMPARE(exposition.value("presence_big"), 1e300);
+    QVERIFY(std::isnan(exposition.value("presence_nothing").value_or(0)));
+    QCOMPARE(exposition.value("presence_negative"), -kInf);
+
+    QCOMPARE(exposition.family("presence_push_latency_seconds")->type, "histogram"_ba);
+    for (const QString &store : { u"redis"_s, u"memory"_s }) {
+        const Histogram &histogram = latency.series({ store });
+        const std::vector<quint64> counts = histogram.cumulativeCounts();
+        QStringList le;
+        for (const double bound : histogram.upperBounds())
+            le.append(QString::fromLatin1(PrometheusFormat::formatValue(bound)));
+        le.append(u"+Inf"_s);
+        for (qsizetype i = 0; i < le.size(); ++i) {
+            QCOMPARE(exposition.value("presence_push_latency_seconds_bucket",
+                         { { "store", store }, { "le", le[i] } }),
+                double(counts[std::size_t(i)]));
+        }
+        QCOMPARE(exposition.value("presence_push_latency_seconds_sum", { { "store", store } }),
+            histogram.sum());
+        QCOMPARE(exposition.value("presence_push_latency_seconds_count", { { "store", store } }),
+            double(histogram.count()));
+    }
+    QCOMPARE(exposition.value("presence_push_latency_seconds_bucket",
+                 { { "store", u"redis"_s }, { "le", u"0.01"_s } }),
+        3.0);
+
+    // Every sample the reader found is one of these: 2 + 1 + 4 gauges + 2 x (4 buckets + 2).
+    qsizetype samples = 0;
+    for (const QByteArray &name : exposition.familyNames())
+        samples += exposition.family(name)->samples.size();
+    QCOMPARE(samples, 2 + 1 + 4 + 2 * 6);
+}
+
+void TestMetrics::contentTypeIsTheTextFormat()
+{
+    QCOMPARE(
+        QByteArray(MetricsRegistry::kContentType), "text/plain; version=0.0.4; charset=utf-8"_ba);
+}
+
+void TestMetrics::readerAcceptsValidText_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("sample");
+    QTest::addColumn<double>("value");
+
+    QTest::addRow("untyped, no HELP") << "x 1\n"_ba
+                                      << "x"_ba << 1.0;
+    QTest::addRow("nothing at all") << QByteArray() << QByteArray() << 0.0;
+    QTest::addRow("comment") << "# a comment\nx 1\n"_ba
+                             << "x"_ba << 1.0;
+    QTest::addRow("timestamp") << "x 2 1700000000000\n"_ba
+                               << "x"_ba << 2.0;
+    QTest::addRow("empty braces") << "x{} 3\n"_ba
+                                  << "x"_ba << 3.0;
+    QTest::addRow("trailing comma") << "x{a=\"b\",} 4\n"_ba
+                                    << "x"_ba << 4.0;
+    QTest::addRow("exponent") << "x 1.5e3\n"_ba
+                              << "x"_ba << 1500.0;
+    QTest::addRow("negative") << "x -0.25\n"_ba
+                              << "x"_ba << -0.25;
+    QTest::addRow("-Inf") << "x -Inf\n"_ba
+                          << "x"_ba << -kInf;
+    QTest::addRow("empty HELP") << "# HELP x\n# TYPE x gauge\nx 5\n"_ba
+                                << "x"_ba << 5.0;
+    QTest::addRow("summary") << "# TYPE s summary\ns{quantile=\"0.5\"} 1\ns_sum 2\ns_count 3\n"_ba
+                             << "s_count"_ba << 3.0;
+    QTest::addRow("histogram")
+        << "# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\nh_sum 3\n"
+           "h_count 2\n"_ba
+        << "h_count"_ba << 2.0;
+}
+
+void TestMetrics::readerAcceptsValidText()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, sample);
+    QFETCH(double, value);
+
+    const PrometheusText exposition = parsed(text);
+    if (sample.isEmpty()) {
+        QVERIFY(exposition.familyNames().isEmpty());
+        return;
+    }
+    std::optional<double> found;
+    for (const QByteArray &name : exposition.familyNames()) {
+        for (const PrometheusSample &one : exposition.family(name)->samples) {
+            if (one.name == sample)
+                found = one.value;
+        }
+    }
+    QCOMPARE(found, value);
+}
+
+void TestMetrics::readerRejectsMalformedText_data()
+{
+    QTest::addColumn<QByteArray>("text");
+
+    QTest::addRow("no final newline") << "x 1"_ba;
+    QTest::addRow("blank line") << "x 1\n\ny 2\n"_ba;
+    QTest::addRow("no value") << "x\n"_ba;
+    QTest::addRow("two spaces") << "x  1\n"_ba;
+    QTest::addRow("trailing space") << "x 1 \n"_ba;
+    QTest::addRow("not a number") << "x one\n"_ba;
+    QTest::addRow("inf in lower case") << "x inf\n"_ba;
+    QTest::addRow("hex") << "x 0x10\n"_ba;
+    QTest::addRow("bad timestamp") << "x 1 12.5\n"_ba;
+    QTest::addRow("name starts with a digit") << "9x 1\n"_ba;
+    QTest::addRow("unterminated braces") << "x{a=\"b\" 1\n"_ba;
+    QTest::addRow("unterminated value") << "x{a=\"b} 1\n"_ba;
+    QTest::addRow("unquoted value") << "x{a=b} 1\n"_ba;
+    QTest::addRow("space in braces") << "x{a=\"b\", c=\"d\"} 1\n"_ba;
+    QTest::addRow("unknown escape") << "x{a=\"b\\t\"} 1\n"_ba;
+    QTest::addRow("label twice") << "x{a=\"1\",a=\"2\"} 1\n"_ba;
+    QTest::addRow("reserved label") << "x{__name__=\"x\"} 1\n"_ba;
+    QTest::addRow("not UTF-8") << "x{a=\"\xff\"} 1\n"_ba;
+    QTest::addRow("unknown type") << "# TYPE x countre\nx 1\n"_ba;
+    QTest::addRow("TYPE twice") << "# TYPE x counter\n# TYPE x counter\nx 1\n"_ba;
+    QTest::addRow("HELP twice") << "# HELP x a\n# HELP x b\nx 1\n"_ba;
+    QTest::addRow("TYPE after samples") << "x 1\n# TYPE x counter\n"_ba;
+    QTest::addRow("unknown escape in HELP") << "# HELP x a\\tb\nx 1\n"_ba;
+    QTest::addRow("HELP without a name") << "# HELP \n"_ba;
+    QTest::addRow("family lines apart") << "x 1\ny 1\nx{a=\"b\"} 2\n"_ba;
+    QTest::addRow("same series twice") << "x{a=\"b\"} 1\nx{a=\"b\"} 2\n"_ba;
+    const QByteArray histogram = "# TYPE h histogram\n"_ba;
+    QTest::addRow("histogram without +Inf")
+        << histogram + "h_bucket{le=\"1\"} 1\nh_sum 1\nh_count 1\n";
+    QTest::addRow("histogram not cumulative")
+        << histogram + "h_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_sum 1\nh_count 1\n";
+    QTest::addRow("histogram le decreasing") << histogram
+            + "h_bucket{le=\"2\"} 1\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 1\n"
+              "h_sum 1\nh_count 1\n";
+    QTest::addRow("histogram count unequal to +Inf")
+        << histogram + "h_bucket{le=\"+Inf\"} 2\nh_sum 1\nh_count 1\n";
+    QTest::addRow("histogram without sum") << histogram + "h_bucket{le=\"+Inf\"} 1\nh_count 1\n";
+    QTest::addRow("bucket without le") << histogram + "h_bucket 1\nh_sum 1\nh_count 1\n";
+    QTest::addRow("le on a sum") << histogram
+            + "h_bucket{le=\"+Inf\"} 1\nh_sum{le=\"1\"} 1\nh_count 1\n";
+    QTest::addRow("histogram sample without suffix") << histogram + "h 1\n";
+}
+
+void TestMetrics::readerRejectsMalformedText()
+{
+    QFETCH(QByteArray, text);
+
+    QString error;
+    QVERIFY2(!PrometheusText::parse(text, &error), text.constData());
+    QVERIFY(!error.isEmpty());
+}
+
+void TestMetrics::benchmarkIncrement_data()
+{
+    QTest::addColumn<bool>("byLookup");
+    QTest::addRow("kept handle") << false;
+    QTest::addRow("lookup by labels") << true;
+}
+
+void TestMetrics::benchmarkIncrement()
+{
+    QFETCH(bool, byLookup);
+    if (qEnvironmentVariableIsEmpty("PRESENCE_METRICS_BENCH"))
+        QSKIP("set PRESENCE_METRICS_BENCH=1 to measure");
+
+    // As the gateway would count frames: one series per frame type, 1024 frames per round.
+    MetricsRegistry registry;
+    CounterFamily &frames
+        = registry.counterFamily("presence_frames_in_total", "Frames.", { "type" });
+    const QList<QStringList> types { { u"hello"_s }, { u"subscribe"_s }, { u"unsubscribe"_s },
+        { u"set_status"_s }, { u"friends"_s }, { u"send_message"_s }, { u"history"_s },
+        { u"ping"_s } };
+    std::array<Counter *, 8> handles {};
+    for (std::size_t i = 0; i < handles.size(); ++i)
+        handles[i] = &frames.series(types[qsizetype(i)]);
+
+    if (byLookup) {
+        QBENCHMARK
+        {
+            for (int frame = 0; frame < 1024; ++frame)
+                frames.series(types[frame & 7]).increment();
+        }
+    } else {
+        QBENCHMARK
+        {
+            for (int frame = 0; frame < 1024; ++frame)
+                handles[std::size_t(frame & 7)]->increment();
+        }
+    }
+    QVERIFY(handles[0]->value() > 0);
+}
+
+void TestMetrics::benchmarkRender()
+{
+    if (qEnvironmentVariableIsEmpty("PRESENCE_METRICS_BENCH"))
+        QSKIP("set PRESENCE_METRICS_BENCH=1 to measure");
+
+    // Roughly what the gateway will export: 4 gauges, 10 frame types in and out, 9 error
+    // codes, 6 close codes, 2 plain counters and the push latency histogram.
+    MetricsRegistry registry;
+    for (const char *name : { "presence_connections", "presence_authenticated_users",
+             "presence_subscriptions", "presence_watched_users" })
+        registry.gauge(name, "Gauge.", [] { return 1234.0; });
+    CounterFamily &in = registry.counterFamily("presence_frames_in_total", "In.", { "type" });
+    CounterFamily &out = registry.counterFamily("presence_frames_out_total", "Out.", { "type" });
+    for (int i = 0; i < 10; ++i) {
+        in.series({ u"type_%1"_s.arg(i) }).add(100000);
+        out.series({ u"type_%1"_s.arg(i) }).add(100000);
+    }
+    CounterFamily &errors = registry.counterFamily("presence_errors_total", "Errors.", { "code" });
+    for (int i = 0; i < 9; ++i)
+        errors.series({ u"code_%1"_s.arg(i) }).add(7);
+    CounterFamily &closes = registry.counterFamily("presence_closes_total", "Closes.", { "code" });
+    for (int i = 0; i < 6; ++i)
+        closes.series({ QString::number(1000 + i) }).add(7);
+    registry.counter("presence_changes_published_total", "Changes.").add(99999);
+    registry.counter("presence_pushes_total", "Pushes.").add(999999);
+    Histogram &latency = registry.histogram("presence_push_latency_seconds", "Latency.");
+    for (int i = 0; i < 1000; ++i)
+        latency.observe(i * 0.0001);
+
+    QByteArray text;
+    QBENCHMARK
+    {
+        text = registry.render();
+    }
+    QVERIFY(PrometheusText::parse(text));
+}
+
+QTEST_APPLESS_MAIN(TestMetrics)
+#include "tst_metrics.moc"
