@@ -4,6 +4,7 @@
 // keeping the gateway's subscriptions equal to what is wanted, and surviving a peer that sends
 // stale or malformed frames (a scripted server, since the real gateway never misbehaves).
 
+#include "ClosedPort.h"
 #include "GatewayFixture.h"
 #include "TcpProxy.h"
 #include "TestClient.h"
@@ -122,20 +123,6 @@ std::unique_ptr<Gateway> restartGateway(const QList<TestUser> &users, quint16 po
     GatewayConfig config = testConfig();
     config.port = port;
     return startGateway(users, config);
-}
-
-// A port nothing listens on: connecting to it is refused at once.
-quint16 closedPort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort(); // closed again when probe goes
-}
-
-QUrl closedUrl()
-{
-    return QUrl(u"ws://127.0.0.1:%1/"_s.arg(closedPort()));
 }
 
 QList<State> statesOf(const QSignalSpy &spy)
@@ -779,7 +766,8 @@ void TestSession::retriesWithGrowingJitteredDelays()
             waited.append(sinceSchedule.elapsed());
     });
 
-    session.open(closedUrl(), tokenOf(u"alice"_s));
+    const ClosedPort closed;
+    session.open(closed.url(), tokenOf(u"alice"_s));
     QTRY_VERIFY_WITH_TIMEOUT(attempts.size() >= 6, 5000);
     QCOMPARE(attempts.mid(0, 6), (QList<int> { 1, 2, 3, 4, 5, 6 }));
     for (qsizetype i = 0; i < 6; ++i) {
@@ -819,7 +807,8 @@ void TestSession::retryNowSkipsTheWait()
     QSignalSpy retries(&session, &GatewaySession::retryScheduled);
     QSignalSpy states(&session, &GatewaySession::stateChanged);
 
-    session.open(closedUrl(), tokenOf(u"alice"_s));
+    const ClosedPort closed;
+    session.open(closed.url(), tokenOf(u"alice"_s));
     QVERIFY(retries.wait());
     QCOMPARE(session.state(), State::Reconnecting);
     QCOMPARE(retries.at(0).at(1).value<std::chrono::milliseconds>(), 10s);
@@ -1169,6 +1158,7 @@ void TestSession::closeStopsForGood()
     QSignalSpy states(&session, &GatewaySession::stateChanged);
     QSignalSpy retries(&session, &GatewaySession::retryScheduled);
     QSignalSpy lost(&session, &GatewaySession::presenceLost);
+    const ClosedPort closed;
 
     switch (closeIn) {
     case State::Online:
@@ -1178,7 +1168,7 @@ void TestSession::closeStopsForGood()
         QTRY_COMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList { u"bob"_s });
         break;
     case State::Reconnecting:
-        session.open(closedUrl(), tokenOf(u"alice"_s));
+        session.open(closed.url(), tokenOf(u"alice"_s));
         QVERIFY(retries.wait());
         QCOMPARE(session.state(), State::Reconnecting); // for 100 ms
         break;

@@ -3,6 +3,7 @@
 // an unreachable gateway that comes up later, addresses that are not gateway addresses, and
 // settings files that are corrupt or hand-edited.
 
+#include "ClosedPort.h"
 #include "GatewayFixture.h"
 
 #include "session/GatewaySession.h"
@@ -44,17 +45,6 @@ QList<TestUser> population()
 constexpr auto kGroupAndOthers = QFileDevice::ReadGroup | QFileDevice::WriteGroup
     | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::WriteOther
     | QFileDevice::ExeOther;
-
-// A loopback port nothing listens on (free a moment ago).
-quint16 closedPort()
-{
-    QTcpServer server;
-    if (!server.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    const quint16 port = server.serverPort();
-    server.close();
-    return port;
-}
 
 // The dialog's widgets, found the way a user sees them.
 struct Form {
@@ -319,7 +309,8 @@ void tst_SignIn::goodTokenSignsInAndRemembers()
 
 void tst_SignIn::unreachableGatewayThenSignInAgain()
 {
-    const quint16 port = closedPort();
+    ClosedPort closed;
+    const quint16 port = closed.port();
     QVERIFY(port != 0);
     ClientSettings settings(settingsPath());
     // Retries far off, so only pressing Sign in again can bring the session online.
@@ -355,6 +346,7 @@ void tst_SignIn::unreachableGatewayThenSignInAgain()
     QVERIFY(dialog.isVisible());
     QCOMPARE(accepted.size(), 0);
 
+    closed.release();
     auto config = testConfig();
     config.port = port;
     auto gateway = startGateway(population(), config);
@@ -369,7 +361,8 @@ void tst_SignIn::unreachableGatewayThenSignInAgain()
 
 void tst_SignIn::unreachableGatewayComesUpByItself()
 {
-    const quint16 port = closedPort();
+    ClosedPort closed;
+    const quint16 port = closed.port();
     QVERIFY(port != 0);
     ClientSettings settings(settingsPath());
     GatewaySession::Options options;
@@ -393,6 +386,7 @@ void tst_SignIn::unreachableGatewayComesUpByItself()
     QVERIFY(form.inputsEnabled());
 
     // The session keeps trying by itself; once the gateway is there, the dialog is done.
+    closed.release();
     auto config = testConfig();
     config.port = port;
     auto gateway = startGateway(population(), config);
@@ -404,7 +398,8 @@ void tst_SignIn::unreachableGatewayComesUpByItself()
 
 void tst_SignIn::retryCountdownCountsDown()
 {
-    const quint16 port = closedPort();
+    ClosedPort closed;
+    const quint16 port = closed.port();
     QVERIFY(port != 0);
     ClientSettings settings(settingsPath());
     GatewaySession::Options options;
@@ -450,7 +445,8 @@ void tst_SignIn::cancelClosesTheSession()
     config.helloTimeout = 10s;
     auto gateway = startGateway(population(), config);
     QVERIFY(gateway);
-    const quint16 port = closedPort();
+    ClosedPort closed;
+    const quint16 port = closed.port();
     QVERIFY(port != 0);
 
     ClientSettings settings(settingsPath());
