@@ -47,6 +47,8 @@ ClientConnection::ClientConnection(
 
     m_closeTimer.setSingleShot(true);
     connect(&m_closeTimer, &QTimer::timeout, this, [this] { m_socket->abort(); });
+    m_outboxTimer.setSingleShot(true);
+    connect(&m_outboxTimer, &QTimer::timeout, this, &ClientConnection::writeDue);
 
     // A peer can hang up between its handshake and our taking the socket: disconnected()
     // will never come, so report it ourselves once the gateway has connected to us.
@@ -83,6 +85,11 @@ void ClientConnection::sendSerialized(const QString &frame)
         return;
     // A peer that sends but never reads would make us buffer its replies without end.
     const qint64 backlogLimit = 4 * qint64(m_config.maxFrameBytes) + (qint64(1) << 20);
+    if (m_stalled || m_outgoingDelay.count() > 0 || !m_outbox.empty()) {
+        m_outbox.push_back({ std::chrono::steady_clock::now() + m_outgoingDelay, frame });
+        writeDue();
+        return;
+    }
     if (m_socket->bytesToWrite() > backlogLimit) {
         qCInfo(lcConnection) << "connection" << m_id << "reads nothing: closing";
         close(CloseCode::SlowConsumer, u"not reading: output backlog over the limit"_s);
@@ -90,6 +97,53 @@ void ClientConnection::sendSerialized(const QString &frame)
         return;
     }
     m_socket->sendTextMessage(frame);
+}
+
+void ClientConnection::writeDue()
+{
+    if (m_stalled)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    while (!m_outbox.empty() && m_outbox.front().due <= now && m_state != State::Closing) {
+        const QString frame = std::move(m_outbox.front().frame);
+        m_outbox.pop_front();
+        m_socket->sendTextMessage(frame);
+    }
+    if (!m_outbox.empty() && m_state != State::Closing)
+        m_outboxTimer.start(
+            std::chrono::ceil<std::chrono::milliseconds>(m_outbox.front().due - now));
+}
+
+void ClientConnection::abortAbruptly()
+{
+    m_socket->abort();
+}
+
+void ClientConnection::setOutgoingDelay(std::chrono::milliseconds delay)
+{
+    m_outgoingDelay = delay;
+}
+
+void ClientConnection::setStalled(bool stalled)
+{
+    if (stalled == m_stalled || m_state == State::Closing)
+        return;
+    m_stalled = stalled;
+    if (stalled) {
+        // Stuck: no pings out, and no closing the peer for a silence we cause.
+        m_pingTimer.stop();
+        m_silenceTimer.stop();
+        m_outboxTimer.stop();
+        return;
+    }
+    if (m_state == State::Authenticated) {
+        m_pingTimer.start();
+        heard();
+    }
+    writeDue();
+    const QStringList received = std::exchange(m_inbox, {});
+    for (const QString &text : received)
+        handleText(text);
 }
 
 void ClientConnection::sendError(const ProtocolError &error)
@@ -136,6 +190,19 @@ bool ClientConnection::admitFrame()
 }
 
 void ClientConnection::onTextMessage(const QString &text)
+{
+    if (m_stalled) {
+        constexpr qsizetype kMaxHeld = 10'000; // a peer that floods a stuck gateway goes
+        if (m_inbox.size() >= kMaxHeld)
+            m_socket->abort();
+        else
+            m_inbox.append(text);
+        return;
+    }
+    handleText(text);
+}
+
+void ClientConnection::handleText(const QString &text)
 {
     if (m_state == State::Closing || !admitFrame())
         return;

@@ -7,7 +7,9 @@
 #include "server-mock/RateLimiter.h"
 
 #include <QObject>
+#include <QStringList>
 #include <QTimer>
+#include <deque>
 #include <optional>
 
 class QWebSocket;
@@ -42,6 +44,15 @@ public:
     // Sends the error, then closes with closeCode.
     void closeWithError(const Protocol::ProtocolError &error, quint16 closeCode);
     void close(quint16 closeCode, const QString &reason);
+    // Drops the TCP connection at once: no close frame, as a crash or a lost network would.
+    void abortAbruptly();
+
+    // Fault injection (FaultInjector). Each outgoing frame waits `delay` before it is written,
+    // in order. A stalled connection neither handles what it receives nor writes anything
+    // (heartbeat included) until it is released; then it catches up in order.
+    void setOutgoingDelay(std::chrono::milliseconds delay);
+    void setStalled(bool stalled);
+    [[nodiscard]] bool isStalled() const { return m_stalled; }
 
 Q_SIGNALS:
     void helloReceived(const Presence::Protocol::Hello &hello, const std::optional<QString> &ref);
@@ -56,6 +67,8 @@ private:
     void heard();
     void onSilenceCheck();
     void onSocketDisconnected();
+    void writeDue();
+    void handleText(const QString &text);
 
     QWebSocket *m_socket;
     ConnectionId m_id;
@@ -69,6 +82,16 @@ private:
     QTimer m_pingTimer;
     QTimer m_silenceTimer;
     QTimer m_closeTimer; // aborts a peer that never answers our close frame
+
+    struct Queued {
+        std::chrono::steady_clock::time_point due;
+        QString frame;
+    };
+    std::chrono::milliseconds m_outgoingDelay { 0 };
+    bool m_stalled = false;
+    std::deque<Queued> m_outbox; // frames held by a delay or a stall, in order
+    QStringList m_inbox; // frames received while stalled
+    QTimer m_outboxTimer;
 };
 
 } // namespace Presence::Gateway

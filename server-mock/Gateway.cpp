@@ -16,6 +16,8 @@
 #include <QWebSocketCorsAuthenticator>
 #include <QWebSocketServer>
 
+#include <cstdlib>
+
 using namespace Qt::StringLiterals;
 
 namespace Presence::Gateway {
@@ -32,10 +34,17 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
     , m_server(
           new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
     , m_chats(chats ? chats : new MemoryChatStore)
+    , m_simulated(m_store)
 {
     m_store->setParent(this);
     m_chats->setParent(this);
     connect(m_chats, &ChatStore::messageArrived, this, &Gateway::onChatMessageArrived);
+    connect(&m_faults, &FaultInjector::faultStarted, this, &Gateway::onFaultStarted);
+    connect(&m_faults, &FaultInjector::faultEnded, this, &Gateway::onFaultEnded);
+    // A reordered push whose successor never comes goes out late rather than never.
+    m_reorderTimer.setSingleShot(true);
+    m_reorderTimer.setInterval(2000);
+    connect(&m_reorderTimer, &QTimer::timeout, this, &Gateway::flushReordered);
     m_server->setHandshakeTimeout(m_config.helloTimeout);
     connect(m_listener, &QTcpServer::newConnection, this, &Gateway::onNewTcpConnection);
     connect(m_server, &QWebSocketServer::newConnection, this, &Gateway::onNewConnection);
@@ -131,6 +140,14 @@ void Gateway::onNewTcpConnection()
         // Qt writes a frame's header and payload separately; with Nagle on, a large frame
         // waits for the peer's delayed ACK (about 40 ms) before its payload leaves.
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        if (m_faults.refusesConnections()) {
+            // A refuse fault: what an overloaded gateway behind a proxy says.
+            socket->write("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\n"
+                          "Content-Length: 0\r\nConnection: close\r\n\r\n");
+            socket->disconnectFromHost();
+            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            continue;
+        }
         m_server->handleConnection(socket);
     }
 }
@@ -175,6 +192,7 @@ void Gateway::onHello(
     const UserDirectory::User &user = m_directory.user(*index);
     const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
     connection->authenticate(user.id, status);
+    applyFaults(connection);
     m_connectionsOfUser.insert(user.id, connection);
     if (m_connectionsOfUser.count(user.id) == 1)
         m_chats->userArrived(user.id);
@@ -438,6 +456,104 @@ void Gateway::onStoreReset()
 }
 
 void Gateway::onPresencePublished(const UserPresence &presence)
+{
+    if (m_faults.reordersPresenceOf(presence.id)) {
+        // Hold each push until the next one of that user has gone out: older after newer.
+        const auto held = m_reordered.find(presence.id);
+        if (held == m_reordered.end()) {
+            m_reordered.insert(presence.id, presence);
+            m_reorderTimer.start();
+            return;
+        }
+        const UserPresence older = *held;
+        m_reordered.erase(held);
+        sendPresence(presence);
+        sendPresence(older);
+        return;
+    }
+    sendPresence(presence);
+    if (m_faults.duplicatesPresenceOf(presence.id))
+        sendPresence(presence);
+}
+
+void Gateway::flushReordered()
+{
+    const QHash<QString, UserPresence> held = std::exchange(m_reordered, {});
+    for (const UserPresence &presence : held)
+        sendPresence(presence);
+}
+
+void Gateway::onFaultStarted(const QString &id, const FaultSpec &fault)
+{
+    Q_UNUSED(id)
+    switch (fault.kind) {
+    case FaultKind::Drop:
+        for (const QPointer<ClientConnection> &connection : connectionsFor(fault.user)) {
+            if (connection)
+                connection->abortAbruptly();
+        }
+        break;
+    case FaultKind::Close:
+        for (const QPointer<ClientConnection> &connection : connectionsFor(fault.user)) {
+            if (connection)
+                connection->close(fault.code, fault.reason);
+        }
+        break;
+    case FaultKind::Delay:
+    case FaultKind::Stall:
+        for (const QPointer<ClientConnection> &connection : connectionsFor(fault.user)) {
+            if (connection)
+                applyFaults(connection);
+        }
+        break;
+    case FaultKind::Crash:
+        qCCritical(lcFaults) << "crash fault: aborting without closing anything";
+        std::abort();
+    case FaultKind::Duplicate:
+    case FaultKind::Reorder:
+    case FaultKind::Refuse:
+        break; // asked for while they run
+    }
+}
+
+void Gateway::onFaultEnded(const QString &id, const FaultSpec &fault)
+{
+    Q_UNUSED(id)
+    if (fault.kind == FaultKind::Delay || fault.kind == FaultKind::Stall) {
+        for (const QPointer<ClientConnection> &connection : connectionsFor(fault.user)) {
+            if (connection)
+                applyFaults(connection);
+        }
+    } else if (fault.kind == FaultKind::Reorder && !m_faults.reordersPresenceOf(fault.user)) {
+        if (const auto held = m_reordered.constFind(fault.user); held != m_reordered.cend()) {
+            const UserPresence presence = *held;
+            m_reordered.erase(held);
+            sendPresence(presence);
+        }
+    }
+}
+
+void Gateway::applyFaults(ClientConnection *connection)
+{
+    const QString &user = connection->userId();
+    connection->setOutgoingDelay(m_faults.outgoingDelayFor(user));
+    connection->setStalled(m_faults.isStalled(user));
+}
+
+QList<QPointer<ClientConnection>> Gateway::connectionsFor(const QString &userId) const
+{
+    QList<QPointer<ClientConnection>> result;
+    if (userId.isEmpty()) {
+        for (ClientConnection *connection : m_connections)
+            result.append(connection);
+    } else {
+        for (ClientConnection *connection : m_connectionsOfUser.values(userId))
+            result.append(connection);
+    }
+    return result;
+}
+
+void Gateway::sendPresence(const UserPresence &presence)
 {
     const QList<ConnectionId> watchers = m_subscriptions.watchersOf(presence.id);
     if (watchers.isEmpty())

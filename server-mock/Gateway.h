@@ -2,14 +2,17 @@
 
 #include "protocol/ClientMessages.h"
 #include "server-mock/ChatStore.h"
+#include "server-mock/FaultInjector.h"
 #include "server-mock/GatewayConfig.h"
 #include "server-mock/PresenceStore.h"
+#include "server-mock/SimulatedUsers.h"
 #include "server-mock/SubscriptionRegistry.h"
 #include "server-mock/UserDirectory.h"
 
 #include <QHash>
 #include <QMultiHash>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 #include <QUrl>
 #include <optional>
@@ -48,6 +51,15 @@ public:
     [[nodiscard]] QStringList subscriptionsOfUser(const QString &userId) const;
     [[nodiscard]] int watchedUserCount() const { return m_subscriptions.watchedUserCount(); }
     [[nodiscard]] ChatStore *chats() const { return m_chats; }
+    // Users present without a connection (QA and demos); same rules and pushes as real ones.
+    [[nodiscard]] SimulatedUsers &simulatedUsers() { return m_simulated; }
+    // Faults started on purpose (scenarios, admin API), acted upon here.
+    [[nodiscard]] FaultInjector &faults() { return m_faults; }
+    // Whether userId has a signed-in WebSocket connection here.
+    [[nodiscard]] bool hasConnectionOf(const QString &userId) const
+    {
+        return m_connectionsOfUser.contains(userId);
+    }
 
     // Stops accepting, closes every connection with 1001 and reports shutdownFinished()
     // once they are gone or config.shutdownTimeout has passed.
@@ -68,6 +80,14 @@ private:
     void onDisconnected(ClientConnection *connection);
     void onStoreReset();
     void onPresencePublished(const Protocol::UserPresence &presence);
+    void onFaultStarted(const QString &id, const FaultSpec &fault);
+    void onFaultEnded(const QString &id, const FaultSpec &fault);
+    // The running delay and stall faults, as they concern this connection.
+    void applyFaults(ClientConnection *connection);
+    // Connections a fault naming `userId` (empty: everybody) acts on, safe to act on one by one.
+    [[nodiscard]] QList<QPointer<ClientConnection>> connectionsFor(const QString &userId) const;
+    void sendPresence(const Protocol::UserPresence &presence);
+    void flushReordered();
     void onChatMessageArrived(const QString &userId, const Protocol::ChatMessage &message);
     // Pushes a message to every connection here of its two users, except `except` (the sender's
     // connection, which gets an ok instead).
@@ -101,6 +121,10 @@ private:
     QHash<ConnectionId, ClientConnection *> m_connections;
     QMultiHash<QString, ClientConnection *> m_connectionsOfUser; // authenticated ones only
     ChatStore *m_chats;
+    SimulatedUsers m_simulated;
+    FaultInjector m_faults;
+    QHash<QString, Protocol::UserPresence> m_reordered; // held by a reorder fault, per user
+    QTimer m_reorderTimer;
     ConnectionId m_nextConnectionId = 1;
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;

@@ -9,3 +9,5 @@ Q_DECLARE_LOGGING_CATEGORY(lcConnection)
 Q_DECLARE_LOGGING_CATEGORY(lcRedis)
 // Metrics: programming errors only (an invalid or duplicate name, a wrong label count).
 Q_DECLARE_LOGGING_CATEGORY(lcMetrics)
+Q_DECLARE_LOGGING_CATEGORY(lcFaults)
+Q_DECLARE_LOGGING_CATEGORY(lcScenario)

@@ -1,5 +1,6 @@
 #include "server-mock/ServerOptions.h"
 
+#include "server-mock/ChurnModel.h"
 #include "server-mock/PopulationGenerator.h"
 
 #include <QCommandLineParser>
@@ -89,7 +90,10 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         { u"generate"_s, u"Generate N users user0..user{N-1} (tokens for local QA only)."_s,
             u"N"_s },
         { u"friends"_s, u"With --generate: friends per user. Default 50."_s, u"K"_s },
-        { u"seed"_s, u"With --generate: seed of the population. Default 1."_s, u"S"_s },
+        { u"seed"_s,
+            u"With --generate and --churn: seed of the population and of the churn. "
+            "Default 1."_s,
+            u"S"_s },
         { u"dump-users"_s, u"Write the population (tokens included) to a users file."_s,
             u"FILE"_s },
         { u"grace-ms"_s, u"Wait before publishing offline. Default 5000."_s, u"MS"_s },
@@ -111,6 +115,14 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
             u"redis://HOST:PORT[/DB]"_s },
         { u"redis-prefix"_s, u"With --redis: prefix of every key and channel. Default presence:"_s,
             u"PREFIX"_s },
+        { u"churn"_s,
+            u"Keep the population alive: about RATE presence changes per second across "
+            "simulated users (users signed in for real are left alone)."_s,
+            u"RATE"_s },
+        { u"scenario"_s,
+            u"Play this timeline of presence changes and faults (JSON Lines, "
+            "docs/scenarios.md)."_s,
+            u"FILE"_s },
         { u"ttl-ms"_s,
             u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
             "(every third of it). Default 30000."_s,
@@ -157,9 +169,31 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
                           : u"give --users FILE or --generate N"_s;
         return std::nullopt;
     }
-    if (!hasGenerate && (parser.isSet(u"friends"_s) || parser.isSet(u"seed"_s))) {
-        *error = u"--friends and --seed go with --generate"_s;
+    if (!hasGenerate && parser.isSet(u"friends"_s)) {
+        *error = u"--friends goes with --generate"_s;
         return std::nullopt;
+    }
+    if (!hasGenerate && !parser.isSet(u"churn"_s) && parser.isSet(u"seed"_s)) {
+        *error = u"--seed goes with --generate or --churn"_s;
+        return std::nullopt;
+    }
+    if (parser.isSet(u"churn"_s)) {
+        bool ok = false;
+        const double rate = parser.value(u"churn"_s).toDouble(&ok);
+        const QString problem = ok ? ChurnModel::checkRate(rate)
+                                   : u"not a number (got \"%1\")"_s.arg(parser.value(u"churn"_s));
+        if (!problem.isEmpty()) {
+            *error = u"--churn: %1"_s.arg(problem);
+            return std::nullopt;
+        }
+        options.churnRate = rate;
+    }
+    if (parser.isSet(u"scenario"_s)) {
+        options.scenarioFile = parser.value(u"scenario"_s);
+        if (options.scenarioFile.isEmpty()) {
+            *error = u"--scenario needs a file"_s;
+            return std::nullopt;
+        }
     }
     options.usersFile = parser.value(u"users"_s);
     options.dumpUsersFile = parser.value(u"dump-users"_s);

@@ -23,6 +23,10 @@ struct ServerOptions {
     QString dumpUsersFile;
     // Set by --redis: presence lives in that Redis, shared with other gateways.
     std::optional<RedisStoreOptions> redis;
+    // --churn: about this many presence changes per second across simulated users.
+    std::optional<double> churnRate;
+    // --scenario: a timeline to play (docs/scenarios.md), checked at start.
+    QString scenarioFile;
     QString helpText;
 
     // args includes the program name, as QCoreApplication::arguments() gives it.

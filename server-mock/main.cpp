@@ -1,8 +1,10 @@
+#include "server-mock/ChurnDriver.h"
 #include "server-mock/FileLimit.h"
 #include "server-mock/Gateway.h"
 #include "server-mock/PopulationGenerator.h"
 #include "server-mock/RedisChatStore.h"
 #include "server-mock/RedisPresenceStore.h"
+#include "server-mock/ScenarioPlayer.h"
 #include "server-mock/ServerOptions.h"
 #include "server-mock/UnixSignalWatcher.h"
 #include "server-mock/UsersFile.h"
@@ -64,6 +66,27 @@ int main(int argc, char *argv[])
     auto directory = population(*options, &error);
     if (!directory)
         return fail(error);
+    std::optional<Scenario> scenario;
+    if (!options->scenarioFile.isEmpty()) {
+        scenario = Scenario::load(options->scenarioFile, &error);
+        if (!scenario)
+            return fail(error);
+        for (const QString &user : scenario->userIds()) {
+            if (!directory->indexOfId(user))
+                return fail(
+                    u"%1: user \"%2\" is not in the population"_s.arg(options->scenarioFile, user));
+        }
+    }
+    std::optional<ChurnModel> churn;
+    if (options->churnRate) {
+        QStringList ids;
+        ids.reserve(directory->size());
+        for (int i = 0; i < directory->size(); ++i)
+            ids.append(directory->user(i).id);
+        churn = ChurnModel::create(ids, *options->churnRate, options->seed, &error);
+        if (!churn)
+            return fail(u"--churn: %1"_s.arg(error));
+    }
     if (!options->dumpUsersFile.isEmpty()) {
         if (!UsersFile::save(*directory, options->dumpUsersFile, &error))
             return fail(error);
@@ -87,6 +110,22 @@ int main(int argc, char *argv[])
     QObject::connect(
         &signalWatcher, &UnixSignalWatcher::signalReceived, &gateway, &Gateway::shutdown);
     QObject::connect(&gateway, &Gateway::shutdownFinished, &app, &QCoreApplication::quit);
+
+    std::unique_ptr<ChurnDriver> churnDriver;
+    if (churn) {
+        churnDriver = std::make_unique<ChurnDriver>(std::move(*churn), gateway.simulatedUsers(),
+            [&gateway](const QString &user) { return gateway.hasConnectionOf(user); });
+        churnDriver->start();
+        out() << "churn: about " << *options->churnRate
+              << " presence changes per second across simulated users (seed " << options->seed
+              << ")\n";
+    }
+    std::unique_ptr<ScenarioPlayer> player;
+    if (scenario) {
+        player = std::make_unique<ScenarioPlayer>(
+            std::move(*scenario), gateway.simulatedUsers(), gateway.faults());
+        player->start();
+    }
 
     out()
         << "presence-mock-server listening on " << gateway.url().toString() << " (" << userCount

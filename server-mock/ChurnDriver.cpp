@@ -1,0 +1,56 @@
+#include "server-mock/ChurnDriver.h"
+
+#include "server-mock/SimulatedUsers.h"
+
+#include <algorithm>
+
+namespace Presence::Gateway {
+
+namespace {
+
+// Events applied per timer tick at most, so that a rate the machine cannot keep up with
+// leaves the event loop breathing (clients still get served) and falls behind instead.
+constexpr int kMaxEventsPerTick = 5000;
+
+} // namespace
+
+ChurnDriver::ChurnDriver(
+    ChurnModel model, SimulatedUsers &users, IsConnected isConnected, QObject *parent)
+    : QObject(parent)
+    , m_model(std::move(model))
+    , m_users(users)
+    , m_isConnected(std::move(isConnected))
+{
+    m_timer.setSingleShot(true);
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &ChurnDriver::onTick);
+}
+
+void ChurnDriver::start()
+{
+    for (const ChurnEvent &event : m_model.initial())
+        apply(event);
+    m_clock.start();
+    onTick();
+}
+
+void ChurnDriver::apply(const ChurnEvent &event)
+{
+    if (m_isConnected && m_isConnected(event.userId)) {
+        m_users.setStatus(event.userId, std::nullopt);
+        ++m_skipped;
+        return;
+    }
+    m_users.setStatus(event.userId, event.status);
+    ++m_applied;
+}
+
+void ChurnDriver::onTick()
+{
+    const qint64 now = m_clock.elapsed();
+    for (int i = 0; i < kMaxEventsPerTick && m_model.nextAtMs() <= now; ++i)
+        apply(m_model.next());
+    m_timer.start(int(std::clamp<qint64>(m_model.nextAtMs() - m_clock.elapsed(), 0, 1000)));
+}
+
+} // namespace Presence::Gateway
