@@ -3,6 +3,7 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/GatewayMetrics.h"
 #include "server-mock/Logging.h"
 
 #include <QWebSocket>
@@ -13,12 +14,13 @@ namespace Presence::Gateway {
 
 using namespace Protocol;
 
-ClientConnection::ClientConnection(
-    QWebSocket *socket, ConnectionId id, const GatewayConfig &config, QObject *parent)
+ClientConnection::ClientConnection(QWebSocket *socket, ConnectionId id, const GatewayConfig &config,
+    GatewayMetrics *metrics, QObject *parent)
     : QObject(parent)
     , m_socket(socket)
     , m_id(id)
     , m_config(config)
+    , m_metrics(metrics)
     , m_rateLimiter(
           config.maxFramesPerSecond, config.frameBurst, config.abuseDropLimit, config.abuseWindow)
     , m_lastHeard(std::chrono::steady_clock::now())
@@ -32,6 +34,9 @@ ClientConnection::ClientConnection(
     connect(m_socket, &QWebSocket::binaryMessageReceived, this, &ClientConnection::onBinaryMessage);
     connect(m_socket, &QWebSocket::pong, this, [this] { heard(); });
     connect(m_socket, &QWebSocket::disconnected, this, &ClientConnection::onSocketDisconnected);
+    connect(m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState state) {
+        m_closeHandshake = m_closeHandshake || state == QAbstractSocket::ClosingState;
+    });
 
     m_helloTimer.setSingleShot(true);
     connect(&m_helloTimer, &QTimer::timeout, this, [this] {
@@ -76,6 +81,8 @@ void ClientConnection::authenticate(const QString &userId, ChosenStatus status)
 
 void ClientConnection::send(const QJsonObject &message, const std::optional<QString> &ref)
 {
+    if (m_metrics)
+        m_metrics->frameOut(message.value("type"_L1).toString());
     sendSerialized(QString::fromUtf8(serializeFrame(message, ref)));
 }
 
@@ -150,6 +157,8 @@ void ClientConnection::sendError(const ProtocolError &error)
 {
     qCDebug(lcConnection) << "connection" << m_id << "error" << toString(error.code)
                           << error.message;
+    if (m_metrics)
+        m_metrics->errorSent(error.code);
     send(errorJson(error), error.ref);
 }
 
@@ -207,6 +216,8 @@ void ClientConnection::handleText(const QString &text)
     if (m_state == State::Closing || !admitFrame())
         return;
     const auto envelope = parseFrame(text);
+    if (m_metrics)
+        m_metrics->frameIn(envelope.ok() ? envelope.value().type : u"invalid"_s);
     if (!envelope.ok()) {
         if (m_state == State::AwaitingHello)
             closeWithError({ ErrorCode::Unauthorized, u"the first frame must be hello"_s },
@@ -256,6 +267,8 @@ void ClientConnection::handleText(const QString &text)
 
 void ClientConnection::onBinaryMessage(const QByteArray &)
 {
+    if (m_metrics)
+        m_metrics->frameIn(u"binary"_s);
     if (m_state == State::Closing || !admitFrame())
         return;
     const ProtocolError error { ErrorCode::BadRequest,
@@ -291,6 +304,13 @@ void ClientConnection::onSilenceCheck()
 
 void ClientConnection::onSocketDisconnected()
 {
+    if (m_metrics && !m_reportedClosed) {
+        // QWebSocket reports 1000 after an abrupt end too: no close frame either way is 1006.
+        m_metrics->connectionClosed(m_closeHandshake
+                ? int(m_socket->closeCode())
+                : int(QWebSocketProtocol::CloseCodeAbnormalDisconnection));
+        m_reportedClosed = true;
+    }
     m_state = State::Closing;
     m_helloTimer.stop();
     m_pingTimer.stop();

@@ -16,6 +16,8 @@ class QWebSocket;
 
 namespace Presence::Gateway {
 
+class GatewayMetrics;
+
 // One client's WebSocket as the gateway sees it: the transport rules of the protocol
 // (hello deadline, heartbeat, frame size and rate limits, decoding, close codes).
 // What requests mean is the Gateway's business; this class only hands them over.
@@ -24,8 +26,9 @@ class ClientConnection : public QObject {
 public:
     enum class State { AwaitingHello, Authenticated, Closing };
 
+    // metrics, when given, must outlive the connection.
     ClientConnection(QWebSocket *socket, ConnectionId id, const GatewayConfig &config,
-        QObject *parent = nullptr);
+        GatewayMetrics *metrics = nullptr, QObject *parent = nullptr);
     ~ClientConnection() override;
 
     [[nodiscard]] ConnectionId id() const { return m_id; }
@@ -73,6 +76,10 @@ private:
     QWebSocket *m_socket;
     ConnectionId m_id;
     GatewayConfig m_config;
+    GatewayMetrics *m_metrics;
+    bool m_reportedClosed = false;
+    // A close handshake began (either side): without one, the connection ended abnormally.
+    bool m_closeHandshake = false;
     State m_state = State::AwaitingHello;
     QString m_userId;
     Protocol::ChosenStatus m_status = Protocol::ChosenStatus::Online;

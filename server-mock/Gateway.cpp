@@ -56,6 +56,8 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
     connect(
         &m_subscriptions, &SubscriptionRegistry::userUnwatched, m_store, &PresenceStore::unwatch);
 
+    registerGauges();
+
     m_shutdownTimer.setSingleShot(true);
     connect(&m_shutdownTimer, &QTimer::timeout, this, [this] {
         qCWarning(lcGateway) << m_connections.size()
@@ -73,6 +75,29 @@ Gateway::~Gateway()
     // Connections die with us; their disconnected() must not reach a half-destroyed gateway.
     for (ClientConnection *connection : std::as_const(m_connections))
         connection->disconnect(this);
+}
+
+void Gateway::registerGauges()
+{
+    MetricsRegistry &registry = m_metrics.registry();
+    registry.gauge("presence_connections", "Open WebSocket connections, signed in or not.",
+        [this] { return double(connectionCount()); });
+    registry.gauge("presence_authenticated_connections", "Connections signed in as a user.",
+        [this] { return double(authenticatedCount()); });
+    registry.gauge("presence_authenticated_users", "Users with at least one signed-in connection.",
+        [this] { return double(m_connectionsOfUser.uniqueKeys().size()); });
+    registry.gauge("presence_subscriptions", "Subscriptions held, over every connection.", [this] {
+        double total = 0;
+        for (const ClientConnection *connection : std::as_const(m_connections))
+            total += m_subscriptions.countOf(connection->id());
+        return total;
+    });
+    registry.gauge("presence_watched_users", "Users watched by at least one connection here.",
+        [this] { return double(watchedUserCount()); });
+    registry.gauge("presence_simulated_devices", "Simulated devices (QA, demos).",
+        [this] { return double(m_simulated.deviceCount()); });
+    registry.gauge("presence_faults_running", "Faults injected and still running.",
+        [this] { return double(m_faults.running().size()); });
 }
 
 bool Gateway::listen(QString *error)
@@ -161,7 +186,7 @@ void Gateway::onNewConnection()
             continue;
         }
         const ConnectionId id = m_nextConnectionId++;
-        auto *connection = new ClientConnection(socket, id, m_config, this);
+        auto *connection = new ClientConnection(socket, id, m_config, &m_metrics, this);
         m_connections.insert(id, connection);
         qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
         connect(connection, &ClientConnection::helloReceived, this,
@@ -363,10 +388,13 @@ void Gateway::deliverMessage(const ChatMessage &message, const ClientConnection 
 {
     // Every device of both users here, whatever their status.
     const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
+    m_metrics.chatMessageStored();
     for (const QString &user : { message.to, message.from }) {
         for (ClientConnection *device : m_connectionsOfUser.values(user)) {
-            if (device != except)
+            if (device != except) {
                 device->sendSerialized(frame);
+                m_metrics.frameOut(u"message"_s);
+            }
         }
     }
 }
@@ -374,8 +402,10 @@ void Gateway::deliverMessage(const ChatMessage &message, const ClientConnection 
 void Gateway::onChatMessageArrived(const QString &userId, const ChatMessage &message)
 {
     const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
-    for (ClientConnection *device : m_connectionsOfUser.values(userId))
+    for (ClientConnection *device : m_connectionsOfUser.values(userId)) {
         device->sendSerialized(frame);
+        m_metrics.frameOut(u"message"_s);
+    }
 }
 
 void Gateway::handleHistory(
@@ -457,6 +487,7 @@ void Gateway::onStoreReset()
 
 void Gateway::onPresencePublished(const UserPresence &presence)
 {
+    m_metrics.presencePublished();
     if (m_faults.reordersPresenceOf(presence.id)) {
         // Hold each push until the next one of that user has gone out: older after newer.
         const auto held = m_reordered.find(presence.id);
@@ -555,14 +586,18 @@ QList<QPointer<ClientConnection>> Gateway::connectionsFor(const QString &userId)
 
 void Gateway::sendPresence(const UserPresence &presence)
 {
+    const auto learnt = std::chrono::steady_clock::now();
     const QList<ConnectionId> watchers = m_subscriptions.watchersOf(presence.id);
     if (watchers.isEmpty())
         return;
     // Serialised once, whatever the number of watchers.
     const QString frame = QString::fromUtf8(serializeFrame(toJson(PresenceEvent { presence })));
     for (const ConnectionId watcher : watchers) {
-        if (ClientConnection *connection = m_connections.value(watcher))
+        if (ClientConnection *connection = m_connections.value(watcher)) {
             connection->sendSerialized(frame);
+            m_metrics.pushWritten(std::chrono::steady_clock::now() - learnt);
+            m_metrics.frameOut(u"presence"_s);
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 #include "server-mock/ChatStore.h"
 #include "server-mock/FaultInjector.h"
 #include "server-mock/GatewayConfig.h"
+#include "server-mock/GatewayMetrics.h"
 #include "server-mock/PresenceStore.h"
 #include "server-mock/SimulatedUsers.h"
 #include "server-mock/SubscriptionRegistry.h"
@@ -53,6 +54,7 @@ public:
     [[nodiscard]] ChatStore *chats() const { return m_chats; }
     // Users present without a connection (QA and demos); same rules and pushes as real ones.
     [[nodiscard]] SimulatedUsers &simulatedUsers() { return m_simulated; }
+    [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }
     // Faults started on purpose (scenarios, admin API), acted upon here.
     [[nodiscard]] FaultInjector &faults() { return m_faults; }
     // Whether userId has a signed-in WebSocket connection here.
@@ -111,8 +113,10 @@ private:
     bool withinIdLimit(
         ClientConnection *connection, const QStringList &ids, const std::optional<QString> &ref);
     void finishShutdownIfDone();
+    void registerGauges();
 
     GatewayConfig m_config;
+    GatewayMetrics m_metrics; // before the connections, which count into it
     UserDirectory m_directory;
     PresenceStore *m_store;
     QTcpServer *m_listener; // accepts TCP, so that sockets get TCP_NODELAY before the handshake

@@ -1,0 +1,102 @@
+#include "server-mock/GatewayMetrics.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+namespace {
+
+const QStringList &clientTypes()
+{
+    static const QStringList types { u"hello"_s, u"friends"_s, u"subscribe"_s, u"unsubscribe"_s,
+        u"set_status"_s, u"ping"_s, u"message"_s, u"history"_s, u"invalid"_s, u"binary"_s };
+    return types;
+}
+
+const QStringList &serverTypes()
+{
+    static const QStringList types { u"welcome"_s, u"friends"_s, u"snapshot"_s, u"presence"_s,
+        u"message"_s, u"history"_s, u"ok"_s, u"pong"_s, u"error"_s };
+    return types;
+}
+
+} // namespace
+
+GatewayMetrics::GatewayMetrics()
+    : m_framesIn(m_registry.counterFamily("presence_frames_in_total",
+        "Text frames received, by type (other: a type the protocol does not define).", { "type" }))
+    , m_framesOut(m_registry.counterFamily(
+          "presence_frames_out_total", "Frames sent, by type.", { "type" }))
+    , m_errors(m_registry.counterFamily(
+          "presence_errors_total", "Error frames sent, by code.", { "code" }))
+    , m_closes(m_registry.counterFamily("presence_closes_total",
+          "Connections ended, by WebSocket close code (1006: without a close frame).", { "code" }))
+    , m_published(m_registry.counter("presence_changes_published_total",
+          "Presence changes published (each one's push goes to every watcher)."))
+    , m_pushes(m_registry.counter(
+          "presence_pushes_sent_total", "Presence pushes handed to watchers' connections."))
+    , m_chatMessages(
+          m_registry.counter("presence_chat_messages_total", "Chat messages stored and relayed."))
+    , m_pushLatency(m_registry.histogram("presence_push_latency_seconds",
+          "From the gateway learning of a published change to its push being written to a "
+          "watcher's connection."))
+{
+}
+
+Counter &GatewayMetrics::typed(CounterFamily &family, QHash<QString, Counter *> &cache,
+    const QString &type, const QStringList &known)
+{
+    if (Counter *counter = cache.value(type))
+        return *counter;
+    const QString label = known.contains(type) ? type : u"other"_s;
+    Counter *counter = &family.series({ label });
+    if (cache.size() < 64) // bounded even if `known` grows
+        cache.insert(type, counter);
+    return *counter;
+}
+
+void GatewayMetrics::frameIn(const QString &type)
+{
+    typed(m_framesIn, m_framesInByType, type, clientTypes()).increment();
+}
+
+void GatewayMetrics::frameOut(const QString &type, quint64 count)
+{
+    typed(m_framesOut, m_framesOutByType, type, serverTypes()).add(count);
+}
+
+void GatewayMetrics::errorSent(Protocol::ErrorCode code)
+{
+    m_errors.series({ Protocol::toString(code) }).increment();
+}
+
+void GatewayMetrics::connectionClosed(int closeCode)
+{
+    // The peer chooses its close code: only the standard and this protocol's ranges get a
+    // series of their own.
+    const bool known
+        = (closeCode >= 1000 && closeCode <= 1015) || (closeCode >= 4000 && closeCode <= 4099);
+    const int key = known ? closeCode : -1;
+    Counter *&counter = m_closesByCode[key];
+    if (!counter)
+        counter = &m_closes.series({ known ? QString::number(closeCode) : u"other"_s });
+    counter->increment();
+}
+
+void GatewayMetrics::presencePublished()
+{
+    m_published.increment();
+}
+
+void GatewayMetrics::pushWritten(std::chrono::steady_clock::duration sinceChange)
+{
+    m_pushes.increment();
+    m_pushLatency.observe(std::chrono::duration<double>(sinceChange));
+}
+
+void GatewayMetrics::chatMessageStored()
+{
+    m_chatMessages.increment();
+}
+
+} // namespace Presence::Gateway
