@@ -62,7 +62,12 @@ ClientConnection::ClientConnection(QWebSocket *socket, ConnectionId id, const Ga
             this, &ClientConnection::onSocketDisconnected, Qt::QueuedConnection);
 }
 
-ClientConnection::~ClientConnection() = default;
+ClientConnection::~ClientConnection()
+{
+    // The socket dies with us and says so; nothing may act on that from a half-destroyed
+    // connection (or count it in the metrics of a gateway being destroyed).
+    m_socket->disconnect(this);
+}
 
 QString ClientConnection::peer() const
 {

@@ -75,6 +75,9 @@ Gateway::~Gateway()
     // Connections die with us; their disconnected() must not reach a half-destroyed gateway.
     for (ClientConnection *connection : std::as_const(m_connections))
         connection->disconnect(this);
+    // Before the members they use (metrics, faults) go: children outlive members.
+    qDeleteAll(m_connections);
+    m_connections.clear();
 }
 
 void Gateway::registerGauges()
