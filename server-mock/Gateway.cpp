@@ -80,6 +80,28 @@ Gateway::~Gateway()
     m_connections.clear();
 }
 
+QList<Gateway::ConnectionView> Gateway::connectionsOf(const QString &userId) const
+{
+    QList<ConnectionView> result;
+    for (const ClientConnection *connection : m_connectionsOfUser.values(userId))
+        result.append({ connection->id(), connection->chosenStatus(), connection->peer() });
+    std::sort(result.begin(), result.end(),
+        [](const ConnectionView &a, const ConnectionView &b) { return a.id < b.id; });
+    return result;
+}
+
+QStringList Gateway::watchersOf(const QString &userId) const
+{
+    QSet<QString> users;
+    for (const ConnectionId watcher : m_subscriptions.watchersOf(userId)) {
+        if (const ClientConnection *connection = m_connections.value(watcher))
+            users.insert(connection->userId());
+    }
+    QStringList sorted(users.cbegin(), users.cend());
+    sorted.sort();
+    return sorted;
+}
+
 void Gateway::registerGauges()
 {
     MetricsRegistry &registry = m_metrics.registry();

@@ -57,6 +57,15 @@ public:
     [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }
     // Faults started on purpose (scenarios, admin API), acted upon here.
     [[nodiscard]] FaultInjector &faults() { return m_faults; }
+    struct ConnectionView {
+        ConnectionId id = 0;
+        Protocol::ChosenStatus status = Protocol::ChosenStatus::Online;
+        QString peer; // address:port
+    };
+    // userId's signed-in connections here, oldest first.
+    [[nodiscard]] QList<ConnectionView> connectionsOf(const QString &userId) const;
+    // The users whose connections here watch userId, sorted.
+    [[nodiscard]] QStringList watchersOf(const QString &userId) const;
     // Whether userId has a signed-in WebSocket connection here.
     [[nodiscard]] bool hasConnectionOf(const QString &userId) const
     {

@@ -1,0 +1,135 @@
+#include "server-mock/GatewayAdminBackend.h"
+
+#include "server-mock/Gateway.h"
+#include "server-mock/RedisPresenceStore.h"
+
+#include <QJsonArray>
+#include <QPointer>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+using Protocol::ChosenStatus;
+
+GatewayAdminBackend::GatewayAdminBackend(
+    Gateway &gateway, std::chrono::milliseconds heartbeatTtl, QObject *parent)
+    : QObject(parent)
+    , m_gateway(gateway)
+    , m_heartbeats(heartbeatTtl)
+{
+    connect(&m_heartbeats, &GraceQueue::expired, this, [this](const QString &userId) {
+        m_gateway.simulatedUsers().disconnectDevice(userId, heartbeatDevice());
+    });
+}
+
+std::optional<QString> GatewayAdminBackend::userOfToken(const QString &token) const
+{
+    const auto index = m_gateway.directory().indexOfToken(token);
+    if (!index)
+        return std::nullopt;
+    return m_gateway.directory().user(*index).id;
+}
+
+bool GatewayAdminBackend::userExists(const QString &userId) const
+{
+    return m_gateway.directory().indexOfId(userId).has_value();
+}
+
+bool GatewayAdminBackend::areFriends(const QString &a, const QString &b) const
+{
+    const UserDirectory &directory = m_gateway.directory();
+    const auto first = directory.indexOfId(a);
+    const auto second = directory.indexOfId(b);
+    return first && second && directory.areFriends(*first, *second);
+}
+
+QJsonObject GatewayAdminBackend::health(bool *ok) const
+{
+    const auto *redis = qobject_cast<const RedisPresenceStore *>(m_gateway.store());
+    const bool storeAvailable = !redis || redis->isAvailable();
+    if (ok)
+        *ok = storeAvailable;
+    return { { "status"_L1, storeAvailable ? "ok"_L1 : "store unavailable"_L1 },
+        { "store"_L1, redis ? "redis"_L1 : "memory"_L1 },
+        { "connections"_L1, m_gateway.connectionCount() },
+        { "users"_L1, m_gateway.directory().size() } };
+}
+
+QByteArray GatewayAdminBackend::metrics() const
+{
+    return m_gateway.metrics().render();
+}
+
+void GatewayAdminBackend::simulatePresence(
+    const QString &userId, std::optional<ChosenStatus> status)
+{
+    m_gateway.simulatedUsers().setStatus(userId, status);
+}
+
+void GatewayAdminBackend::describeUser(const QString &userId, QObject *context, JsonCallback done)
+{
+    QJsonArray devices;
+    for (const Gateway::ConnectionView &connection : m_gateway.connectionsOf(userId)) {
+        devices.append(QJsonObject { { "kind"_L1, "websocket"_L1 },
+            { "id"_L1, QString::number(connection.id) },
+            { "status"_L1, Protocol::toString(connection.status) },
+            { "peer"_L1, connection.peer } });
+    }
+    for (const SimulatedUsers::Device &device : m_gateway.simulatedUsers().devicesOf(userId)) {
+        const bool heartbeat = device.id == heartbeatDevice();
+        devices.append(QJsonObject { { "kind"_L1, heartbeat ? "heartbeat"_L1 : "simulated"_L1 },
+            { "id"_L1, device.id }, { "status"_L1, Protocol::toString(device.status) } });
+    }
+    QJsonObject user { { "id"_L1, userId }, { "devices"_L1, devices },
+        { "watchers"_L1, QJsonArray::fromStringList(m_gateway.watchersOf(userId)) } };
+    // The published presence may live in Redis: asked for, answered later.
+    m_gateway.store()->snapshot({ userId }, context,
+        [user, done = std::move(done)](const QList<Protocol::UserPresence> &presence) mutable {
+            if (!presence.isEmpty()) {
+                const Protocol::UserPresence &published = presence.constFirst();
+                user.insert("status"_L1, Protocol::toString(published.status));
+                user.insert("seq"_L1, published.seq);
+                if (published.lastSeen)
+                    user.insert("last_seen"_L1, *published.lastSeen);
+            }
+            done(user);
+        });
+}
+
+QString GatewayAdminBackend::startFault(const FaultSpec &fault, QString *error)
+{
+    if (!fault.user.isEmpty() && !userExists(fault.user)) {
+        if (error)
+            *error = u"no user \"%1\""_s.arg(fault.user);
+        return {};
+    }
+    return m_gateway.faults().start(fault, {}, error);
+}
+
+bool GatewayAdminBackend::endFault(const QString &faultId)
+{
+    return m_gateway.faults().end(faultId);
+}
+
+QJsonObject GatewayAdminBackend::faults() const
+{
+    QJsonArray running;
+    for (const FaultInjector::Running &fault : m_gateway.faults().running())
+        running.append(QJsonObject { { "id"_L1, fault.id }, { "fault"_L1, fault.fault.toJson() } });
+    return { { "faults"_L1, running } };
+}
+
+void GatewayAdminBackend::heartbeat(const QString &userId)
+{
+    m_gateway.simulatedUsers().connectDevice(userId, heartbeatDevice(), ChosenStatus::Online);
+    m_heartbeats.arm(userId);
+}
+
+void GatewayAdminBackend::presenceOf(
+    const QStringList &ids, QObject *context, PresenceCallback done)
+{
+    m_gateway.store()->snapshot(ids, context, std::move(done));
+}
+
+} // namespace Presence::Gateway

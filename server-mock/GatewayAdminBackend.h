@@ -1,0 +1,46 @@
+#pragma once
+
+#include "server-mock/AdminBackend.h"
+#include "server-mock/GraceQueue.h"
+
+#include <QObject>
+#include <chrono>
+
+namespace Presence::Gateway {
+
+class Gateway;
+
+// The gateway as the admin and heartbeat HTTP server sees it (AdminBackend). Heartbeats are
+// simulated devices named "http" that expire `heartbeatTtl` after the last heartbeat, so
+// HTTP-only clients mix with WebSocket and simulated devices under the same rules.
+class GatewayAdminBackend : public QObject, public AdminBackend {
+    Q_OBJECT
+public:
+    static constexpr std::chrono::milliseconds kDefaultHeartbeatTtl { 30'000 };
+
+    explicit GatewayAdminBackend(Gateway &gateway,
+        std::chrono::milliseconds heartbeatTtl = kDefaultHeartbeatTtl, QObject *parent = nullptr);
+
+    [[nodiscard]] std::optional<QString> userOfToken(const QString &token) const override;
+    [[nodiscard]] bool userExists(const QString &userId) const override;
+    [[nodiscard]] bool areFriends(const QString &a, const QString &b) const override;
+    [[nodiscard]] QJsonObject health(bool *ok) const override;
+    [[nodiscard]] QByteArray metrics() const override;
+    void simulatePresence(
+        const QString &userId, std::optional<Protocol::ChosenStatus> status) override;
+    void describeUser(const QString &userId, QObject *context, JsonCallback done) override;
+    [[nodiscard]] QString startFault(const FaultSpec &fault, QString *error) override;
+    bool endFault(const QString &faultId) override;
+    [[nodiscard]] QJsonObject faults() const override;
+    void heartbeat(const QString &userId) override;
+    void presenceOf(const QStringList &ids, QObject *context, PresenceCallback done) override;
+
+    [[nodiscard]] std::chrono::milliseconds heartbeatTtl() const { return m_heartbeats.grace(); }
+    [[nodiscard]] static QString heartbeatDevice() { return QStringLiteral("http"); }
+
+private:
+    Gateway &m_gateway;
+    GraceQueue m_heartbeats;
+};
+
+} // namespace Presence::Gateway
