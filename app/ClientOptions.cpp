@@ -57,6 +57,8 @@ std::optional<ClientOptions> ClientOptions::parse(
         { u"token-file"_s, u"Read the token from FILE (or set PRESENCE_TOKEN)."_s, u"FILE"_s },
         { u"open-chat"_s, u"Open the chat with the friend whose id is ID once signed in."_s,
             u"ID"_s },
+        { u"geometry"_s, u"Place the main window: width x height + x + y, e.g. 520x760+20+40."_s,
+            u"WxH+X+Y"_s },
     });
     if (!parser.parse(args)) {
         *error = parser.errorText();
@@ -94,6 +96,19 @@ std::optional<ClientOptions> ClientOptions::parse(
                          .arg(options.openChat);
             return std::nullopt;
         }
+    }
+    if (parser.isSet(u"geometry"_s)) {
+        static const QRegularExpression pattern(
+            u"^(\\d{1,5})x(\\d{1,5})([+-]\\d{1,5})([+-]\\d{1,5})$"_s);
+        const QRegularExpressionMatch match = pattern.match(parser.value(u"geometry"_s));
+        const auto number = [&match](int group) { return match.captured(group).toInt(); };
+        if (!match.hasMatch() || number(1) < 200 || number(2) < 200 || number(1) > 10000
+            || number(2) > 10000) {
+            *error = u"--geometry must be WxH+X+Y with a size from 200 to 10000 pixels, e.g. "
+                     "520x760+20+40 (got \"%1\")"_s.arg(parser.value(u"geometry"_s));
+            return std::nullopt;
+        }
+        options.geometry = QRect(number(3), number(4), number(1), number(2));
     }
     if (parser.isSet(u"token-file"_s)) {
         const auto token = readTokenFile(parser.value(u"token-file"_s), error);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QRect>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
@@ -17,6 +18,8 @@ struct ClientOptions {
     QUrl server; // empty: ask in the sign-in dialog
     QString token; // empty: ask in the sign-in dialog
     QString openChat; // a friend's id: open the chat with them once signed in (empty: none)
+    // --geometry WxH+X+Y: where the main window goes (demos place two side by side).
+    std::optional<QRect> geometry;
     QString helpText;
 
     // args includes the program name; environmentToken is PRESENCE_TOKEN's value, if set.

@@ -65,6 +65,8 @@ int main(int argc, char *argv[])
     Ui::MainWindow window(&session, &model, &chat);
     window.resize(900, 640);
     window.restoreGeometry(settings.windowGeometry());
+    if (options->geometry)
+        window.setGeometry(*options->geometry);
     window.splitter()->restoreState(settings.splitterState());
     window.friendList()->setSortMode(Models::FriendSortFilterProxy::SortMode(settings.sortMode()));
     QObject::connect(window.friendList(), &Ui::FriendListPane::sortModeChanged, &app,

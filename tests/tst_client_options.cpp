@@ -28,7 +28,40 @@ private Q_SLOTS:
     void openChatRejects_data();
     void openChatRejects();
     void helpListsOpenChat();
+    void geometryPlacesTheWindow();
+    void geometryRejects_data();
+    void geometryRejects();
 };
+
+void TestClientOptions::geometryPlacesTheWindow()
+{
+    QString error;
+    auto options = parseArgs({ u"--geometry"_s, u"520x760+20-40"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->geometry, std::optional<QRect>(QRect(20, -40, 520, 760)));
+    options = parseArgs({}, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->geometry, std::nullopt);
+}
+
+void TestClientOptions::geometryRejects_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addRow("empty") << QString();
+    QTest::addRow("no position") << u"520x760"_s;
+    QTest::addRow("too small") << u"100x760+0+0"_s;
+    QTest::addRow("too big") << u"520x20000+0+0"_s;
+    QTest::addRow("words") << u"wide+0+0"_s;
+    QTest::addRow("spaces") << u"520 x 760 +0+0"_s;
+}
+
+void TestClientOptions::geometryRejects()
+{
+    QFETCH(QString, value);
+    QString error;
+    QVERIFY(!parseArgs({ u"--geometry"_s, value }, &error));
+    QVERIFY2(error.contains(u"--geometry"_s), qPrintable(error));
+}
 
 void TestClientOptions::openChatIsOptional()
 {
