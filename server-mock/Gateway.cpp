@@ -162,11 +162,9 @@ int Gateway::authenticatedCount() const
 QStringList Gateway::subscriptionsOfUser(const QString &userId) const
 {
     QSet<QString> ids;
-    for (const ClientConnection *connection : m_connections) {
-        if (connection->userId() == userId) {
-            const QStringList watched = m_subscriptions.subscriptionsOf(connection->id());
-            ids.unite(QSet<QString>(watched.cbegin(), watched.cend()));
-        }
+    for (const ClientConnection *connection : m_connectionsOfUser.values(userId)) {
+        const QStringList watched = m_subscriptions.subscriptionsOf(connection->id());
+        ids.unite(QSet<QString>(watched.cbegin(), watched.cend()));
     }
     QStringList sorted(ids.cbegin(), ids.cend());
     sorted.sort();
