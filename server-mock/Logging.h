@@ -9,3 +9,5 @@ Q_DECLARE_LOGGING_CATEGORY(lcConnection)
 Q_DECLARE_LOGGING_CATEGORY(lcRedis)
 // Metrics: programming errors only (an invalid or duplicate name, a wrong label count).
 Q_DECLARE_LOGGING_CATEGORY(lcMetrics)
+// The admin and heartbeat HTTP API: each request and its status at debug, never a token.
+Q_DECLARE_LOGGING_CATEGORY(lcAdmin)
