@@ -11,3 +11,5 @@ Q_DECLARE_LOGGING_CATEGORY(lcRedis)
 Q_DECLARE_LOGGING_CATEGORY(lcMetrics)
 Q_DECLARE_LOGGING_CATEGORY(lcFaults)
 Q_DECLARE_LOGGING_CATEGORY(lcScenario)
+// The admin and heartbeat HTTP API: each request and its status at debug, never a token.
+Q_DECLARE_LOGGING_CATEGORY(lcAdmin)

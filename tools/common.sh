@@ -7,10 +7,11 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian 12 packages needed to build and test everything.
 # libqt6svg6 is Qt's SVG icon engine plugin: without it the application icon draws as nothing.
 # libhiredis-dev is the gateway's Redis client library, found through pkg-config; redis-server
-# is for the Redis tests.
+# is for the Redis tests. qt6-httpserver-dev is the gateway's admin and heartbeat HTTP server (it
+# brings the runtime library, libqt6httpserver6).
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
-    qt6-base-dev qt6-websockets-dev
+    qt6-base-dev qt6-websockets-dev qt6-httpserver-dev
     libqt6svg6
     pkg-config libhiredis-dev redis-server
 )

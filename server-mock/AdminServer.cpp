@@ -1,0 +1,516 @@
+#include "server-mock/AdminServer.h"
+
+#include "protocol/FieldReader.h"
+#include "protocol/Identifiers.h"
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/AdminBackend.h"
+#include "server-mock/BearerToken.h"
+#include "server-mock/FaultSpec.h"
+#include "server-mock/GatedTcpServer.h"
+#include "server-mock/HttpReply.h"
+#include "server-mock/Logging.h"
+#include "server-mock/StrictFieldReader.h"
+
+#include <QByteArrayList>
+#include <QHttpServer>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QPointer>
+#include <QSet>
+#include <QTcpSocket>
+#include <QUrlQuery>
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+namespace {
+
+using Method = QHttpServerRequest::Method;
+using Request = const QHttpServerRequest &;
+using Responder = QHttpServerResponder &&;
+
+// Text from a request quoted back in an error message is cut to this many characters.
+constexpr qsizetype kMaxQuoted = 64;
+
+QString quoted(QStringView text)
+{
+    return text.size() <= kMaxQuoted ? text.toString() : text.first(kMaxQuoted).toString() + u"…"_s;
+}
+
+QByteArray methodName(Method method)
+{
+    switch (method) {
+    case Method::Get:
+        return "GET"_ba;
+    case Method::Put:
+        return "PUT"_ba;
+    case Method::Delete:
+        return "DELETE"_ba;
+    case Method::Post:
+        return "POST"_ba;
+    case Method::Head:
+        return "HEAD"_ba;
+    case Method::Options:
+        return "OPTIONS"_ba;
+    case Method::Patch:
+        return "PATCH"_ba;
+    case Method::Connect:
+        return "CONNECT"_ba;
+    case Method::Trace:
+        return "TRACE"_ba;
+    default:
+        return "an unknown method"_ba;
+    }
+}
+
+// Answers and closes: each connection carries a single request (HttpRequestGate).
+void send(QTcpSocket *socket, const HttpReply &reply)
+{
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        return; // the client is gone; nobody waits for this answer any more
+    qCDebug(lcAdmin) << "answered" << int(reply.status());
+    socket->write(reply.toBytes());
+    socket->disconnectFromHost();
+}
+
+HttpReply badRequest(const QString &message)
+{
+    return HttpReply::error(HttpStatus::BadRequest, "bad_request"_L1, message);
+}
+
+// Whether the path takes the request's method; if not, answers 405 with the methods it takes.
+bool allows(Request request, QTcpSocket *socket, std::initializer_list<Method> methods)
+{
+    if (std::find(methods.begin(), methods.end(), request.method()) != methods.end())
+        return true;
+    QByteArrayList names;
+    for (const Method method : methods)
+        names.append(methodName(method));
+    const QByteArray allow = names.join(", ");
+    send(socket,
+        HttpReply::error(HttpStatus::MethodNotAllowed, "method_not_allowed"_L1,
+            u"%1 is not allowed here; this path takes %2"_s.arg(
+                QString::fromLatin1(methodName(request.method())), QString::fromLatin1(allow)))
+            .withHeader("Allow"_ba, allow));
+    return false;
+}
+
+// The body as a JSON object; nullopt with *problem when it is anything else.
+std::optional<QJsonObject> objectBody(const QByteArray &body, QString *problem)
+{
+    const QByteArray trimmed = body.trimmed();
+    if (trimmed.isEmpty()) {
+        *problem = u"the body must be a JSON object, and it is empty"_s;
+        return std::nullopt;
+    }
+    // Qt's reader calls a bare 42 invalid; what matters here is that it is no object.
+    if (!trimmed.startsWith('{')) {
+        *problem = u"the body must be a JSON object"_s;
+        return std::nullopt;
+    }
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &error);
+    if (error.error != QJsonParseError::NoError) {
+        *problem = u"the body is not valid JSON: %1 at byte %2"_s.arg(error.errorString())
+                       .arg(error.offset);
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+// The body of a snapshot (docs/protocol.md §3) without its type: users in the order asked,
+// and only those asked for and allowed, whatever the backend gave.
+HttpReply presenceReply(const QStringList &allowed, const QList<Protocol::UserPresence> &found,
+    const QStringList &denied)
+{
+    QHash<QString, Protocol::UserPresence> byId;
+    for (const Protocol::UserPresence &presence : found)
+        byId.insert(presence.id, presence);
+    Protocol::Snapshot snapshot;
+    for (const QString &id : allowed) {
+        if (const auto it = byId.constFind(id); it != byId.constEnd())
+            snapshot.users.append(*it);
+    }
+    snapshot.denied = denied;
+    QJsonObject body = Protocol::toJson(snapshot);
+    body.remove("type"_L1);
+    return HttpReply::json(HttpStatus::Ok, body);
+}
+
+} // namespace
+
+AdminServer::AdminServer(AdminBackend &backend, AdminServerOptions options, QObject *parent)
+    : QObject(parent)
+    , m_backend(backend)
+    , m_options(std::move(options))
+    , m_rateLimiter(m_options.requestsPerSecond, m_options.requestBurst)
+    , m_http(new QHttpServer(this))
+    , m_listener(new GatedTcpServer(m_options.http, this))
+{
+    addRoutes();
+}
+
+void AdminServer::addRoutes()
+{
+    // Each path takes every method; the handler answers 405 for those it does not serve, so
+    // that Allow can say which it does. Qt passes a path's <arg> percent-decoded. Answers are
+    // written whole to the responder's socket (send()): the same bytes as the gate's refusals,
+    // and an answer that comes later needs only the socket, not the move-only responder.
+    m_http->route(u"/healthz"_s, [this](Request request, Responder responder) {
+        QTcpSocket *socket = responder.socket();
+        if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
+            health(socket);
+    });
+    m_http->route(u"/metrics"_s, [this](Request request, Responder responder) {
+        QTcpSocket *socket = responder.socket();
+        if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
+            metrics(socket);
+    });
+    m_http->route(u"/admin/users/<arg>/presence"_s,
+        [this](const QString &userId, Request request, Responder responder) {
+            QTcpSocket *socket = responder.socket();
+            if (withinRate(request, socket) && allows(request, socket, { Method::Post }))
+                setPresence(userId, request, socket);
+        });
+    m_http->route(u"/admin/users/<arg>"_s,
+        [this](const QString &userId, Request request, Responder responder) {
+            QTcpSocket *socket = responder.socket();
+            if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
+                describeUser(userId, request, socket);
+        });
+    m_http->route(u"/admin/faults"_s, [this](Request request, Responder responder) {
+        QTcpSocket *socket = responder.socket();
+        if (!withinRate(request, socket) || !allows(request, socket, { Method::Get, Method::Post }))
+            return;
+        if (request.method() == Method::Get)
+            listFaults(request, socket);
+        else
+            startFault(request, socket);
+    });
+    m_http->route(u"/admin/faults/<arg>"_s,
+        [this](const QString &faultId, Request request, Responder responder) {
+            QTcpSocket *socket = responder.socket();
+            if (withinRate(request, socket) && allows(request, socket, { Method::Delete }))
+                endFault(faultId, request, socket);
+        });
+    m_http->route(u"/api/heartbeat"_s, [this](Request request, Responder responder) {
+        QTcpSocket *socket = responder.socket();
+        if (withinRate(request, socket) && allows(request, socket, { Method::Post }))
+            heartbeat(request, socket);
+    });
+    m_http->route(u"/api/presence"_s, [this](Request request, Responder responder) {
+        QTcpSocket *socket = responder.socket();
+        if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
+            presence(request, socket);
+    });
+    m_http->setMissingHandler([this](Request request, Responder responder) {
+        QTcpSocket *socket = responder.socket();
+        if (!withinRate(request, socket))
+            return;
+        // RFC 9110 §15.6.2: a method the server does not recognise at all is a 501.
+        if (request.method() == Method::Unknown)
+            return send(socket,
+                HttpReply::error(HttpStatus::NotImplemented, "not_implemented"_L1,
+                    u"unknown method; the API takes GET, POST and DELETE"_s));
+        send(socket,
+            HttpReply::error(HttpStatus::NotFound, "not_found"_L1,
+                u"no endpoint %1 (see docs/admin-api.md)"_s.arg(quoted(request.url().path()))));
+    });
+}
+
+bool AdminServer::listen(QString *error)
+{
+    if (m_listener->isListening())
+        return true;
+    if (!m_listener->listen(m_options.address, m_options.port)) {
+        if (error)
+            *error = u"cannot listen on %1:%2: %3"_s.arg(m_options.address.toString())
+                         .arg(m_options.port)
+                         .arg(m_listener->errorString());
+        return false;
+    }
+    m_http->bind(m_listener);
+    return true;
+}
+
+quint16 AdminServer::port() const
+{
+    return m_listener->serverPort();
+}
+
+QUrl AdminServer::url() const
+{
+    QUrl url;
+    url.setScheme(u"http"_s);
+    url.setHost(m_listener->serverAddress().toString());
+    url.setPort(m_listener->serverPort());
+    return url;
+}
+
+bool AdminServer::withinRate(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    qCDebug(lcAdmin).noquote() << methodName(request.method()) << request.url().path() << "from"
+                               << request.remoteAddress().toString();
+    std::chrono::milliseconds retryAfter { 0 };
+    if (m_rateLimiter.admit(request.remoteAddress(), PeerRateLimiter::Clock::now(), &retryAfter))
+        return true;
+    const qint64 seconds = std::max<qint64>(1, qint64(std::ceil(retryAfter.count() / 1000.0)));
+    send(socket,
+        HttpReply::error(HttpStatus::TooManyRequests, "rate_limited"_L1,
+            u"more than %1 requests per second from this address; try again in %2 s"_s
+                .arg(m_options.requestsPerSecond)
+                .arg(seconds))
+            .withHeader("Retry-After"_ba, QByteArray::number(seconds)));
+    return false;
+}
+
+bool AdminServer::isAdmin(const QHttpServerRequest &request, QTcpSocket *socket) const
+{
+    if (m_options.adminToken.isEmpty()) {
+        send(socket,
+            HttpReply::error(HttpStatus::Forbidden, "forbidden"_L1,
+                u"admin API disabled: start with --admin-token"_s));
+        return false;
+    }
+    const BearerToken bearer = BearerToken::fromHeader(request.value("Authorization"_ba));
+    switch (bearer.status) {
+    case BearerToken::Status::Missing:
+        send(socket,
+            HttpReply::error(HttpStatus::Unauthorized, "unauthorized"_L1,
+                u"this endpoint needs 'Authorization: Bearer <admin token>'"_s)
+                .withHeader("WWW-Authenticate"_ba, "Bearer"_ba));
+        return false;
+    case BearerToken::Status::Malformed:
+        send(socket,
+            HttpReply::error(HttpStatus::Unauthorized, "unauthorized"_L1,
+                u"malformed Authorization header: expected 'Bearer <admin token>'"_s)
+                .withHeader("WWW-Authenticate"_ba, "Bearer error=\"invalid_request\""_ba));
+        return false;
+    case BearerToken::Status::Present:
+        break;
+    }
+    if (secretsEqual(bearer.token, m_options.adminToken))
+        return true;
+    // Authenticated, as a client: the credentials are valid but do not open this API.
+    if (m_backend.userOfToken(bearer.token)) {
+        send(socket,
+            HttpReply::error(HttpStatus::Forbidden, "forbidden"_L1,
+                u"a client token cannot use the admin API"_s));
+        return false;
+    }
+    send(socket,
+        HttpReply::error(HttpStatus::Unauthorized, "unauthorized"_L1, u"wrong admin token"_s)
+            .withHeader("WWW-Authenticate"_ba, "Bearer error=\"invalid_token\""_ba));
+    return false;
+}
+
+std::optional<QString> AdminServer::clientUser(
+    const QHttpServerRequest &request, QTcpSocket *socket) const
+{
+    const BearerToken bearer = BearerToken::fromHeader(request.value("Authorization"_ba));
+    switch (bearer.status) {
+    case BearerToken::Status::Missing:
+        send(socket,
+            HttpReply::error(HttpStatus::Unauthorized, "unauthorized"_L1,
+                u"this endpoint needs 'Authorization: Bearer <your token>'"_s)
+                .withHeader("WWW-Authenticate"_ba, "Bearer"_ba));
+        return std::nullopt;
+    case BearerToken::Status::Malformed:
+        send(socket,
+            HttpReply::error(HttpStatus::Unauthorized, "unauthorized"_L1,
+                u"malformed Authorization header: expected 'Bearer <your token>'"_s)
+                .withHeader("WWW-Authenticate"_ba, "Bearer error=\"invalid_request\""_ba));
+        return std::nullopt;
+    case BearerToken::Status::Present:
+        break;
+    }
+    // The token is the only identity: no id in the path, query or body is ever believed.
+    if (std::optional<QString> user = m_backend.userOfToken(bearer.token))
+        return user;
+    send(socket,
+        HttpReply::error(HttpStatus::Unauthorized, "unauthorized"_L1, u"unknown token"_s)
+            .withHeader("WWW-Authenticate"_ba, "Bearer error=\"invalid_token\""_ba));
+    return std::nullopt;
+}
+
+bool AdminServer::isKnownUser(const QString &userId, QTcpSocket *socket) const
+{
+    if (!Protocol::isValidId(userId)) {
+        send(socket,
+            badRequest(
+                u"'%1' is not a valid user id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(quoted(userId))));
+        return false;
+    }
+    if (!m_backend.userExists(userId)) {
+        send(socket,
+            HttpReply::error(HttpStatus::NotFound, "not_found"_L1, u"no user '%1'"_s.arg(userId)));
+        return false;
+    }
+    return true;
+}
+
+void AdminServer::health(QTcpSocket *socket) const
+{
+    bool ok = false;
+    const QJsonObject body = m_backend.health(&ok);
+    send(socket, HttpReply::json(ok ? HttpStatus::Ok : HttpStatus::ServiceUnavailable, body));
+}
+
+void AdminServer::metrics(QTcpSocket *socket) const
+{
+    send(socket,
+        HttpReply(
+            HttpStatus::Ok, "text/plain; version=0.0.4; charset=utf-8"_ba, m_backend.metrics()));
+}
+
+void AdminServer::setPresence(
+    const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    if (!isAdmin(request, socket) || !isKnownUser(userId, socket))
+        return;
+    QString problem;
+    const std::optional<QJsonObject> body = objectBody(request.body(), &problem);
+    if (!body)
+        return send(socket, badRequest(problem));
+    StrictFieldReader read(*body);
+    QString status;
+    if (read.allowOnly({ "status"_L1 }, u"a presence change"_s))
+        status = read.string("status"_L1, Protocol::Need::Required);
+    // offline is no status a device chooses: it is the simulated device going away.
+    std::optional<Protocol::ChosenStatus> chosen;
+    if (!read.failed() && status != u"offline"_s) {
+        chosen = Protocol::chosenStatusFromString(status);
+        if (!chosen)
+            read.failField("status"_L1, u"must be one of online, away, invisible, offline"_s);
+    }
+    if (read.failed())
+        return send(socket, badRequest(read.problem()));
+    m_backend.simulatePresence(userId, chosen);
+    send(socket, HttpReply::noContent());
+}
+
+void AdminServer::describeUser(
+    const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    if (!isAdmin(request, socket) || !isKnownUser(userId, socket))
+        return;
+    const QPointer<QTcpSocket> client(socket);
+    // Dies with the connection, and with it the backend's answer, which nobody would read.
+    auto *context = new QObject(socket);
+    m_backend.describeUser(userId, context, [client, context](const QJsonObject &user) {
+        context->deleteLater();
+        send(client, HttpReply::json(HttpStatus::Ok, user));
+    });
+}
+
+void AdminServer::listFaults(const QHttpServerRequest &request, QTcpSocket *socket) const
+{
+    if (isAdmin(request, socket))
+        send(socket, HttpReply::json(HttpStatus::Ok, m_backend.faults()));
+}
+
+void AdminServer::startFault(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    if (!isAdmin(request, socket))
+        return;
+    QString problem;
+    const std::optional<QJsonObject> body = objectBody(request.body(), &problem);
+    if (!body)
+        return send(socket, badRequest(problem));
+    const std::optional<FaultSpec> fault = FaultSpec::fromJson(*body, &problem);
+    if (!fault)
+        return send(socket, badRequest(problem));
+    const QString faultId = m_backend.startFault(*fault, &problem);
+    if (faultId.isEmpty())
+        return send(socket,
+            HttpReply::error(HttpStatus::Conflict, "conflict"_L1,
+                problem.isEmpty() ? u"the gateway refused the fault"_s : problem));
+    send(socket,
+        HttpReply::json(HttpStatus::Created, QJsonObject { { "id"_L1, faultId } })
+            .withHeader("Location"_ba, "/admin/faults/"_ba + QUrl::toPercentEncoding(faultId)));
+}
+
+void AdminServer::endFault(
+    const QString &faultId, const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    if (!isAdmin(request, socket))
+        return;
+    if (!Protocol::isValidId(faultId))
+        return send(socket,
+            badRequest(u"'%1' is not a valid fault id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(
+                quoted(faultId))));
+    if (!m_backend.endFault(faultId))
+        return send(socket,
+            HttpReply::error(
+                HttpStatus::NotFound, "not_found"_L1, u"no fault '%1' is running"_s.arg(faultId)));
+    send(socket, HttpReply::noContent());
+}
+
+void AdminServer::heartbeat(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    const std::optional<QString> user = clientUser(request, socket);
+    if (!user)
+        return;
+    m_backend.heartbeat(*user);
+    send(socket,
+        HttpReply::json(HttpStatus::Ok,
+            QJsonObject {
+                { "user"_L1, *user }, { "ttl_ms"_L1, qint64(m_options.heartbeatTtl.count()) } }));
+}
+
+void AdminServer::presence(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    const std::optional<QString> user = clientUser(request, socket);
+    if (!user)
+        return;
+    const QStringList values = request.query().allQueryItemValues(u"ids"_s, QUrl::FullyDecoded);
+    if (values.size() != 1)
+        return send(socket,
+            badRequest(values.isEmpty()
+                    ? u"name the users in the query: /api/presence?ids=alice,bob"_s
+                    : u"give 'ids' once, as one comma-separated list"_s));
+    const QStringList ids = values.first().isEmpty() ? QStringList() : values.first().split(u',');
+    if (ids.size() > m_options.maxIdsPerRequest)
+        return send(socket,
+            HttpReply::error(HttpStatus::ContentTooLarge, "too_many_ids"_L1,
+                u"%1 ids is more than the limit of %2 per request"_s.arg(ids.size())
+                    .arg(m_options.maxIdsPerRequest)));
+    for (const QString &id : ids) {
+        if (!Protocol::isValidId(id))
+            return send(socket,
+                badRequest(
+                    u"'%1' is not a valid user id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(quoted(id))));
+    }
+
+    // As the WebSocket subscribe: strangers, unknown ids and oneself are denied alike, so
+    // that the answer never tells whether someone exists. Duplicates count once.
+    QStringList allowed;
+    QStringList denied;
+    QSet<QString> seen;
+    for (const QString &id : ids) {
+        if (seen.contains(id))
+            continue;
+        seen.insert(id);
+        const bool isFriend
+            = id != *user && m_backend.userExists(id) && m_backend.areFriends(*user, id);
+        (isFriend ? allowed : denied).append(id);
+    }
+    if (allowed.isEmpty())
+        return send(socket, presenceReply({}, {}, denied));
+    const QPointer<QTcpSocket> client(socket);
+    auto *context = new QObject(socket); // see describeUser
+    m_backend.presenceOf(allowed, context,
+        [client, context, allowed, denied](const QList<Protocol::UserPresence> &found) {
+            context->deleteLater();
+            send(client, presenceReply(allowed, found, denied));
+        });
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "server-mock/AdminServerOptions.h"
+#include "server-mock/PeerRateLimiter.h"
+
+#include <QObject>
+#include <QString>
+#include <QUrl>
+#include <optional>
+
+class QHttpServer;
+class QHttpServerRequest;
+class QTcpSocket;
+
+namespace Presence::Gateway {
+
+class AdminBackend;
+class GatedTcpServer;
+
+// The gateway's HTTP side (docs/admin-api.md):
+// - GET /healthz and GET /metrics, without credentials, for monitoring;
+// - /admin/… with the admin token, for QA tooling: simulated presence, a user's state, faults;
+// - /api/… with a client's own token, for clients that cannot hold a WebSocket: heartbeat and
+//   the presence of friends. The token alone says who the client is.
+// It parses, authorises and limits requests (body and head size, ids per request, requests
+// per second per peer address); AdminBackend, the gateway, does the rest. Answers are JSON
+// (but /metrics), errors {"error":{"code":"…","message":"…"}}, one request per connection.
+//
+// Bound to anything but loopback, the admin endpoints are open to whoever can reach the
+// address, guarded by the token alone over plain HTTP (AdminServerOptions::address).
+class AdminServer : public QObject {
+    Q_OBJECT
+public:
+    // backend must outlive the server.
+    AdminServer(AdminBackend &backend, AdminServerOptions options, QObject *parent = nullptr);
+
+    // Starts listening on options().address and port; false with *error when it cannot.
+    [[nodiscard]] bool listen(QString *error = nullptr);
+    // The port listened on (the one picked, for port 0); 0 before listen().
+    [[nodiscard]] quint16 port() const;
+    // http://address:port, without a path.
+    [[nodiscard]] QUrl url() const;
+    [[nodiscard]] const AdminServerOptions &options() const { return m_options; }
+
+private:
+    void addRoutes();
+
+    // Each of these answers (and closes) when it returns false or nullopt.
+    bool withinRate(const QHttpServerRequest &request, QTcpSocket *socket);
+    bool isAdmin(const QHttpServerRequest &request, QTcpSocket *socket) const;
+    std::optional<QString> clientUser(const QHttpServerRequest &request, QTcpSocket *socket) const;
+    bool isKnownUser(const QString &userId, QTcpSocket *socket) const;
+
+    void health(QTcpSocket *socket) const;
+    void metrics(QTcpSocket *socket) const;
+    void setPresence(const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket);
+    void describeUser(const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket);
+    void listFaults(const QHttpServerRequest &request, QTcpSocket *socket) const;
+    void startFault(const QHttpServerRequest &request, QTcpSocket *socket);
+    void endFault(const QString &faultId, const QHttpServerRequest &request, QTcpSocket *socket);
+    void heartbeat(const QHttpServerRequest &request, QTcpSocket *socket);
+    void presence(const QHttpServerRequest &request, QTcpSocket *socket);
+
+    AdminBackend &m_backend;
+    AdminServerOptions m_options;
+    PeerRateLimiter m_rateLimiter;
+    QHttpServer *m_http;
+    GatedTcpServer *m_listener;
+};
+
+} // namespace Presence::Gateway

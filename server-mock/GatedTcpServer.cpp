@@ -1,0 +1,46 @@
+#include "server-mock/GatedTcpServer.h"
+
+#include "server-mock/HttpReply.h"
+#include "server-mock/HttpRequestGate.h"
+
+#include <QTcpSocket>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+GatedTcpServer::GatedTcpServer(const HttpLimits &limits, QObject *parent)
+    : QTcpServer(parent)
+    , m_limits(limits)
+{
+}
+
+void GatedTcpServer::incomingConnection(qintptr socketDescriptor)
+{
+    auto *socket = new QTcpSocket(this);
+    if (!socket->setSocketDescriptor(socketDescriptor)) {
+        delete socket;
+        return;
+    }
+    ++m_open;
+    connect(socket, &QObject::destroyed, this, [this] { --m_open; });
+    auto *gate = new HttpRequestGate(socket, m_limits);
+    if (m_open > m_limits.maxConnections) {
+        gate->refuse(HttpReply::error(HttpStatus::ServiceUnavailable, "unavailable"_L1,
+            u"too many connections at once; try again later"_s));
+        return;
+    }
+    connect(gate, &HttpRequestGate::requestArrived, this, &GatedTcpServer::handOver);
+}
+
+void GatedTcpServer::handOver(QTcpSocket *socket)
+{
+    // QAbstractHttpServer takes the socket on pendingConnectionAvailable, emitted from here.
+    addPendingConnection(socket);
+    // It parses on readyRead only, and the whole request is buffered already: nothing more
+    // will arrive to wake it, so wake it now. It answers before this returns (or, for an
+    // answer that comes later, has read the request by then), as HttpRequestGate requires.
+    Q_EMIT socket->readyRead();
+}
+
+} // namespace Presence::Gateway

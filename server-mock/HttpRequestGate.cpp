@@ -1,0 +1,126 @@
+#include "server-mock/HttpRequestGate.h"
+
+#include "server-mock/HttpReply.h"
+#include "server-mock/Logging.h"
+
+#include <QTcpSocket>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace Presence::Gateway {
+
+namespace {
+
+// After a refusal the client may still be sending (a body over the limit). Closing then would
+// reset the connection, and a reset can make the client lose the answer before reading it;
+// so the gate reads and drops its input until it has been quiet this long, or for at most
+// kMaxLinger, and only then closes (what Apache calls a lingering close).
+constexpr auto kQuiet = 100ms;
+constexpr auto kMaxLinger = 2s;
+
+} // namespace
+
+HttpRequestGate::HttpRequestGate(QTcpSocket *socket, const HttpLimits &limits)
+    : QObject(socket)
+    , m_socket(socket)
+    , m_limits(limits)
+{
+    connect(m_socket, &QIODevice::readyRead, this, &HttpRequestGate::onReadyRead);
+    // The HTTP server frees the sockets it was given; these are the ones it never saw.
+    connect(m_socket, &QAbstractSocket::disconnected, m_socket, &QObject::deleteLater);
+
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        refuse(HttpReply::error(HttpStatus::RequestTimeout, "request_timeout"_L1,
+            u"the request did not arrive within %1 ms"_s.arg(m_limits.requestTimeout.count())));
+    });
+    m_deadline.start(m_limits.requestTimeout);
+
+    m_quiet.setSingleShot(true);
+    m_quiet.setInterval(kQuiet);
+    connect(&m_quiet, &QTimer::timeout, m_socket, &QAbstractSocket::disconnectFromHost);
+}
+
+void HttpRequestGate::onReadyRead()
+{
+    if (m_state != State::Reading)
+        return;
+    if (!m_head) {
+        const QByteArray buffered
+            = m_socket->peek(qMin(m_socket->bytesAvailable(), m_limits.maxHeadBytes + 1));
+        HttpRequestHead head = HttpRequestHead::read(buffered, m_limits);
+        using Verdict = HttpRequestHead::Verdict;
+        switch (head.verdict) {
+        case Verdict::Incomplete:
+            return;
+        case Verdict::TooLarge:
+            return refuse(HttpReply::error(
+                HttpStatus::HeaderFieldsTooLarge, "headers_too_large"_L1, head.problem));
+        case Verdict::Malformed:
+            return refuse(HttpReply::error(HttpStatus::BadRequest, "bad_request"_L1, head.problem));
+        case Verdict::ChunkedBody:
+            return refuse(
+                HttpReply::error(HttpStatus::LengthRequired, "length_required"_L1, head.problem));
+        case Verdict::Complete:
+            break;
+        }
+        if (head.contentLength > m_limits.maxBodyBytes)
+            return refuse(HttpReply::error(HttpStatus::ContentTooLarge, "too_large"_L1,
+                u"the body has %1 bytes, more than the limit of %2"_s.arg(head.contentLength)
+                    .arg(m_limits.maxBodyBytes)));
+        m_head = head;
+    }
+    if (m_socket->bytesAvailable() < m_head->size + m_head->contentLength) {
+        if (m_head->expectsContinue && !m_continueSent) {
+            // Qt sends its own 100 Continue when it parses the request, so this client sees
+            // two; RFC 9110 §15.2 has clients ignore any number of them.
+            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n"_ba);
+            m_continueSent = true;
+        }
+        return;
+    }
+    pass();
+}
+
+void HttpRequestGate::pass()
+{
+    m_state = State::Passed;
+    m_deadline.stop();
+    disconnect(m_socket, &QIODevice::readyRead, this, nullptr);
+    Q_EMIT requestArrived(m_socket);
+    // One request per connection: Qt 6.4 would otherwise read whatever follows as the next
+    // request line, without bound. The answer closes the connection anyway.
+    disconnect(m_socket, &QIODevice::readyRead, nullptr, nullptr);
+    connect(m_socket, &QIODevice::readyRead, this, &HttpRequestGate::dropInput);
+    dropInput();
+}
+
+void HttpRequestGate::refuse(const HttpReply &reply)
+{
+    if (m_state != State::Reading)
+        return; // answered, or about to be
+    qCDebug(lcAdmin) << "refused a request from" << m_socket->peerAddress().toString() << "with"
+                     << int(reply.status());
+    m_state = State::Refused;
+    m_deadline.stop();
+    disconnect(m_socket, &QIODevice::readyRead, this, nullptr);
+    connect(m_socket, &QIODevice::readyRead, this, &HttpRequestGate::dropInput);
+    if (m_socket->state() == QAbstractSocket::ConnectedState)
+        m_socket->write(reply.toBytes());
+    m_refusedFor.start();
+    dropInput();
+}
+
+void HttpRequestGate::dropInput()
+{
+    m_socket->skip(m_socket->bytesAvailable());
+    if (m_state != State::Refused)
+        return;
+    if (m_refusedFor.hasExpired(std::chrono::milliseconds(kMaxLinger).count()))
+        m_socket->disconnectFromHost();
+    else
+        m_quiet.start();
+}
+
+} // namespace Presence::Gateway
