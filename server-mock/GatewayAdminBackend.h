@@ -16,7 +16,7 @@ class Gateway;
 class GatewayAdminBackend : public QObject, public AdminBackend {
     Q_OBJECT
 public:
-    static constexpr std::chrono::milliseconds kDefaultHeartbeatTtl { 30'000 };
+    static constexpr std::chrono::milliseconds kDefaultHeartbeatTtl { 35'000 };
 
     explicit GatewayAdminBackend(Gateway &gateway,
         std::chrono::milliseconds heartbeatTtl = kDefaultHeartbeatTtl, QObject *parent = nullptr);

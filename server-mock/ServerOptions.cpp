@@ -4,6 +4,7 @@
 #include "server-mock/PopulationGenerator.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -37,6 +38,72 @@ std::optional<Endpoint> parseEndpoint(const QString &text)
     else if (!endpoint.address.setAddress(host))
         return std::nullopt;
     return endpoint;
+}
+
+// The admin token: printable ASCII without spaces, long enough not to be guessed.
+bool isAcceptableAdminToken(const QString &token)
+{
+    return token.size() >= 16 && token.size() <= 512
+        && std::all_of(token.cbegin(), token.cend(),
+            [](QChar c) { return c.unicode() > 0x20 && c.unicode() < 0x7f; });
+}
+
+bool parseAdmin(const QCommandLineParser &parser, std::chrono::milliseconds heartbeatTtl,
+    ServerOptions &options, QString *error)
+{
+    const bool wanted = parser.isSet(u"admin"_s);
+    for (const QString &name :
+        { u"admin-token"_s, u"admin-token-file"_s, u"admin-remote"_s, u"heartbeat-ttl-ms"_s }) {
+        if (!wanted && parser.isSet(name)) {
+            *error = u"--%1 goes with --admin"_s.arg(name);
+            return false;
+        }
+    }
+    if (!wanted)
+        return true;
+    const auto endpoint = parseEndpoint(parser.value(u"admin"_s));
+    if (!endpoint) {
+        *error = u"--admin must be HOST:PORT with an IP address or localhost (got \"%1\")"_s.arg(
+            parser.value(u"admin"_s));
+        return false;
+    }
+    if (!endpoint->address.isLoopback() && !parser.isSet(u"admin-remote"_s)) {
+        *error = u"--admin %1 is not a loopback address: the admin API injects faults and "
+                 "simulates users; add --admin-remote to expose it anyway"_s.arg(
+                     parser.value(u"admin"_s));
+        return false;
+    }
+    AdminServerOptions admin;
+    admin.address = endpoint->address;
+    admin.port = endpoint->port;
+    admin.heartbeatTtl = heartbeatTtl;
+    if (parser.isSet(u"admin-token"_s) && parser.isSet(u"admin-token-file"_s)) {
+        *error = u"give --admin-token or --admin-token-file, not both"_s;
+        return false;
+    }
+    if (parser.isSet(u"admin-token-file"_s)) {
+        const QString path = parser.value(u"admin-token-file"_s);
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *error = u"--admin-token-file %1: %2"_s.arg(path, file.errorString());
+            return false;
+        }
+        admin.adminToken = QString::fromUtf8(file.read(4096)).trimmed();
+        if (!isAcceptableAdminToken(admin.adminToken)) {
+            *error = u"--admin-token-file %1: the token must be 16 to 512 printable ASCII "
+                     "characters without spaces"_s.arg(path);
+            return false;
+        }
+    } else if (parser.isSet(u"admin-token"_s)) {
+        admin.adminToken = parser.value(u"admin-token"_s);
+        if (!isAcceptableAdminToken(admin.adminToken)) {
+            *error = u"--admin-token must be 16 to 512 printable ASCII characters without "
+                     "spaces"_s;
+            return false;
+        }
+    }
+    options.admin = admin;
+    return true;
 }
 
 class Reader {
@@ -123,6 +190,22 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
             u"Play this timeline of presence changes and faults (JSON Lines, "
             "docs/scenarios.md)."_s,
             u"FILE"_s },
+        { u"admin"_s,
+            u"Serve the admin and heartbeat HTTP API here (docs/admin-api.md); loopback only "
+            "unless --admin-remote."_s,
+            u"HOST:PORT"_s },
+        { u"admin-token"_s,
+            u"With --admin: the bearer token of the /admin endpoints (visible to ps: prefer "
+            "--admin-token-file)."_s,
+            u"TOKEN"_s },
+        { u"admin-token-file"_s, u"With --admin: read the admin token from FILE."_s, u"FILE"_s },
+        { u"admin-remote"_s,
+            u"With --admin: allow an address other than loopback (plain HTTP: only on a "
+            "network you trust)."_s },
+        { u"heartbeat-ttl-ms"_s,
+            u"With --admin: how long one POST /api/heartbeat keeps a user present. "
+            "Default 35000."_s,
+            u"MS"_s },
         { u"ttl-ms"_s,
             u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
             "(every third of it). Default 30000."_s,
@@ -215,8 +298,9 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto rate = read.integer(u"rate-limit"_s, 1, kIntMax, config.maxFramesPerSecond);
     const auto burst = read.integer(u"rate-burst"_s, 1, kIntMax, config.frameBurst);
     const auto ttl = read.integer(u"ttl-ms"_s, 300, kDay, 30'000);
+    const auto heartbeatTtl = read.integer(u"heartbeat-ttl-ms"_s, 1000, kDay, 35'000);
     if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !maxSubscriptions
-        || !maxIds || !maxFrame || !rate || !burst || !ttl)
+        || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl)
         return std::nullopt;
 
     if (parser.isSet(u"redis"_s)) {
@@ -246,6 +330,9 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         *error = u"--redis-prefix and --ttl-ms go with --redis"_s;
         return std::nullopt;
     }
+
+    if (!parseAdmin(parser, std::chrono::milliseconds(*heartbeatTtl), options, error))
+        return std::nullopt;
 
     if (hasGenerate)
         options.generateCount = int(*generate);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "server-mock/AdminServerOptions.h"
 #include "server-mock/GatewayConfig.h"
 #include "server-mock/RedisPresenceStore.h"
 
@@ -27,6 +28,8 @@ struct ServerOptions {
     std::optional<double> churnRate;
     // --scenario: a timeline to play (docs/scenarios.md), checked at start.
     QString scenarioFile;
+    // --admin: the admin and heartbeat HTTP API (docs/admin-api.md); unset, there is none.
+    std::optional<AdminServerOptions> admin;
     QString helpText;
 
     // args includes the program name, as QCoreApplication::arguments() gives it.

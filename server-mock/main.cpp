@@ -1,6 +1,8 @@
+#include "server-mock/AdminServer.h"
 #include "server-mock/ChurnDriver.h"
 #include "server-mock/FileLimit.h"
 #include "server-mock/Gateway.h"
+#include "server-mock/GatewayAdminBackend.h"
 #include "server-mock/PopulationGenerator.h"
 #include "server-mock/RedisChatStore.h"
 #include "server-mock/RedisPresenceStore.h"
@@ -111,6 +113,19 @@ int main(int argc, char *argv[])
         &signalWatcher, &UnixSignalWatcher::signalReceived, &gateway, &Gateway::shutdown);
     QObject::connect(&gateway, &Gateway::shutdownFinished, &app, &QCoreApplication::quit);
 
+    std::unique_ptr<GatewayAdminBackend> adminBackend;
+    std::unique_ptr<AdminServer> adminServer;
+    if (options->admin) {
+        adminBackend = std::make_unique<GatewayAdminBackend>(gateway, options->admin->heartbeatTtl);
+        adminServer = std::make_unique<AdminServer>(*adminBackend, *options->admin);
+        if (!adminServer->listen(&error))
+            return fail(u"--admin: %1"_s.arg(error));
+        out() << "admin API on " << adminServer->url().toString()
+              << (options->admin->adminToken.isEmpty()
+                         ? " (/healthz, /metrics and /api only: no --admin-token)"
+                         : "")
+              << '\n';
+    }
     std::unique_ptr<ChurnDriver> churnDriver;
     if (churn) {
         churnDriver = std::make_unique<ChurnDriver>(std::move(*churn), gateway.simulatedUsers(),

@@ -3,6 +3,8 @@
 // are about the HTTP layer: routes, credentials, limits and error answers. The gateway behind
 // the backend interface is tested end to end elsewhere.
 
+#include "HttpCall.h"
+
 #include "server-mock/AdminBackend.h"
 #include "server-mock/AdminServer.h"
 #include "server-mock/FaultSpec.h"
@@ -131,28 +133,7 @@ public:
     QList<QStringList> presenceAsked;
 };
 
-// One answer, however it came.
-struct Answer {
-    int status = 0;
-    QByteArray body;
-    QHash<QByteArray, QByteArray> headers; // names in lower case
-    bool closed = false; // raw requests: the server closed the connection after answering
-    int responses = 0; // raw requests: final (non-1xx) responses received
-
-    [[nodiscard]] QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-    [[nodiscard]] QString errorCode() const
-    {
-        return json().value("error"_L1).toObject().value("code"_L1).toString();
-    }
-    [[nodiscard]] QString errorMessage() const
-    {
-        return json().value("error"_L1).toObject().value("message"_L1).toString();
-    }
-    [[nodiscard]] QByteArray header(const QByteArray &name) const
-    {
-        return headers.value(name.toLower());
-    }
-};
+using Answer = HttpAnswer;
 
 // Reads the responses of a raw exchange: interim 1xx ones are skipped, the first final one
 // is kept, and the others counted.
@@ -297,23 +278,7 @@ void TestAdminServer::restart(const AdminServerOptions &options)
 Answer TestAdminServer::call(const QByteArray &verb, const QString &target, const QByteArray &body,
     const QByteArray &authorization)
 {
-    QNetworkRequest request(m_server->url().resolved(QUrl(target)));
-    if (!authorization.isEmpty())
-        request.setRawHeader("Authorization"_ba, authorization);
-    if (!body.isEmpty())
-        request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
-    std::unique_ptr<QNetworkReply> reply(m_http.sendCustomRequest(request, verb, body));
-    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
-    if (!reply->isFinished() && !finished.wait(5000)) {
-        qWarning() << "no answer to" << verb << target;
-        return {};
-    }
-    Answer answer;
-    answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    answer.body = reply->readAll();
-    for (const auto &[name, value] : reply->rawHeaderPairs())
-        answer.headers.insert(name.toLower(), value);
-    return answer;
+    return httpCall(m_http, verb, m_server->url().resolved(QUrl(target)), body, authorization);
 }
 
 Answer TestAdminServer::raw(const QByteArray &request)

@@ -3,7 +3,9 @@
 
 #include "server-mock/ServerOptions.h"
 
+#include <QFile>
 #include <QHostAddress>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <optional>
@@ -38,6 +40,9 @@ private Q_SLOTS:
     void rejectsBadRedisOptions();
     void redisOptions();
     void nullErrorPointerIsAllowed();
+    void qaOptions();
+    void rejectsBadQaOptions_data();
+    void rejectsBadQaOptions();
 };
 
 void TestServerOptions::defaults()
@@ -283,6 +288,83 @@ void TestServerOptions::rejects()
     QVERIFY2(!options, qPrintable(u"accepted: "_s + args.join(u' ')));
     for (const QString &piece : std::as_const(expected))
         QVERIFY2(error.contains(piece), qPrintable(u"missing \"%1\" in: %2"_s.arg(piece, error)));
+}
+
+void TestServerOptions::qaOptions()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile tokenFile(dir.filePath(u"admin.token"_s));
+    QVERIFY(tokenFile.open(QIODevice::WriteOnly));
+    tokenFile.write("  a-long-admin-token-0123\n");
+    tokenFile.close();
+
+    QString error;
+    auto options = parseArgs(
+        { u"--generate"_s, u"10"_s, u"--churn"_s, u"2.5"_s, u"--seed"_s, u"9"_s, u"--scenario"_s,
+            u"qa.jsonl"_s, u"--admin"_s, u"127.0.0.1:0"_s, u"--admin-token-file"_s,
+            tokenFile.fileName(), u"--heartbeat-ttl-ms"_s, u"5000"_s },
+        &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->churnRate, std::optional<double>(2.5));
+    QCOMPARE(options->seed, quint64(9));
+    QCOMPARE(options->scenarioFile, u"qa.jsonl"_s);
+    QVERIFY(options->admin);
+    QCOMPARE(options->admin->address, QHostAddress(QHostAddress::LocalHost));
+    QCOMPARE(options->admin->port, quint16(0));
+    QCOMPARE(options->admin->adminToken, u"a-long-admin-token-0123"_s);
+    QCOMPARE(options->admin->heartbeatTtl, std::chrono::milliseconds(5000));
+
+    // --seed also seeds the churn without --generate; --admin without a token serves /api only.
+    options = parseArgs({ u"--users"_s, u"u.json"_s, u"--churn"_s, u"1"_s, u"--seed"_s, u"4"_s,
+                            u"--admin"_s, u"[::1]:8766"_s },
+        &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->admin->adminToken, QString());
+    QCOMPARE(options->admin->port, quint16(8766));
+    // Off by default.
+    options = parseArgs({ u"--generate"_s, u"1"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QVERIFY(!options->admin && !options->churnRate && options->scenarioFile.isEmpty());
+}
+
+void TestServerOptions::rejectsBadQaOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("expected");
+    const QStringList gen { u"--generate"_s, u"3"_s };
+    const QStringList admin { u"--admin"_s, u"127.0.0.1:0"_s };
+    QTest::addRow("churn not a number")
+        << gen + QStringList { u"--churn"_s, u"lots"_s } << QStringList { u"--churn"_s, u"lots"_s };
+    QTest::addRow("churn zero") << gen + QStringList { u"--churn"_s, u"0"_s }
+                                << QStringList { u"--churn"_s };
+    QTest::addRow("churn nan") << gen + QStringList { u"--churn"_s, u"nan"_s }
+                               << QStringList { u"--churn"_s };
+    QTest::addRow("seed with users, no churn") << QStringList { u"--users"_s, u"u.json"_s,
+        u"--seed"_s, u"3"_s } << QStringList { u"--seed"_s, u"--churn"_s };
+    QTest::addRow("admin not loopback") << gen + QStringList { u"--admin"_s, u"0.0.0.0:8766"_s }
+                                        << QStringList { u"--admin"_s, u"--admin-remote"_s };
+    QTest::addRow("admin hostname") << gen + QStringList { u"--admin"_s, u"example.org:1"_s }
+                                    << QStringList { u"--admin"_s, u"HOST:PORT"_s };
+    QTest::addRow("token without admin")
+        << gen + QStringList { u"--admin-token"_s, u"0123456789abcdefg"_s }
+        << QStringList { u"--admin-token"_s, u"--admin"_s };
+    QTest::addRow("short token") << gen + admin + QStringList { u"--admin-token"_s, u"short"_s }
+                                 << QStringList { u"--admin-token"_s, u"16"_s };
+    QTest::addRow("token with a space")
+        << gen + admin + QStringList { u"--admin-token"_s, u"0123456789 abcdefg"_s }
+        << QStringList { u"--admin-token"_s };
+    QTest::addRow("token file missing")
+        << gen + admin + QStringList { u"--admin-token-file"_s, u"/nonexistent/admin.token"_s }
+        << QStringList { u"--admin-token-file"_s, u"/nonexistent/admin.token"_s };
+    QTest::addRow("heartbeat ttl too short")
+        << gen + admin + QStringList { u"--heartbeat-ttl-ms"_s, u"10"_s }
+        << QStringList { u"--heartbeat-ttl-ms"_s };
+}
+
+void TestServerOptions::rejectsBadQaOptions()
+{
+    rejects();
 }
 
 void TestServerOptions::nullErrorPointerIsAllowed()
