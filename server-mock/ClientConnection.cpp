@@ -6,6 +6,7 @@
 #include "server-mock/GatewayMetrics.h"
 #include "server-mock/Logging.h"
 
+#include <QTcpSocket>
 #include <QWebSocket>
 
 using namespace Qt::StringLiterals;
@@ -128,7 +129,8 @@ void ClientConnection::writeDue()
 
 void ClientConnection::abortAbruptly()
 {
-    m_socket->abort();
+    if (releaseTransport())
+        m_socket->abort();
 }
 
 void ClientConnection::setOutgoingDelay(std::chrono::milliseconds delay)
@@ -136,7 +138,7 @@ void ClientConnection::setOutgoingDelay(std::chrono::milliseconds delay)
     m_outgoingDelay = delay;
 }
 
-void ClientConnection::setStalled(bool stalled)
+void ClientConnection::setStalled(bool stalled, QTcpSocket *transport)
 {
     if (stalled == m_stalled || m_state == State::Closing)
         return;
@@ -146,8 +148,19 @@ void ClientConnection::setStalled(bool stalled)
         m_pingTimer.stop();
         m_silenceTimer.stop();
         m_outboxTimer.stop();
+        // Nor reading: QWebSocket answers pings by itself, so the peer's heartbeat would never
+        // notice. It reads when its socket says readyRead; with that socket's signals blocked,
+        // what arrives waits there (a bounded buffer, then the kernel's), as with a hung process.
+        m_transport = transport;
+        if (m_transport) {
+            m_transport->blockSignals(true);
+            m_transport->setReadBufferSize(qint64(m_config.maxFrameBytes) + 1024);
+        }
         return;
     }
+    const QPointer<QTcpSocket> held = m_transport;
+    if (!releaseTransport())
+        return;
     if (m_state == State::Authenticated) {
         m_pingTimer.start();
         heard();
@@ -156,6 +169,23 @@ void ClientConnection::setStalled(bool stalled)
     const QStringList received = std::exchange(m_inbox, {});
     for (const QString &text : received)
         handleText(text);
+    // Then what waited in the TCP socket: the peer sends nothing more for being answered late,
+    // so nothing else would make the QWebSocket read it.
+    if (held && m_state != State::Closing && held->bytesAvailable() > 0)
+        Q_EMIT held->readyRead();
+}
+
+bool ClientConnection::releaseTransport()
+{
+    const QPointer<QTcpSocket> transport = std::exchange(m_transport, nullptr);
+    if (!transport)
+        return true;
+    transport->blockSignals(false);
+    transport->setReadBufferSize(m_socket->readBufferSize()); // what QWebSocket had set
+    if (transport->state() == QAbstractSocket::ConnectedState)
+        return true;
+    QMetaObject::invokeMethod(this, &ClientConnection::onSocketDisconnected, Qt::QueuedConnection);
+    return false;
 }
 
 void ClientConnection::sendError(const ProtocolError &error)
@@ -181,6 +211,8 @@ void ClientConnection::close(quint16 closeCode, const QString &reason)
     m_helloTimer.stop();
     m_pingTimer.stop();
     m_silenceTimer.stop();
+    if (!releaseTransport())
+        return; // the peer left while the connection was stalled
     m_socket->close(QWebSocketProtocol::CloseCode(closeCode), reason);
     m_closeTimer.start(m_config.shutdownTimeout);
 }

@@ -7,11 +7,13 @@
 #include "server-mock/RateLimiter.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QStringList>
 #include <QTimer>
 #include <deque>
 #include <optional>
 
+class QTcpSocket;
 class QWebSocket;
 
 namespace Presence::Gateway {
@@ -52,9 +54,11 @@ public:
 
     // Fault injection (FaultInjector). Each outgoing frame waits `delay` before it is written,
     // in order. A stalled connection neither handles what it receives nor writes anything
-    // (heartbeat included) until it is released; then it catches up in order.
+    // (heartbeat included, and the pongs QWebSocket would send by itself) until it is released;
+    // then it catches up in order. When stalling, `transport` is the TCP socket under the
+    // WebSocket (QWebSocket does not expose it): what the peer sends meanwhile waits there.
     void setOutgoingDelay(std::chrono::milliseconds delay);
-    void setStalled(bool stalled);
+    void setStalled(bool stalled, QTcpSocket *transport = nullptr);
     [[nodiscard]] bool isStalled() const { return m_stalled; }
 
 Q_SIGNALS:
@@ -72,6 +76,9 @@ private:
     void onSocketDisconnected();
     void writeDue();
     void handleText(const QString &text);
+    // Lets a stalled TCP socket reach the QWebSocket again. False when the peer left meanwhile,
+    // unseen by the QWebSocket: this connection then reports its end itself.
+    bool releaseTransport();
 
     QWebSocket *m_socket;
     ConnectionId m_id;
@@ -98,6 +105,7 @@ private:
     bool m_stalled = false;
     std::deque<Queued> m_outbox; // frames held by a delay or a stall, in order
     QStringList m_inbox; // frames received while stalled
+    QPointer<QTcpSocket> m_transport; // while stalled: its signals are blocked
     QTimer m_outboxTimer;
 };
 

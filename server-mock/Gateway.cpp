@@ -591,7 +591,24 @@ void Gateway::applyFaults(ClientConnection *connection)
 {
     const QString &user = connection->userId();
     connection->setOutgoingDelay(m_faults.outgoingDelayFor(user));
-    connection->setStalled(m_faults.isStalled(user));
+    const bool stalled = m_faults.isStalled(user);
+    // Only stalling needs the TCP socket, and finding it is a search: only then.
+    connection->setStalled(
+        stalled, stalled && !connection->isStalled() ? transportOf(connection) : nullptr);
+}
+
+QTcpSocket *Gateway::transportOf(const ClientConnection *connection) const
+{
+    // QWebSocket keeps the socket it was handed without adopting it: it stays the listener's
+    // child, and its peer tells which connection it carries.
+    const QString peer = connection->peer();
+    const auto sockets = m_listener->findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
+    for (QTcpSocket *socket : sockets) {
+        if (u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort()) == peer)
+            return socket;
+    }
+    qCWarning(lcFaults) << "connection" << connection->id() << "has no TCP socket to stall";
+    return nullptr;
 }
 
 QList<QPointer<ClientConnection>> Gateway::connectionsFor(const QString &userId) const

@@ -19,6 +19,7 @@
 #include <optional>
 
 class QTcpServer;
+class QTcpSocket;
 class QWebSocketServer;
 class QWebSocketCorsAuthenticator;
 
@@ -95,6 +96,8 @@ private:
     void onFaultEnded(const QString &id, const FaultSpec &fault);
     // The running delay and stall faults, as they concern this connection.
     void applyFaults(ClientConnection *connection);
+    // The TCP socket under a connection's QWebSocket, which does not expose it; nullptr if gone.
+    [[nodiscard]] QTcpSocket *transportOf(const ClientConnection *connection) const;
     // Connections a fault naming `userId` (empty: everybody) acts on, safe to act on one by one.
     [[nodiscard]] QList<QPointer<ClientConnection>> connectionsFor(const QString &userId) const;
     void sendPresence(const Protocol::UserPresence &presence);
