@@ -10,7 +10,6 @@
 #include "server-mock/GatedTcpServer.h"
 #include "server-mock/HttpReply.h"
 #include "server-mock/Logging.h"
-#include "server-mock/StrictFieldReader.h"
 
 #include <QByteArrayList>
 #include <QHttpServer>
@@ -379,7 +378,7 @@ void AdminServer::setPresence(
     const std::optional<QJsonObject> body = objectBody(request.body(), &problem);
     if (!body)
         return send(socket, badRequest(problem));
-    StrictFieldReader read(*body);
+    Protocol::FieldReader read(*body);
     QString status;
     if (read.allowOnly({ "status"_L1 }, u"a presence change"_s))
         status = read.string("status"_L1, Protocol::Need::Required);

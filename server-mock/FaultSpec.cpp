@@ -1,6 +1,6 @@
 #include "server-mock/FaultSpec.h"
 
-#include "server-mock/StrictFieldReader.h"
+#include "protocol/FieldReader.h"
 
 #include <QJsonValue>
 #include <QStringList>
@@ -8,6 +8,7 @@
 #include <cmath>
 
 using namespace Qt::StringLiterals;
+using Presence::Protocol::FieldReader;
 using Presence::Protocol::Need;
 
 namespace Presence::Gateway {
@@ -69,7 +70,7 @@ bool FaultSpec::isSendableCloseCode(qint64 code)
 
 std::optional<FaultSpec> FaultSpec::fromJson(const QJsonObject &json, QString *error)
 {
-    StrictFieldReader read(json);
+    FieldReader read(json);
     FaultSpec spec;
     const auto kindValue = read.value("kind"_L1, Need::Required);
     const auto kind = faultKindFromString(kindValue ? kindValue->toString() : QString());
@@ -81,11 +82,11 @@ std::optional<FaultSpec> FaultSpec::fromJson(const QJsonObject &json, QString *e
         switch (*kind) {
         case FaultKind::Drop:
             if (read.allowOnly({ "kind"_L1, "user"_L1 }, owner))
-                spec.user = read.id("user"_L1, u"a user id", Need::Optional);
+                spec.user = read.id("user"_L1, Need::Optional);
             break;
         case FaultKind::Close:
             if (read.allowOnly({ "kind"_L1, "user"_L1, "code"_L1, "reason"_L1 }, owner)) {
-                spec.user = read.id("user"_L1, u"a user id", Need::Optional);
+                spec.user = read.id("user"_L1, Need::Optional);
                 if (const auto code = read.value("code"_L1, Need::Required)) {
                     const double number = code->toDouble(-1);
                     // Range first: a huge double does not convert to an integer.
@@ -107,7 +108,7 @@ std::optional<FaultSpec> FaultSpec::fromJson(const QJsonObject &json, QString *e
             break;
         case FaultKind::Delay:
             if (read.allowOnly({ "kind"_L1, "user"_L1, "ms"_L1 }, owner)) {
-                spec.user = read.id("user"_L1, u"a user id", Need::Optional);
+                spec.user = read.id("user"_L1, Need::Optional);
                 if (const auto ms = read.integer("ms"_L1, 1, kMaxDelayMs, Need::Required))
                     spec.delay = std::chrono::milliseconds(*ms);
             }
@@ -116,7 +117,7 @@ std::optional<FaultSpec> FaultSpec::fromJson(const QJsonObject &json, QString *e
         case FaultKind::Duplicate:
         case FaultKind::Reorder:
             if (read.allowOnly({ "kind"_L1, "user"_L1 }, owner))
-                spec.user = read.id("user"_L1, u"a user id", Need::Required);
+                spec.user = read.id("user"_L1, Need::Required);
             break;
         case FaultKind::Refuse:
             if (read.allowOnly({ "kind"_L1, "seconds"_L1 }, owner)) {

@@ -1,6 +1,6 @@
 #include "server-mock/Scenario.h"
 
-#include "server-mock/StrictFieldReader.h"
+#include "protocol/FieldReader.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -14,6 +14,7 @@
 
 using namespace Qt::StringLiterals;
 using Presence::Protocol::ChosenStatus;
+using Presence::Protocol::FieldReader;
 using Presence::Protocol::Need;
 using std::chrono::milliseconds;
 using Action = Presence::Gateway::Scenario::Step::Action;
@@ -95,7 +96,7 @@ std::optional<qint64> parseTimeText(QStringView text, QString *problem)
 }
 
 // A time field ("at" or "for"), as an integer of milliseconds or a string with a unit.
-std::optional<milliseconds> readTime(StrictFieldReader &read, QLatin1StringView key, Need need)
+std::optional<milliseconds> readTime(FieldReader &read, QLatin1StringView key, Need need)
 {
     const auto value = read.value(key, need);
     if (!value)
@@ -146,7 +147,7 @@ constexpr Verb kVerbs[] {
 };
 
 // One step from its JSON object; false with read's problem set.
-bool readStep(StrictFieldReader &read, Scenario::Step *step)
+bool readStep(FieldReader &read, Scenario::Step *step)
 {
     const QString verbName = read.string("do"_L1, Need::Required);
     if (read.failed())
@@ -201,11 +202,11 @@ bool readStep(StrictFieldReader &read, Scenario::Step *step)
     switch (step->action) {
     case Action::SetStatus:
     case Action::Offline:
-        step->user = read.id("user"_L1, u"a user id", Need::Required);
+        step->user = read.id("user"_L1, Need::Required);
         break;
     case Action::Connect:
     case Action::Disconnect:
-        step->user = read.id("user"_L1, u"a user id", Need::Required);
+        step->user = read.id("user"_L1, Need::Required);
         step->device = read.id("device"_L1, u"a device id", Need::Required);
         if (step->action != Action::Connect)
             break;
@@ -320,7 +321,7 @@ private:
 
         Scenario::Step step;
         step.line = number;
-        StrictFieldReader read(document.object());
+        FieldReader read(document.object());
         if (!readStep(read, &step))
             return fail(number, read.problem());
         noteUser(step.user);
