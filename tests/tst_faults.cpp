@@ -4,6 +4,7 @@
 // core (GatewaySession) recovers from every fault on its own.
 
 #include "GatewayFixture.h"
+#include "MockServerProcess.h"
 #include "PresenceFrames.h"
 #include "RawWebSocketPeer.h"
 #include "SessionFixture.h"
@@ -24,7 +25,6 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -33,7 +33,6 @@
 #include <chrono>
 #include <memory>
 #include <optional>
-#include <sys/resource.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -214,83 +213,6 @@ public:
 private:
     QObject m_context;
     QList<Entry> m_entries;
-};
-
-// One presence-mock-server process, killed by the destructor if it still runs. A crash it is
-// asked for leaves no core file behind.
-class ServerProcess {
-public:
-    ServerProcess()
-    {
-        m_process.setProgram(QStringLiteral(PRESENCE_MOCK_SERVER));
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-        m_process.setChildProcessModifier([] {
-            const rlimit noCore { 0, 0 };
-            ::setrlimit(RLIMIT_CORE, &noCore);
-        });
-    }
-    ~ServerProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
-    ServerProcess(const ServerProcess &) = delete;
-    ServerProcess &operator=(const ServerProcess &) = delete;
-
-    [[nodiscard]] bool start(const QStringList &args)
-    {
-        m_process.setArguments(args);
-        m_process.start();
-        return m_process.waitForStarted(10000);
-    }
-
-    // The port it prints once listening; nullopt when it exits first or takes too long.
-    [[nodiscard]] std::optional<quint16> waitListening()
-    {
-        static const QRegularExpression listening(u"listening on ws://127\\.0\\.0\\.1:(\\d+)/"_s);
-        QRegularExpressionMatch match;
-        (void)QTest::qWaitFor(
-            [&] {
-                collect();
-                match = listening.match(QString::fromUtf8(m_stdout));
-                return match.hasMatch() || m_process.state() == QProcess::NotRunning;
-            },
-            10000);
-        if (!match.hasMatch())
-            return std::nullopt;
-        return quint16(match.captured(1).toUInt());
-    }
-
-    // Runs the event loop (clients here keep talking) until the process has ended.
-    [[nodiscard]] bool waitFinished()
-    {
-        const bool finished
-            = QTest::qWaitFor([&] { return m_process.state() == QProcess::NotRunning; }, 10000);
-        collect();
-        return finished;
-    }
-
-    [[nodiscard]] bool isRunning() const { return m_process.state() == QProcess::Running; }
-    [[nodiscard]] QString output() const { return QString::fromUtf8(m_stdout); }
-    [[nodiscard]] QString errorOutput() const { return QString::fromUtf8(m_stderr); }
-    [[nodiscard]] QByteArray transcript() const
-    {
-        return "--- stdout:\n"_ba + m_stdout + "--- stderr:\n"_ba + m_stderr;
-    }
-    QProcess &process() { return m_process; }
-
-private:
-    void collect()
-    {
-        m_stdout += m_process.readAllStandardOutput();
-        m_stderr += m_process.readAllStandardError();
-    }
-
-    QProcess m_process;
-    QByteArray m_stdout;
-    QByteArray m_stderr;
 };
 
 bool writeFile(const QString &path, const QByteArray &contents)
@@ -785,7 +707,8 @@ void TestFaults::crashKillsTheProcessWithoutClosing()
         R"({"at": "1500ms", "do": "fault", "id": "boom", "fault": {"kind": "crash"}})"
         "\n"_ba));
 
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    server.disableCoreFile();
     QVERIFY(server.start({ u"--generate"_s, u"10"_s, u"--listen"_s, u"127.0.0.1:0"_s,
         u"--scenario"_s, scenario, u"--dump-users"_s, usersFile }));
     const auto port = server.waitListening();
@@ -795,8 +718,7 @@ void TestFaults::crashKillsTheProcessWithoutClosing()
     QVERIFY2(users, qPrintable(error));
 
     TestClient client;
-    const QJsonObject welcome
-        = client.login(QUrl(u"ws://127.0.0.1:%1/"_s.arg(*port)), users->user(1).token);
+    const QJsonObject welcome = client.login(server.url(), users->user(1).token);
     QVERIFY2(!welcome.isEmpty(), "no sign-in before the crash:\n" + server.transcript());
 
     QVERIFY2(server.waitFinished(), server.transcript().constData());
@@ -838,7 +760,7 @@ void TestFaults::refusesBadScenarioFile()
     const QString path = dir.filePath(u"qa.jsonl"_s);
     QVERIFY(writeFile(path, contents));
 
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start(
         { u"--generate"_s, u"10"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--scenario"_s, path }));
     QVERIFY2(server.waitFinished(), server.transcript().constData());
