@@ -164,14 +164,6 @@ QByteArray howItEnded(TestClient &client)
         .toUtf8();
 }
 
-QList<UserPresence> presenceOf(const QSignalSpy &spy, qsizetype from = 0)
-{
-    QList<UserPresence> all;
-    for (qsizetype i = from; i < spy.size(); ++i)
-        all.append(spy.at(i).at(0).value<QList<UserPresence>>());
-    return all;
-}
-
 // What the session reported about `id` from emission `from` on, as "status seq".
 QStringList historyOf(const QSignalSpy &spy, const QString &id, qsizetype from = 0)
 {
@@ -182,38 +174,6 @@ QStringList historyOf(const QSignalSpy &spy, const QString &id, qsizetype from =
     }
     return history;
 }
-
-QSet<QString> presenceIdsOf(const QSignalSpy &spy, qsizetype from = 0)
-{
-    QSet<QString> ids;
-    for (const UserPresence &presence : presenceOf(spy, from))
-        ids.insert(presence.id);
-    return ids;
-}
-
-// What the session said of itself each time it scheduled a retry (a short backoff may have
-// started the next attempt, which clears the error, by the time a test looks).
-class RetryLog {
-public:
-    struct Entry {
-        int attempt = 0;
-        std::chrono::milliseconds delay { 0 };
-        QString errorString;
-    };
-
-    explicit RetryLog(GatewaySession &session)
-    {
-        QObject::connect(&session, &GatewaySession::retryScheduled, &m_context,
-            [this, &session](int attempt, std::chrono::milliseconds delay) {
-                m_entries.append({ attempt, delay, session.errorString() });
-            });
-    }
-    [[nodiscard]] const QList<Entry> &entries() const { return m_entries; }
-
-private:
-    QObject m_context;
-    QList<Entry> m_entries;
-};
 
 bool writeFile(const QString &path, const QByteArray &contents)
 {
