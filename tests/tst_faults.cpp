@@ -3,6 +3,7 @@
 // presence-mock-server binary crashes on cue and refuses bad scenario files, and the client
 // core (GatewaySession) recovers from every fault on its own.
 
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
 #include "MockServerProcess.h"
 #include "PresenceFrames.h"
@@ -44,6 +45,8 @@ using Presence::Protocol::Backoff;
 using Presence::Protocol::UserPresence;
 using Presence::Session::GatewaySession;
 using State = GatewaySession::State;
+using ClientSteps::setStatus;
+using ClientSteps::subscribe;
 using PresenceFrames::dump;
 using PresenceFrames::push;
 
@@ -220,8 +223,6 @@ private Q_SLOTS:
 
 private:
     [[nodiscard]] std::unique_ptr<TestClient> login(const QString &id);
-    [[nodiscard]] static QJsonObject subscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject setStatus(TestClient &client, const QString &status);
     // Presence frames that arrived before the answer to a ping sent now (and not taken yet);
     // takes them.
     [[nodiscard]] static QList<QJsonObject> presenceAfterRoundTrip(TestClient &client);
@@ -251,31 +252,12 @@ void TestFaults::cleanup()
 
 std::unique_ptr<TestClient> TestFaults::login(const QString &id)
 {
-    auto client = std::make_unique<TestClient>();
-    const QJsonObject welcome = client->login(m_gateway->url(), tokenOf(id));
-    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
-        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
-        return nullptr;
-    }
-    return client;
-}
-
-QJsonObject TestFaults::subscribe(TestClient &client, const QStringList &ids)
-{
-    return client.request(
-        { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
-}
-
-QJsonObject TestFaults::setStatus(TestClient &client, const QString &status)
-{
-    return client.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, status } });
+    return ClientSteps::signIn(m_gateway->url(), id);
 }
 
 QList<QJsonObject> TestFaults::presenceAfterRoundTrip(TestClient &client)
 {
-    const QJsonObject pong = client.request({ { "type"_L1, "ping"_L1 } });
-    if (pong.value("type"_L1).toString() != u"pong")
-        qWarning("ping got %s", toString(pong));
+    ClientSteps::roundTrip(client);
     QList<QJsonObject> pushes;
     while (!client.pending(u"presence"_s).isEmpty())
         pushes.append(client.waitFor(u"presence"_s, 0));

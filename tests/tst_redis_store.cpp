@@ -8,6 +8,7 @@
 // keys or channels, and its keys are deleted afterwards. Tests that stop Redis or start without
 // one always use a private redis-server.
 
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
 #include "MockServerProcess.h"
 #include "PresenceFrames.h"
@@ -74,6 +75,10 @@ QList<TestUser> population()
     return PresenceFrames::fivePeople();
 }
 
+using ClientSteps::closeAndWait;
+using ClientSteps::setStatus;
+using ClientSteps::signIn;
+using ClientSteps::unsubscribe;
 using PresenceFrames::dump;
 using PresenceFrames::entry;
 using PresenceFrames::nowMs;
@@ -200,14 +205,9 @@ private:
     // Starts m_a and m_b over the Redis at url and waits until their stores are ready.
     [[nodiscard]] bool startGateways(const RedisUrl &url);
     [[nodiscard]] static std::unique_ptr<TestClient> login(
-        const QUrl &url, const QString &id, const QString &status = {});
-    [[nodiscard]] static std::unique_ptr<TestClient> login(
         const Gateway &gateway, const QString &id, const QString &status = {});
+    // The users of the snapshot that answers the subscription.
     [[nodiscard]] static QJsonArray subscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject unsubscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject setStatus(TestClient &client, const QString &status);
-    // Closes the client's socket and waits until the gateway has let go of the connection.
-    [[nodiscard]] static bool closeAndWait(const Gateway &gateway, TestClient &client);
 
     // Redis as the test sees it, under this test's prefix.
     [[nodiscard]] QByteArray key(const char *kind, const QString &userId) const;
@@ -267,52 +267,17 @@ bool TestRedisStore::startGateways(const RedisUrl &url)
 }
 
 std::unique_ptr<TestClient> TestRedisStore::login(
-    const QUrl &url, const QString &id, const QString &status)
-{
-    auto client = std::make_unique<TestClient>();
-    QJsonObject extra;
-    if (!status.isEmpty())
-        extra.insert("status"_L1, status);
-    const QJsonObject welcome = client->login(url, tokenOf(id), extra);
-    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
-        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
-        return nullptr;
-    }
-    return client;
-}
-
-std::unique_ptr<TestClient> TestRedisStore::login(
     const Gateway &gateway, const QString &id, const QString &status)
 {
-    return login(gateway.url(), id, status);
+    return signIn(gateway.url(), id, status);
 }
 
 QJsonArray TestRedisStore::subscribe(TestClient &client, const QStringList &ids)
 {
-    const QJsonObject answer = client.request(
-        { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
+    const QJsonObject answer = ClientSteps::subscribe(client, ids);
     if (answer.value("type"_L1).toString() != u"snapshot")
         qWarning("subscribe got %s", toString(answer));
     return answer.value("users"_L1).toArray();
-}
-
-QJsonObject TestRedisStore::unsubscribe(TestClient &client, const QStringList &ids)
-{
-    return client.request(
-        { { "type"_L1, "unsubscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
-}
-
-QJsonObject TestRedisStore::setStatus(TestClient &client, const QString &status)
-{
-    return client.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, status } });
-}
-
-bool TestRedisStore::closeAndWait(const Gateway &gateway, TestClient &client)
-{
-    const int before = gateway.connectionCount();
-    client.socket().close();
-    return client.waitDisconnected()
-        && QTest::qWaitFor([&] { return gateway.connectionCount() == before - 1; }, 5000);
 }
 
 QByteArray TestRedisStore::key(const char *kind, const QString &userId) const
@@ -717,9 +682,9 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     QVERIFY(alice);
     QCOMPARE(subscribe(*alice, { u"bob"_s, u"carol"_s }),
         (QJsonArray { entry(u"bob"_s, u"offline"_s, 0), entry(u"carol"_s, u"offline"_s, 0) }));
-    auto bob = login(dying.url(), u"bob"_s);
+    auto bob = signIn(dying.url(), u"bob"_s);
     QVERIFY(bob);
-    auto carol = login(dying.url(), u"carol"_s);
+    auto carol = signIn(dying.url(), u"carol"_s);
     QVERIFY(carol);
     QTRY_COMPARE(alice->pending(u"presence"_s).size(), 2);
     QCOMPARE(statuses(shownAfter(*alice, 0, {})),
