@@ -89,6 +89,9 @@ private:
         const QByteArray &body = {}, const QByteArray &authorization = {});
     [[nodiscard]] std::unique_ptr<TestClient> login(const QString &id);
     [[nodiscard]] static QJsonArray subscribe(TestClient &client, const QStringList &ids);
+    // alice subscribed to bob, who is signed in over a WebSocket and has set himself away (seq
+    // 2), every step checked; the caller returns when QTest::currentTestFailed().
+    void aliceWatchesBobAway(std::unique_ptr<TestClient> &alice, std::unique_ptr<TestClient> &bob);
 
     std::unique_ptr<Gateway> m_gateway;
     std::unique_ptr<GatewayAdminBackend> m_backend;
@@ -145,6 +148,22 @@ QJsonArray TestAdminEndToEnd::subscribe(TestClient &client, const QStringList &i
         .toArray();
 }
 
+void TestAdminEndToEnd::aliceWatchesBobAway(
+    std::unique_ptr<TestClient> &alice, std::unique_ptr<TestClient> &bob)
+{
+    alice = login(u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }).size(), 1);
+    bob = login(u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"online"_s, 1));
+    QCOMPARE(bob->request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, "away"_L1 } })
+                 .value("type"_L1)
+                 .toString(),
+        u"ok"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"away"_s, 2));
+}
+
 void TestAdminEndToEnd::heartbeatMakesAUserPresentForWatchers()
 {
     auto alice = login(u"alice"_s);
@@ -170,17 +189,11 @@ void TestAdminEndToEnd::heartbeatMakesAUserPresentForWatchers()
 
 void TestAdminEndToEnd::heartbeatAndWebSocketDevicesAddUp()
 {
-    auto alice = login(u"alice"_s);
-    QVERIFY(alice);
-    QCOMPARE(subscribe(*alice, { u"bob"_s }).size(), 1);
-    auto bob = login(u"bob"_s);
-    QVERIFY(bob);
-    QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"online"_s, 1));
-    QCOMPARE(bob->request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, "away"_L1 } })
-                 .value("type"_L1)
-                 .toString(),
-        u"ok"_s);
-    QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"away"_s, 2));
+    std::unique_ptr<TestClient> alice;
+    std::unique_ptr<TestClient> bob;
+    aliceWatchesBobAway(alice, bob);
+    if (QTest::currentTestFailed())
+        return;
     // An HTTP-only device of bob's is online: online wins over away.
     QCOMPARE(call("POST", u"/api/heartbeat"_s, {}, bearer(tokenOf(u"bob"_s))).status, 200);
     QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"online"_s, 3));
@@ -251,17 +264,11 @@ void TestAdminEndToEnd::batchPresenceIsBoundTo500Ids()
 
 void TestAdminEndToEnd::adminSimulatesPresenceAndDescribesUsers()
 {
-    auto alice = login(u"alice"_s);
-    QVERIFY(alice);
-    QCOMPARE(subscribe(*alice, { u"bob"_s }).size(), 1);
-    auto bob = login(u"bob"_s);
-    QVERIFY(bob);
-    QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"online"_s, 1));
-    QCOMPARE(bob->request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, "away"_L1 } })
-                 .value("type"_L1)
-                 .toString(),
-        u"ok"_s);
-    QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"away"_s, 2));
+    std::unique_ptr<TestClient> alice;
+    std::unique_ptr<TestClient> bob;
+    aliceWatchesBobAway(alice, bob);
+    if (QTest::currentTestFailed())
+        return;
 
     // A simulated device of bob's, online.
     QCOMPARE(call("POST", u"/admin/users/bob/presence"_s, json({ { "status"_L1, "online"_L1 } }),

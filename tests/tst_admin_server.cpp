@@ -167,6 +167,37 @@ Answer parseRaw(const QByteArray &bytes)
     return answer;
 }
 
+// A raw TCP connection to the server, for what no well-behaved client sends: it keeps every
+// byte the server answers.
+class RawConnection {
+public:
+    RawConnection()
+    {
+        QObject::connect(&m_socket, &QIODevice::readyRead, &m_socket,
+            [this] { m_received += m_socket.readAll(); });
+    }
+
+    [[nodiscard]] bool open(quint16 port)
+    {
+        m_socket.connectToHost(QHostAddress::LocalHost, port);
+        return m_socket.waitForConnected(5000);
+    }
+    void write(const QByteArray &bytes) { m_socket.write(bytes); }
+    // Whether the server has closed the connection, waiting up to 5 s for it.
+    [[nodiscard]] bool waitClosed() { return !m_closed.isEmpty() || m_closed.wait(5000); }
+    // Everything received so far.
+    [[nodiscard]] const QByteArray &received()
+    {
+        m_received += m_socket.readAll();
+        return m_received;
+    }
+
+private:
+    QTcpSocket m_socket;
+    QByteArray m_received;
+    QSignalSpy m_closed { &m_socket, &QAbstractSocket::disconnected };
+};
+
 QByteArray paddedTo(QByteArray json, qsizetype size)
 {
     return json.append(QByteArray(size - json.size(), ' '));
@@ -283,17 +314,12 @@ Answer TestAdminServer::call(const QByteArray &verb, const QString &target, cons
 
 Answer TestAdminServer::raw(const QByteArray &request)
 {
-    QTcpSocket socket;
-    QByteArray received;
-    connect(&socket, &QIODevice::readyRead, &socket, [&] { received += socket.readAll(); });
-    QSignalSpy closed(&socket, &QAbstractSocket::disconnected);
-    socket.connectToHost(QHostAddress::LocalHost, m_server->port());
-    if (!socket.waitForConnected(5000))
+    RawConnection connection;
+    if (!connection.open(m_server->port()))
         return {};
-    socket.write(request);
-    const bool wasClosed = !closed.isEmpty() || closed.wait(5000);
-    received += socket.readAll();
-    Answer answer = parseRaw(received);
+    connection.write(request);
+    const bool wasClosed = connection.waitClosed();
+    Answer answer = parseRaw(connection.received());
     answer.closed = wasClosed;
     return answer;
 }
@@ -851,18 +877,14 @@ void TestAdminServer::malformedRequestsAreRefused()
 void TestAdminServer::hugeHeadIsRefusedBeforeItEnds()
 {
     // A request line that never ends: refused once it passes the limit, not buffered forever.
-    QTcpSocket socket;
-    QByteArray received;
-    connect(&socket, &QIODevice::readyRead, &socket, [&] { received += socket.readAll(); });
-    QSignalSpy closed(&socket, &QAbstractSocket::disconnected);
-    socket.connectToHost(QHostAddress::LocalHost, m_server->port());
-    QVERIFY(socket.waitForConnected(5000));
-    socket.write("GET /" + QByteArray(200 * kKiB, 'a'));
-    QTRY_VERIFY(received.contains("\r\n\r\n"));
-    const Answer answer = parseRaw(received);
+    RawConnection connection;
+    QVERIFY(connection.open(m_server->port()));
+    connection.write("GET /" + QByteArray(200 * kKiB, 'a'));
+    QTRY_VERIFY(connection.received().contains("\r\n\r\n"));
+    const Answer answer = parseRaw(connection.received());
     QCOMPARE(answer.status, 431);
     QCOMPARE(answer.errorCode(), u"headers_too_large"_s);
-    QVERIFY(closed.wait(5000) || !closed.isEmpty());
+    QVERIFY(connection.waitClosed());
 
     // As many header bytes, spread over fields, are refused alike.
     QByteArray fields = "GET /healthz HTTP/1.1\r\n"_ba;
@@ -888,24 +910,20 @@ void TestAdminServer::slowRequestTimesOut()
 
 void TestAdminServer::expectContinueIsHonoured()
 {
-    QTcpSocket socket;
-    QByteArray received;
-    connect(&socket, &QIODevice::readyRead, &socket, [&] { received += socket.readAll(); });
-    QSignalSpy closed(&socket, &QAbstractSocket::disconnected);
-    socket.connectToHost(QHostAddress::LocalHost, m_server->port());
-    QVERIFY(socket.waitForConnected(5000));
+    RawConnection connection;
+    QVERIFY(connection.open(m_server->port()));
     const QByteArray body = R"({"status":"away"})"_ba;
-    socket.write("POST /admin/users/bob/presence HTTP/1.1\r\n"
-                 "Authorization: Bearer admin-secret\r\n"
-                 "Expect: 100-continue\r\n"
-                 "Content-Length: "
+    connection.write("POST /admin/users/bob/presence HTTP/1.1\r\n"
+                     "Authorization: Bearer admin-secret\r\n"
+                     "Expect: 100-continue\r\n"
+                     "Content-Length: "
         + QByteArray::number(body.size()) + "\r\n\r\n");
     // The body is sent only once the server asks for it, as curl does.
-    QTRY_VERIFY(received.startsWith("HTTP/1.1 100 Continue\r\n\r\n"));
+    QTRY_VERIFY(connection.received().startsWith("HTTP/1.1 100 Continue\r\n\r\n"));
     QVERIFY(m_backend->simulated.isEmpty());
-    socket.write(body);
-    QVERIFY(closed.wait(5000) || !closed.isEmpty());
-    QCOMPARE(parseRaw(received).status, 204);
+    connection.write(body);
+    QVERIFY(connection.waitClosed());
+    QCOMPARE(parseRaw(connection.received()).status, 204);
     QCOMPARE(m_backend->simulated.size(), 1);
 }
 

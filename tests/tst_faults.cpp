@@ -3,7 +3,9 @@
 // presence-mock-server binary crashes on cue and refuses bad scenario files, and the client
 // core (GatewaySession) recovers from every fault on its own.
 
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
+#include "MockServerProcess.h"
 #include "PresenceFrames.h"
 #include "RawWebSocketPeer.h"
 #include "SessionFixture.h"
@@ -24,7 +26,6 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -33,7 +34,6 @@
 #include <chrono>
 #include <memory>
 #include <optional>
-#include <sys/resource.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -45,6 +45,8 @@ using Presence::Protocol::Backoff;
 using Presence::Protocol::UserPresence;
 using Presence::Session::GatewaySession;
 using State = GatewaySession::State;
+using ClientSteps::setStatus;
+using ClientSteps::subscribe;
 using PresenceFrames::dump;
 using PresenceFrames::push;
 
@@ -165,14 +167,6 @@ QByteArray howItEnded(TestClient &client)
         .toUtf8();
 }
 
-QList<UserPresence> presenceOf(const QSignalSpy &spy, qsizetype from = 0)
-{
-    QList<UserPresence> all;
-    for (qsizetype i = from; i < spy.size(); ++i)
-        all.append(spy.at(i).at(0).value<QList<UserPresence>>());
-    return all;
-}
-
 // What the session reported about `id` from emission `from` on, as "status seq".
 QStringList historyOf(const QSignalSpy &spy, const QString &id, qsizetype from = 0)
 {
@@ -183,115 +177,6 @@ QStringList historyOf(const QSignalSpy &spy, const QString &id, qsizetype from =
     }
     return history;
 }
-
-QSet<QString> presenceIdsOf(const QSignalSpy &spy, qsizetype from = 0)
-{
-    QSet<QString> ids;
-    for (const UserPresence &presence : presenceOf(spy, from))
-        ids.insert(presence.id);
-    return ids;
-}
-
-// What the session said of itself each time it scheduled a retry (a short backoff may have
-// started the next attempt, which clears the error, by the time a test looks).
-class RetryLog {
-public:
-    struct Entry {
-        int attempt = 0;
-        std::chrono::milliseconds delay { 0 };
-        QString errorString;
-    };
-
-    explicit RetryLog(GatewaySession &session)
-    {
-        QObject::connect(&session, &GatewaySession::retryScheduled, &m_context,
-            [this, &session](int attempt, std::chrono::milliseconds delay) {
-                m_entries.append({ attempt, delay, session.errorString() });
-            });
-    }
-    [[nodiscard]] const QList<Entry> &entries() const { return m_entries; }
-
-private:
-    QObject m_context;
-    QList<Entry> m_entries;
-};
-
-// One presence-mock-server process, killed by the destructor if it still runs. A crash it is
-// asked for leaves no core file behind.
-class ServerProcess {
-public:
-    ServerProcess()
-    {
-        m_process.setProgram(QStringLiteral(PRESENCE_MOCK_SERVER));
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-        m_process.setChildProcessModifier([] {
-            const rlimit noCore { 0, 0 };
-            ::setrlimit(RLIMIT_CORE, &noCore);
-        });
-    }
-    ~ServerProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
-    ServerProcess(const ServerProcess &) = delete;
-    ServerProcess &operator=(const ServerProcess &) = delete;
-
-    [[nodiscard]] bool start(const QStringList &args)
-    {
-        m_process.setArguments(args);
-        m_process.start();
-        return m_process.waitForStarted(10000);
-    }
-
-    // The port it prints once listening; nullopt when it exits first or takes too long.
-    [[nodiscard]] std::optional<quint16> waitListening()
-    {
-        static const QRegularExpression listening(u"listening on ws://127\\.0\\.0\\.1:(\\d+)/"_s);
-        QRegularExpressionMatch match;
-        (void)QTest::qWaitFor(
-            [&] {
-                collect();
-                match = listening.match(QString::fromUtf8(m_stdout));
-                return match.hasMatch() || m_process.state() == QProcess::NotRunning;
-            },
-            10000);
-        if (!match.hasMatch())
-            return std::nullopt;
-        return quint16(match.captured(1).toUInt());
-    }
-
-    // Runs the event loop (clients here keep talking) until the process has ended.
-    [[nodiscard]] bool waitFinished()
-    {
-        const bool finished
-            = QTest::qWaitFor([&] { return m_process.state() == QProcess::NotRunning; }, 10000);
-        collect();
-        return finished;
-    }
-
-    [[nodiscard]] bool isRunning() const { return m_process.state() == QProcess::Running; }
-    [[nodiscard]] QString output() const { return QString::fromUtf8(m_stdout); }
-    [[nodiscard]] QString errorOutput() const { return QString::fromUtf8(m_stderr); }
-    [[nodiscard]] QByteArray transcript() const
-    {
-        return "--- stdout:\n"_ba + m_stdout + "--- stderr:\n"_ba + m_stderr;
-    }
-    QProcess &process() { return m_process; }
-
-private:
-    void collect()
-    {
-        m_stdout += m_process.readAllStandardOutput();
-        m_stderr += m_process.readAllStandardError();
-    }
-
-    QProcess m_process;
-    QByteArray m_stdout;
-    QByteArray m_stderr;
-};
 
 bool writeFile(const QString &path, const QByteArray &contents)
 {
@@ -338,8 +223,6 @@ private Q_SLOTS:
 
 private:
     [[nodiscard]] std::unique_ptr<TestClient> login(const QString &id);
-    [[nodiscard]] static QJsonObject subscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject setStatus(TestClient &client, const QString &status);
     // Presence frames that arrived before the answer to a ping sent now (and not taken yet);
     // takes them.
     [[nodiscard]] static QList<QJsonObject> presenceAfterRoundTrip(TestClient &client);
@@ -369,31 +252,12 @@ void TestFaults::cleanup()
 
 std::unique_ptr<TestClient> TestFaults::login(const QString &id)
 {
-    auto client = std::make_unique<TestClient>();
-    const QJsonObject welcome = client->login(m_gateway->url(), tokenOf(id));
-    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
-        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
-        return nullptr;
-    }
-    return client;
-}
-
-QJsonObject TestFaults::subscribe(TestClient &client, const QStringList &ids)
-{
-    return client.request(
-        { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
-}
-
-QJsonObject TestFaults::setStatus(TestClient &client, const QString &status)
-{
-    return client.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, status } });
+    return ClientSteps::signIn(m_gateway->url(), id);
 }
 
 QList<QJsonObject> TestFaults::presenceAfterRoundTrip(TestClient &client)
 {
-    const QJsonObject pong = client.request({ { "type"_L1, "ping"_L1 } });
-    if (pong.value("type"_L1).toString() != u"pong")
-        qWarning("ping got %s", toString(pong));
+    ClientSteps::roundTrip(client);
     QList<QJsonObject> pushes;
     while (!client.pending(u"presence"_s).isEmpty())
         pushes.append(client.waitFor(u"presence"_s, 0));
@@ -785,7 +649,8 @@ void TestFaults::crashKillsTheProcessWithoutClosing()
         R"({"at": "1500ms", "do": "fault", "id": "boom", "fault": {"kind": "crash"}})"
         "\n"_ba));
 
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    server.disableCoreFile();
     QVERIFY(server.start({ u"--generate"_s, u"10"_s, u"--listen"_s, u"127.0.0.1:0"_s,
         u"--scenario"_s, scenario, u"--dump-users"_s, usersFile }));
     const auto port = server.waitListening();
@@ -795,8 +660,7 @@ void TestFaults::crashKillsTheProcessWithoutClosing()
     QVERIFY2(users, qPrintable(error));
 
     TestClient client;
-    const QJsonObject welcome
-        = client.login(QUrl(u"ws://127.0.0.1:%1/"_s.arg(*port)), users->user(1).token);
+    const QJsonObject welcome = client.login(server.url(), users->user(1).token);
     QVERIFY2(!welcome.isEmpty(), "no sign-in before the crash:\n" + server.transcript());
 
     QVERIFY2(server.waitFinished(), server.transcript().constData());
@@ -838,7 +702,7 @@ void TestFaults::refusesBadScenarioFile()
     const QString path = dir.filePath(u"qa.jsonl"_s);
     QVERIFY(writeFile(path, contents));
 
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start(
         { u"--generate"_s, u"10"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--scenario"_s, path }));
     QVERIFY2(server.waitFinished(), server.transcript().constData());

@@ -2,7 +2,9 @@
 // messages between friends over real loopback sockets (acks, pushes to every device,
 // history paging, offline delivery, refusals, the per-conversation cap) and its MemoryChatStore.
 
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
+#include "PresenceFrames.h"
 #include "TestClient.h"
 
 #include "protocol/ClientMessages.h"
@@ -11,7 +13,6 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/MemoryChatStore.h"
 
-#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,24 +52,14 @@ const MemoryChatStore &memoryChats(const Gateway &gateway)
     return *qobject_cast<const MemoryChatStore *>(gateway.chats());
 }
 
+using PresenceFrames::dump;
+using PresenceFrames::nowMs;
+
 // alice: bob and carol. bob and carol are not friends of each other. dave has no friends.
 QList<TestUser> population()
 {
     return { { u"alice"_s, { u"bob"_s, u"carol"_s } }, { u"bob"_s, {} }, { u"carol"_s, {} },
         { u"dave"_s, {} } };
-}
-
-QByteArray dump(const QList<QJsonObject> &frames)
-{
-    QJsonArray array;
-    for (const QJsonObject &frame : frames)
-        array.append(frame);
-    return QJsonDocument(array).toJson(QJsonDocument::Compact);
-}
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
 }
 
 // A history entry: exactly the documented fields.
@@ -204,13 +195,7 @@ void TestGatewayChat::restart(const GatewayConfig &config)
 
 std::unique_ptr<TestClient> TestGatewayChat::login(const QString &id)
 {
-    auto client = std::make_unique<TestClient>();
-    const QJsonObject welcome = client->login(m_gateway->url(), tokenOf(id));
-    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
-        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
-        return nullptr;
-    }
-    return client;
+    return ClientSteps::signIn(m_gateway->url(), id);
 }
 
 QJsonObject TestGatewayChat::sendMessage(TestClient &client, const QString &to, const QString &text)
@@ -231,18 +216,13 @@ QJsonObject TestGatewayChat::history(TestClient &client, const QString &with,
 
 QList<QJsonObject> TestGatewayChat::messagesAfterRoundTrip(TestClient &client)
 {
-    const QJsonObject pong = client.request({ { "type"_L1, "ping"_L1 } });
-    if (pong.value("type"_L1).toString() != u"pong")
-        qWarning("ping got %s", toString(pong));
+    ClientSteps::roundTrip(client);
     return client.pending(u"message"_s);
 }
 
 bool TestGatewayChat::closeAndWait(TestClient &client)
 {
-    const int before = m_gateway->connectionCount();
-    client.socket().close();
-    return client.waitDisconnected()
-        && QTest::qWaitFor([&] { return m_gateway->connectionCount() == before - 1; }, 5000);
+    return ClientSteps::closeAndWait(*m_gateway, client);
 }
 
 // ---- protocol ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // gateway with a short grace. Who gets pushed what and when, seq numbering, the grace,
 // several devices, invisibility, unsubscribe and the subscriptions the gateway keeps.
 
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "TestClient.h"
@@ -43,6 +44,9 @@ QList<TestUser> population()
     return PresenceFrames::fivePeople();
 }
 
+using ClientSteps::setStatus;
+using ClientSteps::subscribe;
+using ClientSteps::unsubscribe;
 using PresenceFrames::dump;
 using PresenceFrames::entry;
 using PresenceFrames::nowMs;
@@ -87,9 +91,6 @@ private Q_SLOTS:
 
 private:
     [[nodiscard]] std::unique_ptr<TestClient> login(const QString &id, const QString &status = {});
-    [[nodiscard]] static QJsonObject subscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject unsubscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject setStatus(TestClient &client, const QString &status);
     // Presence frames that arrived before the answer to a ping sent now (and not taken yet).
     [[nodiscard]] static QList<QJsonObject> presenceAfterRoundTrip(TestClient &client);
     // Closes the client's socket and waits until the gateway has let go of the connection.
@@ -118,49 +119,18 @@ void TestGatewayPresence::cleanup()
 
 std::unique_ptr<TestClient> TestGatewayPresence::login(const QString &id, const QString &status)
 {
-    auto client = std::make_unique<TestClient>();
-    QJsonObject extra;
-    if (!status.isEmpty())
-        extra.insert("status"_L1, status);
-    const QJsonObject welcome = client->login(m_gateway->url(), tokenOf(id), extra);
-    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
-        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
-        return nullptr;
-    }
-    return client;
-}
-
-QJsonObject TestGatewayPresence::subscribe(TestClient &client, const QStringList &ids)
-{
-    return client.request(
-        { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
-}
-
-QJsonObject TestGatewayPresence::unsubscribe(TestClient &client, const QStringList &ids)
-{
-    return client.request(
-        { { "type"_L1, "unsubscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
-}
-
-QJsonObject TestGatewayPresence::setStatus(TestClient &client, const QString &status)
-{
-    return client.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, status } });
+    return ClientSteps::signIn(m_gateway->url(), id, status);
 }
 
 QList<QJsonObject> TestGatewayPresence::presenceAfterRoundTrip(TestClient &client)
 {
-    const QJsonObject pong = client.request({ { "type"_L1, "ping"_L1 } });
-    if (pong.value("type"_L1).toString() != u"pong")
-        qWarning("ping got %s", toString(pong));
+    ClientSteps::roundTrip(client);
     return client.pending(u"presence"_s);
 }
 
 bool TestGatewayPresence::closeAndWait(TestClient &client)
 {
-    const int before = m_gateway->connectionCount();
-    client.socket().close();
-    return client.waitDisconnected()
-        && QTest::qWaitFor([&] { return m_gateway->connectionCount() == before - 1; }, 5000);
+    return ClientSteps::closeAndWait(*m_gateway, client);
 }
 
 void TestGatewayPresence::snapshotForFriendsDeniedForOthers()

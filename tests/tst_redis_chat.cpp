@@ -6,6 +6,7 @@
 // one; every test function has a key prefix of its own, deleted afterwards. The test that stops
 // Redis uses a private redis-server.
 
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "RedisServer.h"
@@ -38,8 +39,6 @@ constexpr int kReadyTimeoutMs = 10000;
 // RedisAsyncConnection's longest wait between attempts, plus slack: after Redis is back, the
 // stores are connected within this.
 constexpr int kReconnectTimeoutMs = 5000 + 3000;
-
-using PresenceFrames::dump;
 
 RedisChatStore *chatStore(const Gateway &gateway)
 {
@@ -147,13 +146,7 @@ bool TestRedisChat::startGateways(const RedisUrl &url, qsizetype capacity)
 
 std::unique_ptr<TestClient> TestRedisChat::login(const Gateway &gateway, const QString &id)
 {
-    auto client = std::make_unique<TestClient>();
-    const QJsonObject welcome = client->login(gateway.url(), tokenOf(id));
-    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
-        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
-        return nullptr;
-    }
-    return client;
+    return ClientSteps::signIn(gateway.url(), id);
 }
 
 QList<QByteArray> TestRedisChat::messageChannels()

@@ -8,7 +8,9 @@
 // keys or channels, and its keys are deleted afterwards. Tests that stop Redis or start without
 // one always use a private redis-server.
 
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
+#include "MockServerProcess.h"
 #include "PresenceFrames.h"
 #include "RedisServer.h"
 #include "RedisTestBed.h"
@@ -73,6 +75,10 @@ QList<TestUser> population()
     return PresenceFrames::fivePeople();
 }
 
+using ClientSteps::closeAndWait;
+using ClientSteps::setStatus;
+using ClientSteps::signIn;
+using ClientSteps::unsubscribe;
 using PresenceFrames::dump;
 using PresenceFrames::entry;
 using PresenceFrames::nowMs;
@@ -170,90 +176,6 @@ bool waitStoreReady(const RedisPresenceStore &store)
         kStartTimeoutMs);
 }
 
-// A presence-mock-server process, killed by the destructor if it still runs.
-class GatewayProcess {
-public:
-    GatewayProcess()
-    {
-        m_process.setProgram(QStringLiteral(PRESENCE_MOCK_SERVER));
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-    }
-    ~GatewayProcess() { kill(); }
-    GatewayProcess(const GatewayProcess &) = delete;
-    GatewayProcess &operator=(const GatewayProcess &) = delete;
-
-    [[nodiscard]] bool start(const QStringList &args)
-    {
-        m_process.setArguments(args);
-        m_process.start();
-        return m_process.waitForStarted(kStartTimeoutMs);
-    }
-
-    // The port of the "listening on ws://127.0.0.1:PORT/" line; nullopt if it exits first.
-    [[nodiscard]] std::optional<quint16> waitListening()
-    {
-        static const QRegularExpression listening(u"listening on ws://127\\.0\\.0\\.1:(\\d+)/"_s);
-        QRegularExpressionMatch match;
-        (void)QTest::qWaitFor(
-            [&] {
-                collect();
-                match = listening.match(QString::fromUtf8(m_stdout));
-                return match.hasMatch() || m_process.state() == QProcess::NotRunning;
-            },
-            kStartTimeoutMs);
-        if (!match.hasMatch())
-            return std::nullopt;
-        return quint16(match.captured(1).toUInt());
-    }
-
-    // Runs the event loop until the process has exited.
-    [[nodiscard]] bool waitFinished()
-    {
-        const bool finished = QTest::qWaitFor(
-            [&] { return m_process.state() == QProcess::NotRunning; }, kStartTimeoutMs);
-        collect();
-        return finished;
-    }
-
-    // Runs the event loop until stderr contains `text`.
-    [[nodiscard]] bool waitErrorOutput(const QString &text)
-    {
-        return QTest::qWaitFor(
-            [&] {
-                collect();
-                return QString::fromUtf8(m_stderr).contains(text);
-            },
-            kStartTimeoutMs);
-    }
-
-    // SIGKILL: the gateway dies without closing anything or telling Redis.
-    void kill()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-
-    [[nodiscard]] QString errorOutput() const { return QString::fromUtf8(m_stderr); }
-    [[nodiscard]] QByteArray transcript() const
-    {
-        return "--- stdout:\n"_ba + m_stdout + "--- stderr:\n"_ba + m_stderr;
-    }
-    QProcess &process() { return m_process; }
-
-private:
-    void collect()
-    {
-        m_stdout += m_process.readAllStandardOutput();
-        m_stderr += m_process.readAllStandardError();
-    }
-
-    QProcess m_process;
-    QByteArray m_stdout;
-    QByteArray m_stderr;
-};
-
 } // namespace
 
 class TestRedisStore : public QObject {
@@ -283,14 +205,9 @@ private:
     // Starts m_a and m_b over the Redis at url and waits until their stores are ready.
     [[nodiscard]] bool startGateways(const RedisUrl &url);
     [[nodiscard]] static std::unique_ptr<TestClient> login(
-        const QUrl &url, const QString &id, const QString &status = {});
-    [[nodiscard]] static std::unique_ptr<TestClient> login(
         const Gateway &gateway, const QString &id, const QString &status = {});
+    // The users of the snapshot that answers the subscription.
     [[nodiscard]] static QJsonArray subscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject unsubscribe(TestClient &client, const QStringList &ids);
-    [[nodiscard]] static QJsonObject setStatus(TestClient &client, const QString &status);
-    // Closes the client's socket and waits until the gateway has let go of the connection.
-    [[nodiscard]] static bool closeAndWait(const Gateway &gateway, TestClient &client);
 
     // Redis as the test sees it, under this test's prefix.
     [[nodiscard]] QByteArray key(const char *kind, const QString &userId) const;
@@ -350,52 +267,17 @@ bool TestRedisStore::startGateways(const RedisUrl &url)
 }
 
 std::unique_ptr<TestClient> TestRedisStore::login(
-    const QUrl &url, const QString &id, const QString &status)
-{
-    auto client = std::make_unique<TestClient>();
-    QJsonObject extra;
-    if (!status.isEmpty())
-        extra.insert("status"_L1, status);
-    const QJsonObject welcome = client->login(url, tokenOf(id), extra);
-    if (welcome.value("user"_L1).toObject().value("id"_L1).toString() != id) {
-        qWarning("login as %s failed: %s", qPrintable(id), dump(client->received()).constData());
-        return nullptr;
-    }
-    return client;
-}
-
-std::unique_ptr<TestClient> TestRedisStore::login(
     const Gateway &gateway, const QString &id, const QString &status)
 {
-    return login(gateway.url(), id, status);
+    return signIn(gateway.url(), id, status);
 }
 
 QJsonArray TestRedisStore::subscribe(TestClient &client, const QStringList &ids)
 {
-    const QJsonObject answer = client.request(
-        { { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
+    const QJsonObject answer = ClientSteps::subscribe(client, ids);
     if (answer.value("type"_L1).toString() != u"snapshot")
         qWarning("subscribe got %s", toString(answer));
     return answer.value("users"_L1).toArray();
-}
-
-QJsonObject TestRedisStore::unsubscribe(TestClient &client, const QStringList &ids)
-{
-    return client.request(
-        { { "type"_L1, "unsubscribe"_L1 }, { "ids"_L1, QJsonArray::fromStringList(ids) } });
-}
-
-QJsonObject TestRedisStore::setStatus(TestClient &client, const QString &status)
-{
-    return client.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, status } });
-}
-
-bool TestRedisStore::closeAndWait(const Gateway &gateway, TestClient &client)
-{
-    const int before = gateway.connectionCount();
-    client.socket().close();
-    return client.waitDisconnected()
-        && QTest::qWaitFor([&] { return gateway.connectionCount() == before - 1; }, 5000);
 }
 
 QByteArray TestRedisStore::key(const char *kind, const QString &userId) const
@@ -789,22 +671,20 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     const QString usersPath = dir.filePath(u"users.json"_s);
     QString error;
     QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
-    GatewayProcess dying;
+    MockServerProcess dying(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(dying.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath, u"--redis"_s,
         m_redis.url().toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix), u"--ttl-ms"_s,
         QString::number(kTtl.count()), u"--grace-ms"_s, QString::number(kGrace.count()) }));
-    const auto port = dying.waitListening();
-    QVERIFY2(port, dying.transcript().constData());
-    const QUrl dyingUrl(u"ws://127.0.0.1:%1/"_s.arg(*port));
+    QVERIFY2(dying.waitListening(), dying.transcript().constData());
 
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
     QVERIFY(alice);
     QCOMPARE(subscribe(*alice, { u"bob"_s, u"carol"_s }),
         (QJsonArray { entry(u"bob"_s, u"offline"_s, 0), entry(u"carol"_s, u"offline"_s, 0) }));
-    auto bob = login(dyingUrl, u"bob"_s);
+    auto bob = signIn(dying.url(), u"bob"_s);
     QVERIFY(bob);
-    auto carol = login(dyingUrl, u"carol"_s);
+    auto carol = signIn(dying.url(), u"carol"_s);
     QVERIFY(carol);
     QTRY_COMPARE(alice->pending(u"presence"_s).size(), 2);
     QCOMPARE(statuses(shownAfter(*alice, 0, {})),
@@ -1005,7 +885,7 @@ void TestRedisStore::unreachableRedisAtStartIsRetried()
     RedisServer nowhere;
     QVERIFY2(nowhere.start(), qPrintable(nowhere.error()));
     nowhere.stop();
-    GatewayProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"5"_s, u"--redis"_s,
         nowhere.url().toString() }));
     QVERIFY2(server.waitListening(), server.transcript().constData());
@@ -1020,7 +900,7 @@ void TestRedisStore::unreachableRedisAtStartIsRetried()
 
 void TestRedisStore::badRedisUrlExitsWithTwo()
 {
-    GatewayProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start(
         { u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"5"_s, u"--redis"_s, u"nonsense"_s }));
     QVERIFY2(server.waitFinished(), server.transcript().constData());

@@ -2,6 +2,7 @@
 // clean shutdown on SIGTERM/SIGINT, exit codes for bad input, --help/--version, and that two
 // servers can share a machine (port 0, no fixed port).
 
+#include "MockServerProcess.h"
 #include "TestClient.h"
 
 #include "protocol/CloseCode.h"
@@ -16,98 +17,9 @@
 
 #include <csignal>
 #include <optional>
-#include <sys/types.h>
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;
-
-namespace {
-
-constexpr int kStartTimeoutMs = 10000;
-constexpr int kExitTimeoutMs = 10000;
-
-// One presence-mock-server process. The destructor kills it if it still runs, so a test
-// that fails half-way never leaves a server behind.
-class ServerProcess {
-public:
-    ServerProcess()
-    {
-        m_process.setProgram(QStringLiteral(PRESENCE_MOCK_SERVER));
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-    }
-    ~ServerProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
-    ServerProcess(const ServerProcess &) = delete;
-    ServerProcess &operator=(const ServerProcess &) = delete;
-
-    [[nodiscard]] bool start(const QStringList &args)
-    {
-        m_process.setArguments(args);
-        m_process.start();
-        return m_process.waitForStarted(kStartTimeoutMs);
-    }
-
-    // The port from the "listening on ws://127.0.0.1:PORT/" line, once it is printed;
-    // nullopt when the process exits first or the deadline passes.
-    [[nodiscard]] std::optional<quint16> waitListening()
-    {
-        static const QRegularExpression listening(u"listening on ws://127\\.0\\.0\\.1:(\\d+)/"_s);
-        QRegularExpressionMatch match;
-        (void)QTest::qWaitFor(
-            [&] {
-                collect();
-                match = listening.match(output());
-                return match.hasMatch() || m_process.state() == QProcess::NotRunning;
-            },
-            kStartTimeoutMs);
-        if (!match.hasMatch())
-            return std::nullopt;
-        return quint16(match.captured(1).toUInt());
-    }
-
-    // Runs the event loop (so clients in this process keep talking) until the process exits.
-    [[nodiscard]] bool waitFinished()
-    {
-        const bool finished = QTest::qWaitFor(
-            [&] { return m_process.state() == QProcess::NotRunning; }, kExitTimeoutMs);
-        collect();
-        return finished;
-    }
-
-    void signal(int signalNumber) { ::kill(pid_t(m_process.processId()), signalNumber); }
-
-    [[nodiscard]] QString output() const { return QString::fromUtf8(m_stdout); }
-    [[nodiscard]] QString errorOutput() const { return QString::fromUtf8(m_stderr); }
-    // Both channels, for failure messages.
-    [[nodiscard]] QByteArray transcript() const
-    {
-        return "--- stdout:\n"_ba + m_stdout + "--- stderr:\n"_ba + m_stderr;
-    }
-    QProcess &process() { return m_process; }
-
-private:
-    void collect()
-    {
-        m_stdout += m_process.readAllStandardOutput();
-        m_stderr += m_process.readAllStandardError();
-    }
-
-    QProcess m_process;
-    QByteArray m_stdout;
-    QByteArray m_stderr;
-};
-
-QUrl urlOf(quint16 port)
-{
-    return QUrl(u"ws://127.0.0.1:%1/"_s.arg(port));
-}
-
-} // namespace
 
 class TestServerProcess : public QObject {
     Q_OBJECT
@@ -128,8 +40,8 @@ private Q_SLOTS:
 private:
     // Starts `server` on a free port with a generated population dumped to dir; returns the
     // port and fills *directory with the dumped users.
-    std::optional<quint16> startGenerated(
-        ServerProcess &server, const QTemporaryDir &dir, std::optional<UserDirectory> *directory);
+    std::optional<quint16> startGenerated(MockServerProcess &server, const QTemporaryDir &dir,
+        std::optional<UserDirectory> *directory);
 };
 
 void TestServerProcess::initTestCase()
@@ -138,7 +50,7 @@ void TestServerProcess::initTestCase()
 }
 
 std::optional<quint16> TestServerProcess::startGenerated(
-    ServerProcess &server, const QTemporaryDir &dir, std::optional<UserDirectory> *directory)
+    MockServerProcess &server, const QTemporaryDir &dir, std::optional<UserDirectory> *directory)
 {
     const QString dumpPath = dir.filePath(u"users.json"_s);
     if (!server.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"20"_s, u"--friends"_s,
@@ -158,7 +70,7 @@ void TestServerProcess::servesGeneratedPopulation()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     std::optional<UserDirectory> users;
     const auto port = startGenerated(server, dir, &users);
     QVERIFY2(port, server.transcript().constData());
@@ -176,7 +88,7 @@ void TestServerProcess::servesGeneratedPopulation()
 
     const UserDirectory::User &user = users->user(3);
     TestClient client;
-    const QJsonObject welcome = client.login(urlOf(*port), user.token);
+    const QJsonObject welcome = client.login(server.url(), user.token);
     QVERIFY2(!welcome.isEmpty(), server.transcript().constData());
     QCOMPARE(welcome.value("user"_L1).toObject().value("id"_L1).toString(), user.id);
     QCOMPARE(welcome.value("user"_L1).toObject().value("name"_L1).toString(), user.name);
@@ -209,14 +121,14 @@ void TestServerProcess::exitsCleanlyOnSignal()
 
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     std::optional<UserDirectory> users;
     const auto port = startGenerated(server, dir, &users);
     QVERIFY2(port, server.transcript().constData());
     QVERIFY(users);
 
     TestClient client;
-    QVERIFY2(!client.login(urlOf(*port), users->user(0).token).isEmpty(),
+    QVERIFY2(!client.login(server.url(), users->user(0).token).isEmpty(),
         server.transcript().constData());
 
     if (signalNumber == SIGTERM)
@@ -264,7 +176,7 @@ void TestServerProcess::refusesBadUsersFile()
         QCOMPARE(file.write(contents), contents.size());
     }
 
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, path }));
     QVERIFY2(server.waitFinished(), server.transcript().constData());
     QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
@@ -298,7 +210,7 @@ void TestServerProcess::refusesBadArguments()
     QFETCH(QStringList, args);
     QFETCH(QString, expected);
 
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start(args));
     QVERIFY2(server.waitFinished(), server.transcript().constData());
     QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
@@ -310,7 +222,7 @@ void TestServerProcess::refusesBadArguments()
 
 void TestServerProcess::printsVersion()
 {
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start({ u"--version"_s }));
     QVERIFY2(server.waitFinished(), server.transcript().constData());
     QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
@@ -321,7 +233,7 @@ void TestServerProcess::printsVersion()
 
 void TestServerProcess::printsHelp()
 {
-    ServerProcess server;
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start({ u"--help"_s }));
     QVERIFY2(server.waitFinished(), server.transcript().constData());
     QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
@@ -337,8 +249,8 @@ void TestServerProcess::twoServersRunAtOnce()
     QTemporaryDir dir1;
     QTemporaryDir dir2;
     QVERIFY(dir1.isValid() && dir2.isValid());
-    ServerProcess server1;
-    ServerProcess server2;
+    MockServerProcess server1(QStringLiteral(PRESENCE_MOCK_SERVER));
+    MockServerProcess server2(QStringLiteral(PRESENCE_MOCK_SERVER));
     std::optional<UserDirectory> users1;
     std::optional<UserDirectory> users2;
     const auto port1 = startGenerated(server1, dir1, &users1);
@@ -352,13 +264,13 @@ void TestServerProcess::twoServersRunAtOnce()
     // Both serve at the same time.
     TestClient client1;
     TestClient client2;
-    QCOMPARE(client1.login(urlOf(*port1), users1->user(1).token)
+    QCOMPARE(client1.login(server1.url(), users1->user(1).token)
                  .value("user"_L1)
                  .toObject()
                  .value("id"_L1)
                  .toString(),
         u"user1"_s);
-    QCOMPARE(client2.login(urlOf(*port2), users2->user(2).token)
+    QCOMPARE(client2.login(server2.url(), users2->user(2).token)
                  .value("user"_L1)
                  .toObject()
                  .value("id"_L1)

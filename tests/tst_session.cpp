@@ -6,6 +6,7 @@
 
 #include "ClosedPort.h"
 #include "GatewayFixture.h"
+#include "SessionFixture.h"
 #include "TcpProxy.h"
 #include "TestClient.h"
 
@@ -149,23 +150,6 @@ QSet<QString> toSet(const QStringList &ids)
     return QSet<QString>(ids.cbegin(), ids.cend());
 }
 
-// Every presence entry reported by a presenceReceived spy, from emission `from` on.
-QList<UserPresence> presenceOf(const QSignalSpy &spy, qsizetype from = 0)
-{
-    QList<UserPresence> all;
-    for (qsizetype i = from; i < spy.size(); ++i)
-        all.append(spy.at(i).at(0).value<QList<UserPresence>>());
-    return all;
-}
-
-QSet<QString> presenceIdsOf(const QSignalSpy &spy, qsizetype from = 0)
-{
-    QSet<QString> ids;
-    for (const UserPresence &presence : presenceOf(spy, from))
-        ids.insert(presence.id);
-    return ids;
-}
-
 QSet<QString> staleIdsOf(const QSignalSpy &spy)
 {
     QSet<QString> ids;
@@ -175,34 +159,6 @@ QSet<QString> staleIdsOf(const QSignalSpy &spy)
     }
     return ids;
 }
-
-// What the session said of itself at the moment it scheduled each retry. By the time a test
-// looks, a short backoff may already have started the next attempt (which clears the error).
-class RetryLog {
-public:
-    struct Entry {
-        int attempt = 0;
-        std::chrono::milliseconds delay { 0 };
-        State state = State::Disconnected;
-        QString errorString;
-        int retryAttempt = 0;
-        std::chrono::milliseconds retryDelay { 0 };
-    };
-
-    explicit RetryLog(GatewaySession &session)
-    {
-        QObject::connect(&session, &GatewaySession::retryScheduled, &m_context,
-            [this, &session](int attempt, std::chrono::milliseconds delay) {
-                m_entries.append({ attempt, delay, session.state(), session.errorString(),
-                    session.retryAttempt(), session.retryDelay() });
-            });
-    }
-    [[nodiscard]] const QList<Entry> &entries() const { return m_entries; }
-
-private:
-    QObject m_context; // disconnects the recorder when the log goes
-    QList<Entry> m_entries;
-};
 
 UserPresence presence(const QString &id, PresenceStatus status, qint64 seq)
 {

@@ -52,6 +52,14 @@ std::unique_ptr<TestClient> login(const Gateway &gateway, const QString &id)
     return client;
 }
 
+// The five people of PresenceFrames on a gateway of their own, with the given grace.
+std::unique_ptr<Gateway> startFivePeople(std::chrono::milliseconds grace = testConfig().grace)
+{
+    GatewayConfig config = testConfig();
+    config.grace = grace;
+    return startGateway(PresenceFrames::fivePeople(), config);
+}
+
 QJsonArray subscribe(TestClient &client, const QStringList &ids)
 {
     return client
@@ -110,7 +118,7 @@ void TestSimulatedUsers::initTestCase()
 
 void TestSimulatedUsers::simulatedUserIsSeenLikeARealOne()
 {
-    const auto gateway = startGateway(PresenceFrames::fivePeople());
+    const auto gateway = startFivePeople();
     QVERIFY(gateway);
     auto alice = login(*gateway, u"alice"_s);
     QVERIFY(alice);
@@ -139,9 +147,7 @@ void TestSimulatedUsers::simulatedUserIsSeenLikeARealOne()
 
 void TestSimulatedUsers::simulatedDevicesAggregateWithRealOnes()
 {
-    GatewayConfig config = testConfig();
-    config.grace = 200ms;
-    const auto gateway = startGateway(PresenceFrames::fivePeople(), config);
+    const auto gateway = startFivePeople(200ms);
     QVERIFY(gateway);
     auto alice = login(*gateway, u"alice"_s);
     QVERIFY(alice);
@@ -166,7 +172,7 @@ void TestSimulatedUsers::simulatedDevicesAggregateWithRealOnes()
 
 void TestSimulatedUsers::invisibleSimulatedUserNeverLeaks()
 {
-    const auto gateway = startGateway(PresenceFrames::fivePeople());
+    const auto gateway = startFivePeople();
     QVERIFY(gateway);
     auto alice = login(*gateway, u"alice"_s);
     QVERIFY(alice);
@@ -251,7 +257,7 @@ void TestSimulatedUsers::churnKeepsThePopulationMoving()
 
 void TestSimulatedUsers::churnLeavesRealUsersAlone()
 {
-    const auto gateway = startGateway(PresenceFrames::fivePeople());
+    const auto gateway = startFivePeople();
     QVERIFY(gateway);
     auto bob = login(*gateway, u"bob"_s);
     QVERIFY(bob);
@@ -275,9 +281,7 @@ void TestSimulatedUsers::churnLeavesRealUsersAlone()
 
 void TestSimulatedUsers::scenarioPlaysItsTimeline()
 {
-    GatewayConfig config = testConfig();
-    config.grace = 100ms;
-    const auto gateway = startGateway(PresenceFrames::fivePeople(), config);
+    const auto gateway = startFivePeople(100ms);
     QVERIFY(gateway);
     auto alice = login(*gateway, u"alice"_s);
     QVERIFY(alice);
@@ -312,7 +316,7 @@ void TestSimulatedUsers::scenarioPlaysItsTimeline()
 
 void TestSimulatedUsers::scenarioStartsAndEndsFaults()
 {
-    const auto gateway = startGateway(PresenceFrames::fivePeople());
+    const auto gateway = startFivePeople();
     QVERIFY(gateway);
     QString error;
     auto scenario = Scenario::parse(
