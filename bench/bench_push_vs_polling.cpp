@@ -93,7 +93,6 @@
 #include "MockServerProcess.h"
 #include "RawHttpExchange.h"
 #include "SocketCounters.h"
-#include "Summary.h"
 #include "protocol/PresenceStatus.h"
 
 using namespace Qt::StringLiterals;
@@ -734,7 +733,6 @@ public:
         m_closing = true;
         m_socket.abort();
     }
-    [[nodiscard]] bool isReady() const { return m_ready; }
 
     // The gateway's pings (and so this client's pongs) in the window. Not observable through
     // QWebSocket: counted from the schedule, one every heartbeat_ms from the welcome (the
