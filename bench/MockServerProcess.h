@@ -1,5 +1,7 @@
 #pragma once
 
+#include "EventLoopWait.h"
+
 // The real presence-mock-server as a child process of a benchmark: started with the given
 // arguments, its WebSocket and HTTP addresses read from what it prints, its CPU time and
 // memory read from /proc, and stopped with SIGTERM (killed if it does not exit).
@@ -69,16 +71,7 @@ public:
     }
 
     // SIGTERM (the gateway closes its clients with 1001 and exits), then SIGKILL after 5 s.
-    void stop()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.terminate();
-        if (!m_process.waitForFinished(5000)) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
+    void stop() { BenchSupport::stopProcess(m_process); }
 
     [[nodiscard]] QUrl webSocketUrl() const { return m_webSocketUrl; }
     [[nodiscard]] QUrl httpUrl() const { return m_httpUrl; }

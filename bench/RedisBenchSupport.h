@@ -24,34 +24,15 @@
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisUrl.h"
 
+#include "EventLoopWait.h"
+
 namespace RedisBench {
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-// Runs the event loop until done() holds (checked after every batch of events) or timeout has
-// passed; returns done(). No polling timer runs meanwhile, so what is measured is undisturbed.
-inline bool waitUntil(const std::function<bool()> &done, std::chrono::milliseconds timeout)
-{
-    bool expired = false;
-    QTimer wake;
-    wake.setSingleShot(true);
-    wake.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&wake, &QTimer::timeout, [&expired] { expired = true; });
-    wake.start(timeout);
-    while (!done()) {
-        if (expired)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
-    }
-    return true;
-}
-
-// Lets the event loop run for `duration`.
-inline void pause(std::chrono::milliseconds duration)
-{
-    (void)waitUntil([] { return false; }, duration);
-}
+using BenchSupport::pause;
+using BenchSupport::waitUntil;
 
 // Sends one command and waits for its reply; nullopt if none came within timeout.
 inline std::optional<Presence::Gateway::RedisReply> call(Presence::Gateway::RedisClient &client,
@@ -189,16 +170,7 @@ public:
         return false;
     }
 
-    void stop()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.terminate();
-        if (!m_process.waitForFinished(5000)) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
+    void stop() { BenchSupport::stopProcess(m_process); }
 
     [[nodiscard]] Presence::Gateway::RedisUrl url() const
     {

@@ -4,8 +4,7 @@
 #include <vector>
 
 // What a benchmark reports of repeated runs: the median, and the spread around it.
-struct Summary
-{
+struct Summary {
     double median = 0;
     double min = 0;
     double max = 0;

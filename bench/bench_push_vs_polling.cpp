@@ -90,6 +90,7 @@
 #include <QUrl>
 #include <QWebSocket>
 
+#include "EventLoopWait.h"
 #include "MockServerProcess.h"
 #include "RawHttpExchange.h"
 #include "SocketCounters.h"
@@ -132,20 +133,7 @@ double msBetween(Clock::time_point from, Clock::time_point to)
 
 // Runs the event loop until done() holds (checked after every batch of events) or timeout has
 // passed; returns done().
-bool waitUntil(const std::function<bool()> &done, std::chrono::milliseconds timeout)
-{
-    bool expired = false;
-    QTimer wake;
-    wake.setSingleShot(true);
-    QObject::connect(&wake, &QTimer::timeout, [&expired] { expired = true; });
-    wake.start(timeout);
-    while (!done()) {
-        if (expired)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
-    }
-    return true;
-}
+using BenchSupport::waitUntil;
 
 // The nearest-rank percentile of sorted values.
 double percentile(const std::vector<double> &sorted, double p)
