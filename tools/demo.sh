@@ -59,10 +59,10 @@ client() { # USER [Qt arguments]
         --token-file "$("$PRESENCE_ROOT/tools/demo-token.sh" "$user")" "$@"
 }
 if $pair; then
-    client user2 --geometry 520x760+560+40 &
+    client user2 --geometry 600x760+640+40 &
     second=$!
     trap 'kill "$second" "$gateway" 2>/dev/null; wait "$gateway" 2>/dev/null' EXIT
-    client user0 --geometry 520x760+20+40
+    client user0 --geometry 600x760+20+40
 else
     client user0
 fi

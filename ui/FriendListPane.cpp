@@ -53,6 +53,10 @@ FriendListPane::FriendListPane(
     // Rows all have one height, and laying 100,000 of them out in batches keeps every
     // slice short (see docs/benchmarks.md).
     m_view->setUniformItemSizes(true);
+    // Rows elide their text to the width they get: a sideways scroll bar would only hide the
+    // status line's end. Below this width names are cut too short to tell friends apart.
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_view->setMinimumWidth(220);
     m_view->setLayoutMode(QListView::Batched);
     m_view->setBatchSize(2000);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
