@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QHostAddress>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -230,5 +231,29 @@ private:
     QProcess m_process;
     quint16 m_port = 0;
 };
+
+// The Redis a benchmark works in: the one given with --redis, else `local` started here (and
+// stopped when it goes); false with the reason on stderr when it cannot start.
+inline bool redisToUse(const std::optional<Presence::Gateway::RedisUrl> &given, LocalRedis &local,
+    Presence::Gateway::RedisUrl *url)
+{
+    if (!given) {
+        QString error;
+        if (!local.start(&error)) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return false;
+        }
+    }
+    *url = given.value_or(local.url());
+    return true;
+}
+
+// A key prefix of its own, "<name>-<random>:", so that an existing Redis is not disturbed (and
+// KeyCleanup can remove exactly what the run wrote).
+inline QByteArray runPrefix(const char *name)
+{
+    return QByteArray(name) + '-' + QByteArray::number(QRandomGenerator::global()->generate(), 36)
+        + ':';
+}
 
 } // namespace RedisBench

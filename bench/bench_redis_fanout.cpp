@@ -537,16 +537,10 @@ int main(int argc, char *argv[])
     }
 
     RedisBench::LocalRedis localRedis;
-    if (!options.redis) {
-        QString error;
-        if (!localRedis.start(&error)) {
-            std::fprintf(stderr, "%s\n", qPrintable(error));
-            return 1;
-        }
-    }
-    const RedisUrl url = options.redis.value_or(localRedis.url());
-    const QByteArray prefix
-        = "bench-fanout-" + QByteArray::number(QRandomGenerator::global()->generate(), 36) + ':';
+    RedisUrl url;
+    if (!RedisBench::redisToUse(options.redis, localRedis, &url))
+        return 1;
+    const QByteArray prefix = RedisBench::runPrefix("bench-fanout");
     RedisClient probe;
     probe.connectTo(url);
     // Runs last, once the stores and gateways below are gone.

@@ -239,17 +239,10 @@ int main(int argc, char *argv[])
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
 
     RedisBench::LocalRedis localRedis;
-    if (!options.redis) {
-        QString error;
-        if (!localRedis.start(&error)) {
-            std::fprintf(stderr, "%s\n", qPrintable(error));
-            return 1;
-        }
-    }
-    const RedisUrl url = options.redis.value_or(localRedis.url());
-    // A prefix of its own, so that an existing Redis is not disturbed (and is cleaned up).
-    const QByteArray prefix
-        = "bench-snapshot-" + QByteArray::number(QRandomGenerator::global()->generate(), 36) + ':';
+    RedisUrl url;
+    if (!RedisBench::redisToUse(options.redis, localRedis, &url))
+        return 1;
+    const QByteArray prefix = RedisBench::runPrefix("bench-snapshot");
 
     RedisClient probe;
     probe.connectTo(url);

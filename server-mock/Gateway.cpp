@@ -412,23 +412,25 @@ void Gateway::deliverMessage(const ChatMessage &message, const ClientConnection 
     // Every device of both users here, whatever their status.
     const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
     m_metrics.chatMessageStored();
+    quint64 written = 0;
     for (const QString &user : { message.to, message.from }) {
         for (ClientConnection *device : m_connectionsOfUser.values(user)) {
             if (device != except) {
                 device->sendSerialized(frame);
-                m_metrics.frameOut(u"message"_s);
+                ++written;
             }
         }
     }
+    m_metrics.frameOut(u"message"_s, written);
 }
 
 void Gateway::onChatMessageArrived(const QString &userId, const ChatMessage &message)
 {
     const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
-    for (ClientConnection *device : m_connectionsOfUser.values(userId)) {
+    const QList<ClientConnection *> devices = m_connectionsOfUser.values(userId);
+    for (ClientConnection *device : devices)
         device->sendSerialized(frame);
-        m_metrics.frameOut(u"message"_s);
-    }
+    m_metrics.frameOut(u"message"_s, quint64(devices.size()));
 }
 
 void Gateway::handleHistory(
@@ -632,13 +634,16 @@ void Gateway::sendPresence(const UserPresence &presence)
         return;
     // Serialised once, whatever the number of watchers.
     const QString frame = QString::fromUtf8(serializeFrame(toJson(PresenceEvent { presence })));
+    quint64 written = 0;
     for (const ConnectionId watcher : watchers) {
         if (ClientConnection *connection = m_connections.value(watcher)) {
             connection->sendSerialized(frame);
             m_metrics.pushWritten(std::chrono::steady_clock::now() - learnt);
-            m_metrics.frameOut(u"presence"_s);
+            ++written;
         }
     }
+    // Counted once per change, not per watcher: the label lookup is not free.
+    m_metrics.frameOut(u"presence"_s, written);
 }
 
 void Gateway::shutdown()

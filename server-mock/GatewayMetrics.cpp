@@ -62,7 +62,8 @@ void GatewayMetrics::frameIn(const QString &type)
 
 void GatewayMetrics::frameOut(const QString &type, quint64 count)
 {
-    typed(m_framesOut, m_framesOutByType, type, serverTypes()).add(count);
+    if (count > 0)
+        typed(m_framesOut, m_framesOutByType, type, serverTypes()).add(count);
 }
 
 void GatewayMetrics::errorSent(Protocol::ErrorCode code)
