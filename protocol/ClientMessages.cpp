@@ -162,6 +162,16 @@ QJsonObject toJson(const PingRequest &)
     return typed("ping"_L1);
 }
 
+QJsonObject toJson(const WatchAvailabilityRequest &)
+{
+    return typed("watch_availability"_L1);
+}
+
+QJsonObject toJson(const UnwatchAvailabilityRequest &)
+{
+    return typed("unwatch_availability"_L1);
+}
+
 QJsonObject toJson(const ClientMessage &message)
 {
     return std::visit([](const auto &m) { return toJson(m); }, message);
@@ -187,6 +197,10 @@ Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
             return decodeHistory(in);
         if (envelope.type == u"ping")
             return ClientMessage(PingRequest {});
+        if (envelope.type == u"watch_availability")
+            return ClientMessage(WatchAvailabilityRequest {});
+        if (envelope.type == u"unwatch_availability")
+            return ClientMessage(UnwatchAvailabilityRequest {});
         return ProtocolError { ErrorCode::UnknownType,
             u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
     }();

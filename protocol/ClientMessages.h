@@ -62,8 +62,16 @@ struct HistoryRequest {
 
 struct PingRequest { };
 
+// Coarse presence of every friend (up to the gateway's cap): which of them are available
+// (online or away) now, then what changes, coalesced. Answered with `availability`.
+struct WatchAvailabilityRequest { };
+
+// Stops the availability pushes of watch_availability; answered with `ok`.
+struct UnwatchAvailabilityRequest { };
+
 using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, UnsubscribeRequest,
-    SetStatusRequest, SendMessageRequest, HistoryRequest, PingRequest>;
+    SetStatusRequest, SendMessageRequest, HistoryRequest, PingRequest, WatchAvailabilityRequest,
+    UnwatchAvailabilityRequest>;
 
 [[nodiscard]] QJsonObject toJson(const Hello &message);
 [[nodiscard]] QJsonObject toJson(const FriendsRequest &message);
@@ -73,6 +81,8 @@ using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, Unsu
 [[nodiscard]] QJsonObject toJson(const SendMessageRequest &message);
 [[nodiscard]] QJsonObject toJson(const HistoryRequest &message);
 [[nodiscard]] QJsonObject toJson(const PingRequest &message);
+[[nodiscard]] QJsonObject toJson(const WatchAvailabilityRequest &message);
+[[nodiscard]] QJsonObject toJson(const UnwatchAvailabilityRequest &message);
 [[nodiscard]] QJsonObject toJson(const ClientMessage &message);
 
 // Decodes a client frame by its type: unknown_type for a type this protocol does not define,

@@ -121,6 +121,12 @@ Decoded<ServerMessage> decodeWelcome(FieldReader &in)
                   .value_or(welcome.limits.maxFramesPerSecond));
     welcome.limits.frameBurst = int(limits.integer("frame_burst"_L1, 1, kMaxInt, Need::Optional)
                                         .value_or(welcome.limits.frameBurst));
+    // Absent from gateways that predate watch_availability: such a gateway covers nobody.
+    welcome.limits.maxAvailabilityFriends = int(
+        limits.integer("max_availability_friends"_L1, 0, kMaxInt, Need::Optional).value_or(0));
+    welcome.limits.availabilityIntervalMs
+        = int(limits.integer("availability_interval_ms"_L1, 1, kMaxInt, Need::Optional)
+                  .value_or(welcome.limits.availabilityIntervalMs));
     if (!in.failed() && limits.failed())
         in.fail(limits.error().message);
     if (in.failed())
@@ -202,6 +208,31 @@ Decoded<ServerMessage> decodeHistoryPage(const QJsonObject &body, FieldReader &i
     return ServerMessage(page);
 }
 
+Decoded<ServerMessage> decodeAvailability(FieldReader &in)
+{
+    Availability availability;
+    availability.online = in.ids("online"_L1, Need::Required);
+    availability.away = in.ids("away"_L1, Need::Required);
+    availability.covered = readInt(in, "covered"_L1);
+    availability.total = readInt(in, "total"_L1);
+    if (!in.failed() && availability.covered > availability.total)
+        in.fail(u"field 'covered' must not be greater than 'total'"_s);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(availability);
+}
+
+Decoded<ServerMessage> decodeAvailabilityChanged(FieldReader &in)
+{
+    AvailabilityChanged changed;
+    changed.online = in.ids("online"_L1, Need::Optional);
+    changed.away = in.ids("away"_L1, Need::Optional);
+    changed.offline = in.ids("offline"_L1, Need::Optional);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(changed);
+}
+
 Decoded<ServerMessage> decodeOk(FieldReader &in)
 {
     Ok ok;
@@ -237,7 +268,9 @@ QJsonObject toJson(const Welcome &message)
             { "max_subscriptions"_L1, message.limits.maxSubscriptions },
             { "max_ids_per_request"_L1, message.limits.maxIdsPerRequest },
             { "max_frames_per_second"_L1, message.limits.maxFramesPerSecond },
-            { "frame_burst"_L1, message.limits.frameBurst } });
+            { "frame_burst"_L1, message.limits.frameBurst },
+            { "max_availability_friends"_L1, message.limits.maxAvailabilityFriends },
+            { "availability_interval_ms"_L1, message.limits.availabilityIntervalMs } });
     return object;
 }
 
@@ -314,6 +347,29 @@ QJsonObject toJson(const ErrorMessage &message)
     return object;
 }
 
+QJsonObject toJson(const Availability &message)
+{
+    QJsonObject object = typed("availability"_L1);
+    object.insert("online"_L1, QJsonArray::fromStringList(message.online));
+    object.insert("away"_L1, QJsonArray::fromStringList(message.away));
+    object.insert("covered"_L1, message.covered);
+    object.insert("total"_L1, message.total);
+    return object;
+}
+
+QJsonObject toJson(const AvailabilityChanged &message)
+{
+    // Empty lists are left out: a change is usually one or two ids.
+    QJsonObject object = typed("availability_changed"_L1);
+    if (!message.online.isEmpty())
+        object.insert("online"_L1, QJsonArray::fromStringList(message.online));
+    if (!message.away.isEmpty())
+        object.insert("away"_L1, QJsonArray::fromStringList(message.away));
+    if (!message.offline.isEmpty())
+        object.insert("offline"_L1, QJsonArray::fromStringList(message.offline));
+    return object;
+}
+
 QJsonObject toJson(const ServerMessage &message)
 {
     return std::visit([](const auto &m) { return toJson(m); }, message);
@@ -346,6 +402,10 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
             return ServerMessage(Pong {});
         if (envelope.type == u"error")
             return decodeError(in);
+        if (envelope.type == u"availability")
+            return decodeAvailability(in);
+        if (envelope.type == u"availability_changed")
+            return decodeAvailabilityChanged(in);
         return ProtocolError { ErrorCode::UnknownType,
             u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
     }();

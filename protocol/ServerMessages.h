@@ -27,6 +27,11 @@ struct Limits {
     int maxIdsPerRequest = 500;
     int maxFramesPerSecond = 50; // sustained rate of text frames
     int frameBurst = 100; // frames allowed at once above the sustained rate
+    // watch_availability covers at most this many friends (the first ones, in friends order),
+    // and sends their changes at most once per availabilityIntervalMs. 0: not offered (a
+    // gateway that predates it sends neither field).
+    int maxAvailabilityFriends = 0;
+    int availabilityIntervalMs = 1000;
     friend bool operator==(const Limits &, const Limits &) = default;
 };
 
@@ -62,6 +67,26 @@ struct Snapshot {
 struct PresenceEvent {
     UserPresence presence;
     friend bool operator==(const PresenceEvent &, const PresenceEvent &) = default;
+};
+
+// The answer to watch_availability, and a reset of it (without ref): which of the first
+// `covered` friends (of `total`, in friends order) are available now. Every other covered
+// friend is offline; friends past `covered` are not covered at all.
+struct Availability {
+    QStringList online;
+    QStringList away;
+    int covered = 0;
+    int total = 0;
+    friend bool operator==(const Availability &, const Availability &) = default;
+};
+
+// Covered friends whose availability changed since the connection was last told, each at
+// most once, with what it is now.
+struct AvailabilityChanged {
+    QStringList online;
+    QStringList away;
+    QStringList offline;
+    friend bool operator==(const AvailabilityChanged &, const AvailabilityChanged &) = default;
 };
 
 // One chat message between two friends: the body of a `message` push and of a history entry.
@@ -108,7 +133,7 @@ struct ErrorMessage {
 };
 
 using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, MessageEvent,
-    HistoryPage, Ok, Pong, ErrorMessage>;
+    HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged>;
 
 [[nodiscard]] QJsonObject toJson(const Welcome &message);
 [[nodiscard]] QJsonObject toJson(const FriendsPage &message);
@@ -119,6 +144,8 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 [[nodiscard]] QJsonObject toJson(const Ok &message);
 [[nodiscard]] QJsonObject toJson(const Pong &message);
 [[nodiscard]] QJsonObject toJson(const ErrorMessage &message);
+[[nodiscard]] QJsonObject toJson(const Availability &message);
+[[nodiscard]] QJsonObject toJson(const AvailabilityChanged &message);
 [[nodiscard]] QJsonObject toJson(const ServerMessage &message);
 [[nodiscard]] QJsonObject errorJson(const ProtocolError &error);
 
