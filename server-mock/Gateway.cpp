@@ -33,6 +33,13 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
     , m_listener(new QTcpServer(this))
     , m_server(
           new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
+    , m_availability(m_config.availabilityInterval,
+          [this](ConnectionId id, const QJsonObject &message) {
+              if (ClientConnection *connection = m_connections.value(id)) {
+                  connection->send(message);
+                  m_metrics.frameOut(message.value("type"_L1).toString(), 1);
+              }
+          })
     , m_chats(chats ? chats : new MemoryChatStore)
     , m_simulated(m_store)
 {
@@ -52,9 +59,16 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
         m_server, &QWebSocketServer::originAuthenticationRequired, this, &Gateway::onOriginCheck);
     connect(m_store, &PresenceStore::presencePublished, this, &Gateway::onPresencePublished);
     connect(m_store, &PresenceStore::storeReset, this, &Gateway::onStoreReset);
-    connect(&m_subscriptions, &SubscriptionRegistry::userWatched, m_store, &PresenceStore::watch);
     connect(
-        &m_subscriptions, &SubscriptionRegistry::userUnwatched, m_store, &PresenceStore::unwatch);
+        &m_subscriptions, &SubscriptionRegistry::userWatched, &m_interest, &StoreInterest::acquire);
+    connect(&m_subscriptions, &SubscriptionRegistry::userUnwatched, &m_interest,
+        &StoreInterest::release);
+    connect(
+        &m_availability, &AvailabilityFanout::userCovered, &m_interest, &StoreInterest::acquire);
+    connect(
+        &m_availability, &AvailabilityFanout::userUncovered, &m_interest, &StoreInterest::release);
+    connect(&m_interest, &StoreInterest::userWatched, m_store, &PresenceStore::watch);
+    connect(&m_interest, &StoreInterest::userUnwatched, m_store, &PresenceStore::unwatch);
 
     registerGauges();
 
@@ -251,7 +265,8 @@ void Gateway::onHello(
     welcome.user = { user.id, user.name };
     welcome.heartbeatMs = int(m_config.heartbeat.count());
     welcome.limits = { m_config.maxFrameBytes, m_config.maxSubscriptions, m_config.maxIdsPerRequest,
-        m_config.maxFramesPerSecond, m_config.frameBurst };
+        m_config.maxFramesPerSecond, m_config.frameBurst, m_config.maxAvailabilityFriends,
+        int(m_config.availabilityInterval.count()) };
     connection->send(toJson(welcome), ref);
     m_store->connectionOpened(user.id, connection->id(), status);
 }
@@ -274,6 +289,12 @@ void Gateway::onRequest(
                 handleSendMessage(connection, message, ref);
             else if constexpr (std::is_same_v<T, HistoryRequest>)
                 handleHistory(connection, message, ref);
+            else if constexpr (std::is_same_v<T, WatchAvailabilityRequest>)
+                handleWatchAvailability(connection, ref);
+            else if constexpr (std::is_same_v<T, UnwatchAvailabilityRequest>) {
+                m_availability.unwatch(connection->id());
+                connection->send(toJson(Ok {}), ref);
+            }
             // hello and ping are answered by the connection itself
         },
         request);
@@ -294,6 +315,27 @@ void Gateway::handleFriends(
         page.items.append({ user.id, user.name });
     }
     connection->send(toJson(page), ref);
+}
+
+void Gateway::handleWatchAvailability(
+    ClientConnection *connection, const std::optional<QString> &ref)
+{
+    // The first friends in friends order, so a client knows which rows are covered from the
+    // count alone.
+    const QList<int> &friends
+        = m_directory.user(*m_directory.indexOfId(connection->userId())).friends;
+    const qsizetype count = std::min<qsizetype>(friends.size(), m_config.maxAvailabilityFriends);
+    QStringList covered;
+    covered.reserve(count);
+    for (qsizetype i = 0; i < count; ++i)
+        covered.append(m_directory.user(friends.at(i)).id);
+    const ConnectionId id = connection->id();
+    m_availability.watch(id, covered, int(friends.size()));
+    m_store->snapshot(
+        covered, connection, [this, connection, id, ref](const QList<UserPresence> &users) {
+            if (m_availability.isWatching(id))
+                connection->send(toJson(m_availability.snapshotRead(id, users)), ref);
+        });
 }
 
 bool Gateway::withinIdLimit(
@@ -468,6 +510,7 @@ void Gateway::onDisconnected(ClientConnection *connection)
         if (!m_connectionsOfUser.contains(connection->userId()))
             m_chats->userLeft(connection->userId());
         m_subscriptions.removeConnection(id);
+        m_availability.unwatch(id);
         m_store->connectionClosed(connection->userId(), id);
         qCDebug(lcGateway) << "connection" << id << "of" << connection->userId() << "closed";
     }
@@ -481,6 +524,11 @@ void Gateway::onStoreReset()
     // Pushes may have been lost and seq may have started again: every watcher gets a
     // snapshot of all it watches, without ref, which clients take as the whole truth. One
     // read of everything watched here serves every watcher.
+    const QStringList covered = m_availability.coveredUsers();
+    if (!covered.isEmpty()) {
+        m_store->snapshot(covered, this,
+            [this](const QList<UserPresence> &users) { m_availability.resetFrom(users); });
+    }
     QSet<QString> watched;
     for (const ClientConnection *connection : std::as_const(m_connections)) {
         const QStringList ids = m_subscriptions.subscriptionsOf(connection->id());
@@ -513,6 +561,7 @@ void Gateway::onStoreReset()
 void Gateway::onPresencePublished(const UserPresence &presence)
 {
     m_metrics.presencePublished();
+    m_availability.presencePublished(presence);
     if (m_faults.reordersPresenceOf(presence.id)) {
         // Hold each push until the next one of that user has gone out: older after newer.
         const auto held = m_reordered.find(presence.id);

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "protocol/ClientMessages.h"
+#include "server-mock/AvailabilityFanout.h"
 #include "server-mock/ChatStore.h"
 #include "server-mock/FaultInjector.h"
 #include "server-mock/GatewayConfig.h"
 #include "server-mock/GatewayMetrics.h"
 #include "server-mock/PresenceStore.h"
 #include "server-mock/SimulatedUsers.h"
+#include "server-mock/StoreInterest.h"
 #include "server-mock/SubscriptionRegistry.h"
 #include "server-mock/UserDirectory.h"
 
@@ -52,6 +54,9 @@ public:
     // Test and admin hook: the users watched by any connection of userId, sorted.
     [[nodiscard]] QStringList subscriptionsOfUser(const QString &userId) const;
     [[nodiscard]] int watchedUserCount() const { return m_subscriptions.watchedUserCount(); }
+    // Users the store follows for this gateway: watched exactly or covered by an availability set.
+    [[nodiscard]] int followedUserCount() const { return m_interest.followedCount(); }
+    [[nodiscard]] AvailabilityFanout &availability() { return m_availability; }
     [[nodiscard]] ChatStore *chats() const { return m_chats; }
     // Users present without a connection (QA and demos); same rules and pushes as real ones.
     [[nodiscard]] SimulatedUsers &simulatedUsers() { return m_simulated; }
@@ -119,6 +124,7 @@ private:
         const Protocol::SendMessageRequest &request, const std::optional<QString> &ref);
     void handleHistory(ClientConnection *connection, const Protocol::HistoryRequest &request,
         const std::optional<QString> &ref);
+    void handleWatchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
     // Whether the user of connection and otherId are friends (false for unknown ids).
     [[nodiscard]] bool isFriend(const ClientConnection *connection, const QString &otherId) const;
     // Sends too_many_ids and returns false when a request names more ids than allowed.
@@ -134,6 +140,8 @@ private:
     QTcpServer *m_listener; // accepts TCP, so that sockets get TCP_NODELAY before the handshake
     QWebSocketServer *m_server;
     SubscriptionRegistry m_subscriptions;
+    StoreInterest m_interest; // what the store follows: subscriptions and availability sets
+    AvailabilityFanout m_availability;
     QHash<ConnectionId, ClientConnection *> m_connections;
     QMultiHash<QString, ClientConnection *> m_connectionsOfUser; // authenticated ones only
     ChatStore *m_chats;

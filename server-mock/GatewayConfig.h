@@ -26,6 +26,10 @@ struct GatewayConfig {
     // More dropped frames than this within abuseWindow closes the connection with 4029.
     int abuseDropLimit = 100;
     std::chrono::milliseconds abuseWindow = 10s;
+    // watch_availability covers at most this many friends per connection (the first ones in
+    // friends order), and sends each connection its changes at most once per interval.
+    int maxAvailabilityFriends = 5000;
+    std::chrono::milliseconds availabilityInterval = 1s;
     // Allowed Origin headers; a handshake without Origin (a native client) is always accepted.
     QStringList allowedOrigins;
     // How long shutdown waits for clients to acknowledge the 1001 close.

@@ -171,6 +171,13 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         { u"hello-timeout-ms"_s, u"Time allowed for hello. Default 5000."_s, u"MS"_s },
         { u"max-subscriptions"_s, u"Subscriptions per connection. Default 2000."_s, u"N"_s },
         { u"max-ids-per-request"_s, u"Ids in one subscribe. Default 500."_s, u"N"_s },
+        { u"max-availability-friends"_s,
+            u"Friends watch_availability covers per connection (the first N); 0 turns it "
+            "off. Default 5000."_s,
+            u"N"_s },
+        { u"availability-interval-ms"_s,
+            u"Availability changes go to each connection at most this often. Default 1000."_s,
+            u"MS"_s },
         { u"max-frame-bytes"_s, u"Largest frame accepted. Default 65536."_s, u"BYTES"_s },
         { u"rate-limit"_s, u"Frames per second per connection (sustained). Default 50."_s, u"N"_s },
         { u"rate-burst"_s, u"Frames allowed in a burst above the rate. Default 100."_s, u"N"_s },
@@ -293,6 +300,10 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto maxSubscriptions
         = read.integer(u"max-subscriptions"_s, 1, 1'000'000, config.maxSubscriptions);
     const auto maxIds = read.integer(u"max-ids-per-request"_s, 1, 100'000, config.maxIdsPerRequest);
+    const auto maxAvailability
+        = read.integer(u"max-availability-friends"_s, 0, 1'000'000, config.maxAvailabilityFriends);
+    const auto availabilityInterval = read.integer(
+        u"availability-interval-ms"_s, 10, 60'000, config.availabilityInterval.count());
     const auto maxFrame
         = read.integer(u"max-frame-bytes"_s, 1024, 64 * 1024 * 1024, config.maxFrameBytes);
     const auto rate = read.integer(u"rate-limit"_s, 1, kIntMax, config.maxFramesPerSecond);
@@ -300,7 +311,8 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto ttl = read.integer(u"ttl-ms"_s, 300, kDay, 30'000);
     const auto heartbeatTtl = read.integer(u"heartbeat-ttl-ms"_s, 1000, kDay, 35'000);
     if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !maxSubscriptions
-        || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl)
+        || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl || !maxAvailability
+        || !availabilityInterval)
         return std::nullopt;
 
     if (parser.isSet(u"redis"_s)) {
@@ -343,6 +355,8 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     config.helloTimeout = std::chrono::milliseconds(*hello);
     config.maxSubscriptions = int(*maxSubscriptions);
     config.maxIdsPerRequest = int(*maxIds);
+    config.maxAvailabilityFriends = int(*maxAvailability);
+    config.availabilityInterval = std::chrono::milliseconds(*availabilityInterval);
     config.maxFrameBytes = int(*maxFrame);
     config.maxFramesPerSecond = int(*rate);
     config.frameBurst = int(*burst);

@@ -131,7 +131,8 @@ void TestGatewaySession::welcomeCarriesUserAndLimits()
     QCOMPARE(welcome.value("limits"_L1).toObject(),
         (QJsonObject { { "max_frame_bytes"_L1, 12345 }, { "max_subscriptions"_L1, 77 },
             { "max_ids_per_request"_L1, 11 }, { "max_frames_per_second"_L1, 33 },
-            { "frame_burst"_L1, 44 } }));
+            { "frame_burst"_L1, 44 }, { "max_availability_friends"_L1, 5000 },
+            { "availability_interval_ms"_L1, 1000 } }));
     if (ref.isEmpty())
         QVERIFY(!welcome.contains("ref"_L1));
     else

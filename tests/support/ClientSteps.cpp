@@ -44,6 +44,11 @@ QJsonObject setStatus(TestClient &client, const QString &status)
     return client.request({ { "type"_L1, "set_status"_L1 }, { "status"_L1, status } });
 }
 
+QJsonObject watchAvailability(TestClient &client)
+{
+    return client.request({ { "type"_L1, "watch_availability"_L1 } });
+}
+
 void roundTrip(TestClient &client)
 {
     const QJsonObject pong = client.request({ { "type"_L1, "ping"_L1 } });

@@ -26,6 +26,8 @@ namespace ClientSteps {
 [[nodiscard]] QJsonObject subscribe(TestClient &client, const QStringList &ids);
 [[nodiscard]] QJsonObject unsubscribe(TestClient &client, const QStringList &ids);
 [[nodiscard]] QJsonObject setStatus(TestClient &client, const QString &status);
+// watch_availability, answered with `availability`.
+[[nodiscard]] QJsonObject watchAvailability(TestClient &client);
 
 // Sends a ping and waits for its pong: every frame the gateway sent before has arrived then.
 // A qWarning when no pong comes.

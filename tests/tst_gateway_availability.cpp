@@ -1,0 +1,310 @@
+// The availability set (watch_availability) through a real gateway: who is listed (friends,
+// online or away, never invisible, never strangers, only the covered first friends), the
+// changes coalesced and paced per connection, unwatching, clean-up, and the same across two
+// gateways sharing a real Redis.
+
+#include "ClientSteps.h"
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "RedisTestBed.h"
+#include "TestClient.h"
+
+#include "server-mock/RedisChatStore.h"
+#include "server-mock/RedisPresenceStore.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QTest>
+
+#include <chrono>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Presence::Gateway::Gateway;
+using Presence::Gateway::GatewayConfig;
+using Presence::Gateway::RedisChatStore;
+using Presence::Gateway::RedisPresenceStore;
+using Presence::Gateway::RedisStoreOptions;
+
+char *toString(const QJsonObject &object)
+{
+    return qstrdup(QJsonDocument(object).toJson(QJsonDocument::Compact).constData());
+}
+
+namespace {
+
+using ClientSteps::roundTrip;
+using ClientSteps::setStatus;
+using ClientSteps::signIn;
+using ClientSteps::subscribe;
+using ClientSteps::unsubscribe;
+using ClientSteps::watchAvailability;
+
+constexpr auto kInterval = 300ms;
+
+GatewayConfig config(int cap = 5000)
+{
+    GatewayConfig c = testConfig();
+    c.availabilityInterval = kInterval;
+    c.maxAvailabilityFriends = cap;
+    return c;
+}
+
+QJsonObject availability(const QStringList &online, const QStringList &away, int covered, int total,
+    const QString &ref = {})
+{
+    QJsonObject frame { { "type"_L1, "availability"_L1 },
+        { "online"_L1, QJsonArray::fromStringList(online) },
+        { "away"_L1, QJsonArray::fromStringList(away) }, { "covered"_L1, covered },
+        { "total"_L1, total } };
+    if (!ref.isEmpty())
+        frame.insert("ref"_L1, ref);
+    return frame;
+}
+
+QJsonObject changed(const QStringList &online, const QStringList &away, const QStringList &offline)
+{
+    QJsonObject frame { { "type"_L1, "availability_changed"_L1 } };
+    if (!online.isEmpty())
+        frame.insert("online"_L1, QJsonArray::fromStringList(online));
+    if (!away.isEmpty())
+        frame.insert("away"_L1, QJsonArray::fromStringList(away));
+    if (!offline.isEmpty())
+        frame.insert("offline"_L1, QJsonArray::fromStringList(offline));
+    return frame;
+}
+
+// The answer without its ref (TestClient chooses refs).
+QJsonObject withoutRef(QJsonObject frame)
+{
+    frame.remove("ref"_L1);
+    return frame;
+}
+
+// Waits long enough for a paced change to have gone out, then checks that none did.
+bool nothingMoreWithin(TestClient &client, std::chrono::milliseconds wait)
+{
+    QTest::qWait(int(wait.count()));
+    roundTrip(client);
+    const auto frames = client.pending(u"availability_changed"_s);
+    if (!frames.isEmpty())
+        qWarning("unexpected: %s", PresenceFrames::dump(frames).constData());
+    return frames.isEmpty();
+}
+
+} // namespace
+
+class TestGatewayAvailability : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void listsAvailableFriendsOnly();
+    void welcomeAnnouncesTheCapAndInterval();
+    void changesAreCoalescedAndPaced();
+    void aBlipWithinOneIntervalSaysNothing();
+    void strangersAndInvisibleUsersNeverShow();
+    void capCoversTheFirstFriends();
+    void unwatchStopsAndLeavingCleansUp();
+    void acrossGatewaysThroughRedis();
+};
+
+void TestGatewayAvailability::init()
+{
+    QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
+}
+
+void TestGatewayAvailability::listsAvailableFriendsOnly()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config());
+    QVERIFY(gateway);
+    // alice's friends: bob (online), carol (invisible), erin (away). dave is not her friend.
+    auto bob = signIn(gateway->url(), u"bob"_s);
+    auto carol = signIn(gateway->url(), u"carol"_s, u"invisible"_s);
+    auto erin = signIn(gateway->url(), u"erin"_s, u"away"_s);
+    auto dave = signIn(gateway->url(), u"dave"_s);
+    QVERIFY(bob && carol && erin && dave);
+
+    auto alice = signIn(gateway->url(), u"alice"_s);
+    QVERIFY(alice);
+    const QJsonObject answer = watchAvailability(*alice);
+    QVERIFY(answer.contains("ref"_L1));
+    QCOMPARE(withoutRef(answer), availability({ u"bob"_s }, { u"erin"_s }, 3, 3));
+    QCOMPARE(gateway->availability().watcherCount(), 1);
+}
+
+void TestGatewayAvailability::welcomeAnnouncesTheCapAndInterval()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config(7));
+    QVERIFY(gateway);
+    TestClient client;
+    const QJsonObject welcome = client.login(gateway->url(), tokenOf(u"alice"_s));
+    const QJsonObject limits = welcome.value("limits"_L1).toObject();
+    QCOMPARE(limits.value("max_availability_friends"_L1).toInt(), 7);
+    QCOMPARE(limits.value("availability_interval_ms"_L1).toInt(), int(kInterval.count()));
+}
+
+void TestGatewayAvailability::changesAreCoalescedAndPaced()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config());
+    QVERIFY(gateway);
+    auto alice = signIn(gateway->url(), u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(withoutRef(watchAvailability(*alice)), availability({}, {}, 3, 3));
+
+    auto bob = signIn(gateway->url(), u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({ u"bob"_s }, {}, {}));
+    QElapsedTimer sinceFirst;
+    sinceFirst.start();
+
+    // Three changes in quick succession: one frame, with where each friend ended up.
+    auto carol = signIn(gateway->url(), u"carol"_s);
+    QVERIFY(carol);
+    QCOMPARE(setStatus(*carol, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    auto erin = signIn(gateway->url(), u"erin"_s);
+    QVERIFY(erin);
+    QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({ u"erin"_s }, { u"carol"_s }, {}));
+    // At most one frame per interval on a connection (the timer may fire a little early).
+    QVERIFY2(sinceFirst.elapsed() >= kInterval.count() - 20,
+        qPrintable(u"second frame %1 ms after the first"_s.arg(sinceFirst.elapsed())));
+
+    // Leaving counts after the grace, like any offline.
+    QVERIFY(ClientSteps::closeAndWait(*gateway, *bob));
+    QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({}, {}, { u"bob"_s }));
+    QVERIFY(nothingMoreWithin(*alice, kInterval + 100ms));
+}
+
+void TestGatewayAvailability::aBlipWithinOneIntervalSaysNothing()
+{
+    GatewayConfig c = config();
+    c.availabilityInterval = 1s; // room for the blip inside one interval on a slow machine
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), c);
+    QVERIFY(gateway);
+    auto bob = signIn(gateway->url(), u"bob"_s);
+    auto alice = signIn(gateway->url(), u"alice"_s);
+    QVERIFY(alice && bob);
+    QCOMPARE(withoutRef(watchAvailability(*alice)), availability({ u"bob"_s }, {}, 3, 3));
+    // Away and back: two published changes, and alice's availability did not change.
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(setStatus(*bob, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+    QVERIFY(nothingMoreWithin(*alice, 1s + 200ms));
+}
+
+void TestGatewayAvailability::strangersAndInvisibleUsersNeverShow()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config());
+    QVERIFY(gateway);
+    auto alice = signIn(gateway->url(), u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(withoutRef(watchAvailability(*alice)), availability({}, {}, 3, 3));
+    auto dave = signIn(gateway->url(), u"dave"_s); // not alice's friend
+    auto carol = signIn(gateway->url(), u"carol"_s, u"invisible"_s);
+    QVERIFY(dave && carol);
+    QVERIFY(nothingMoreWithin(*alice, kInterval + 100ms));
+
+    // Going invisible looks like leaving, after the grace.
+    QCOMPARE(setStatus(*carol, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({ u"carol"_s }, {}, {}));
+    QCOMPARE(setStatus(*carol, u"invisible"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({}, {}, { u"carol"_s }));
+}
+
+void TestGatewayAvailability::capCoversTheFirstFriends()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config(2));
+    QVERIFY(gateway);
+    auto erin = signIn(gateway->url(), u"erin"_s); // alice's third friend: past the cap
+    auto carol = signIn(gateway->url(), u"carol"_s);
+    QVERIFY(erin && carol);
+    auto alice = signIn(gateway->url(), u"alice"_s);
+    QVERIFY(alice);
+    // Covered: the first two in friends order (bob, carol).
+    QCOMPARE(withoutRef(watchAvailability(*alice)), availability({ u"carol"_s }, {}, 2, 3));
+    QCOMPARE(setStatus(*erin, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QVERIFY(nothingMoreWithin(*alice, kInterval + 100ms));
+    // A subscription still reaches past the cap.
+    QCOMPARE(subscribe(*alice, { u"erin"_s }).value("type"_L1).toString(), u"snapshot"_s);
+
+    // A cap of 0 covers nobody.
+    const auto none = startGateway(PresenceFrames::fivePeople(), config(0));
+    QVERIFY(none);
+    auto other = signIn(none->url(), u"alice"_s);
+    QVERIFY(other);
+    QCOMPARE(withoutRef(watchAvailability(*other)), availability({}, {}, 0, 3));
+}
+
+void TestGatewayAvailability::unwatchStopsAndLeavingCleansUp()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config());
+    QVERIFY(gateway);
+    auto alice = signIn(gateway->url(), u"alice"_s);
+    QVERIFY(alice);
+    (void)watchAvailability(*alice);
+    QCOMPARE(gateway->followedUserCount(), 3);
+    const QJsonObject ok = alice->request({ { "type"_L1, "unwatch_availability"_L1 } });
+    QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(gateway->followedUserCount(), 0);
+    auto bob = signIn(gateway->url(), u"bob"_s);
+    QVERIFY(bob);
+    QVERIFY(nothingMoreWithin(*alice, kInterval + 100ms));
+
+    // Watching twice is watching once; leaving lets go of everything.
+    (void)watchAvailability(*alice);
+    QCOMPARE(withoutRef(watchAvailability(*alice)), availability({ u"bob"_s }, {}, 3, 3));
+    QCOMPARE(gateway->availability().watcherCount(), 1);
+    QVERIFY(ClientSteps::closeAndWait(*gateway, *alice));
+    QCOMPARE(gateway->availability().watcherCount(), 0);
+    QCOMPARE(gateway->followedUserCount(), 0);
+}
+
+void TestGatewayAvailability::acrossGatewaysThroughRedis()
+{
+    RedisTestBed redis;
+    QString error;
+    QVERIFY2(redis.start("tst_gateway_availability", &error), qPrintable(error));
+    const QByteArray prefix = redis.prefixForCurrentTest();
+    const auto start = [&] {
+        RedisStoreOptions options;
+        options.url = redis.url();
+        options.prefix = prefix;
+        options.grace = testConfig().grace;
+        return startGateway(PresenceFrames::fivePeople(), config(), new RedisPresenceStore(options),
+            new RedisChatStore({ redis.url(), prefix }));
+    };
+    auto a = start();
+    auto b = start();
+    QVERIFY(a && b);
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<RedisPresenceStore *>(a->store())->isAvailable()
+            && qobject_cast<RedisPresenceStore *>(b->store())->isAvailable(),
+        10000);
+
+    auto erin = signIn(b->url(), u"erin"_s, u"away"_s);
+    QVERIFY(erin);
+    auto alice = signIn(a->url(), u"alice"_s);
+    QVERIFY(alice);
+    // The answer is read from Redis: erin is on the other gateway.
+    QTRY_COMPARE(withoutRef(watchAvailability(*alice)), availability({}, { u"erin"_s }, 3, 3));
+
+    // An exact subscription to bob as well, then dropped: the availability set still follows
+    // him (gateway A keeps listening to his channel for it).
+    QCOMPARE(subscribe(*alice, { u"bob"_s }).value("type"_L1).toString(), u"snapshot"_s);
+    QCOMPARE(unsubscribe(*alice, { u"bob"_s }).value("type"_L1).toString(), u"ok"_s);
+    auto bob = signIn(b->url(), u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({ u"bob"_s }, {}, {}));
+    QVERIFY(ClientSteps::closeAndWait(*b, *erin));
+    QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({}, {}, { u"erin"_s }));
+
+    QVERIFY(ClientSteps::closeAndWait(*a, *alice));
+    QCOMPARE(a->followedUserCount(), 0);
+    a.reset();
+    b.reset();
+    QVERIFY2(redis.deleteKeys(prefix, &error) >= 0, qPrintable(error));
+}
+
+QTEST_GUILESS_MAIN(TestGatewayAvailability)
+#include "tst_gateway_availability.moc"
