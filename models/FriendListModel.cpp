@@ -111,6 +111,8 @@ void FriendListModel::setFriends(const QList<FriendRecord> &input)
         m_rowOfId.insert(f.id, int(m_rows.size()));
         m_rows.append(std::move(row));
     }
+    m_coveredCount = int(std::count_if(
+        m_rows.cbegin(), m_rows.cend(), [](const Row &row) { return row.coarse.has_value(); }));
     m_dirtyRows.clear();
     m_isDirty.assign(size_t(m_rows.size()), false);
     m_flushTimer.stop();
@@ -123,13 +125,49 @@ void FriendListModel::updatePresence(
     const auto it = m_rowOfId.constFind(id);
     if (it == m_rowOfId.constEnd())
         return;
-    Row &row = m_rows[*it];
-    if (row.state == state && row.lastSeen == lastSeen && row.fresh)
+    m_rows[*it].exactLive = true;
+    show(*it, state, lastSeen, true);
+}
+
+void FriendListModel::updateAvailability(const QHash<QString, PresenceState> &states, bool complete)
+{
+    if (complete) {
+        for (int i = 0; i < m_rows.size(); ++i) {
+            Row &row = m_rows[i];
+            if (row.coarse && !states.contains(row.id)) {
+                row.coarse.reset();
+                --m_coveredCount;
+                if (!row.exactLive)
+                    show(i, row.state, row.lastSeen, false); // no longer live
+            }
+        }
+    }
+    for (auto it = states.cbegin(); it != states.cend(); ++it) {
+        const auto found = m_rowOfId.constFind(it.key());
+        if (found == m_rowOfId.constEnd())
+            continue;
+        Row &row = m_rows[*found];
+        if (!row.coarse)
+            ++m_coveredCount;
+        row.coarse = it.value();
+        if (row.exactLive)
+            continue; // the exact word is newer, or as new
+        // A last-seen time holds only while the friend stays offline.
+        const bool keepLastSeen = it.value() == PresenceState::Offline && row.state == it.value();
+        show(*found, it.value(), keepLastSeen ? row.lastSeen : std::nullopt, true);
+    }
+}
+
+void FriendListModel::show(
+    int index, PresenceState state, std::optional<qint64> lastSeen, bool fresh)
+{
+    Row &row = m_rows[index];
+    if (row.state == state && row.lastSeen == lastSeen && row.fresh == fresh)
         return;
     row.state = state;
     row.lastSeen = lastSeen;
-    row.fresh = true;
-    markDirty(*it);
+    row.fresh = fresh;
+    markDirty(index);
 }
 
 void FriendListModel::setUnreadCount(const QString &id, int count)
@@ -156,10 +194,20 @@ void FriendListModel::markStale(const QStringList &ids)
 {
     for (const QString &id : ids) {
         const auto it = m_rowOfId.constFind(id);
-        if (it == m_rowOfId.constEnd() || !m_rows[*it].fresh)
+        if (it == m_rowOfId.constEnd())
             continue;
-        m_rows[*it].fresh = false;
-        markDirty(*it);
+        Row &row = m_rows[*it];
+        if (!row.exactLive)
+            continue;
+        row.exactLive = false;
+        if (row.coarse) {
+            // What the subscription said last is at least as new as the availability set; its
+            // next change corrects it if not.
+            if (row.state != PresenceState::Unknown)
+                row.coarse = row.state;
+            continue; // still live
+        }
+        show(*it, row.state, row.lastSeen, false);
     }
 }
 
@@ -167,12 +215,11 @@ void FriendListModel::markAllUnknown()
 {
     for (int i = 0; i < m_rows.size(); ++i) {
         Row &row = m_rows[i];
-        if (row.state == PresenceState::Unknown && !row.fresh)
-            continue;
-        row.state = PresenceState::Unknown;
-        row.fresh = false;
-        markDirty(i);
+        row.exactLive = false;
+        row.coarse.reset();
+        show(i, PresenceState::Unknown, row.lastSeen, false);
     }
+    m_coveredCount = 0;
 }
 
 std::optional<int> FriendListModel::rowOf(const QString &id) const
@@ -187,6 +234,18 @@ int FriendListModel::countIn(PresenceState state) const
 {
     return int(std::count_if(
         m_rows.cbegin(), m_rows.cend(), [state](const Row &row) { return row.state == state; }));
+}
+
+int FriendListModel::countLiveIn(PresenceState state) const
+{
+    return int(std::count_if(m_rows.cbegin(), m_rows.cend(),
+        [state](const Row &row) { return row.fresh && row.state == state; }));
+}
+
+int FriendListModel::liveCount() const
+{
+    return int(
+        std::count_if(m_rows.cbegin(), m_rows.cend(), [](const Row &row) { return row.fresh; }));
 }
 
 void FriendListModel::setFlushInterval(std::chrono::milliseconds interval)

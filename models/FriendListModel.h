@@ -46,9 +46,16 @@ public:
     // Replaces the list. Presence already known for ids that stay is kept; an identical
     // list changes nothing (a reconnect reloads the same friends without a reset).
     void setFriends(const QList<FriendRecord> &friends);
+    // Exact presence, from a live subscription: it wins over the availability set.
     void updatePresence(const QString &id, PresenceState state, std::optional<qint64> lastSeen);
-    // These friends are no longer watched: their last status stays, marked not fresh.
+    // Coarse presence from the availability set (Online, Away or Offline): shown, fresh, for
+    // rows without a live subscription. With `complete`, rows not in `states` are no longer
+    // covered.
+    void updateAvailability(const QHash<QString, PresenceState> &states, bool complete);
+    // These friends are no longer watched: a covered row falls back to the availability set,
+    // any other keeps its last status, marked not fresh.
     void markStale(const QStringList &ids);
+    [[nodiscard]] int coveredCount() const { return m_coveredCount; }
     // No live connection: every row becomes unknown.
     void markAllUnknown();
 
@@ -58,6 +65,9 @@ public:
     [[nodiscard]] std::optional<int> rowOf(const QString &id) const;
     [[nodiscard]] PresenceState stateAt(int row) const { return m_rows.at(row).state; }
     [[nodiscard]] int countIn(PresenceState state) const;
+    // Rows in `state` that are known live (fresh), and rows known live at all.
+    [[nodiscard]] int countLiveIn(PresenceState state) const;
+    [[nodiscard]] int liveCount() const;
 
     void setFlushInterval(std::chrono::milliseconds interval);
     [[nodiscard]] std::chrono::milliseconds flushInterval() const;
@@ -75,14 +85,19 @@ private:
         PresenceState state = PresenceState::Unknown;
         PresenceState announced = PresenceState::Unknown;
         std::optional<qint64> lastSeen;
-        bool fresh = false;
+        bool fresh = false; // live: from the subscription or the availability set
+        bool exactLive = false; // the subscription is live; state is its word
+        std::optional<PresenceState> coarse; // while covered by the availability set
         int unread = 0;
     };
 
+    // Sets what a row shows from what is known of it; marks it dirty if that changed.
+    void show(int row, PresenceState state, std::optional<qint64> lastSeen, bool fresh);
     void markDirty(int row);
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOfId;
+    int m_coveredCount = 0;
     std::vector<int> m_dirtyRows;
     std::vector<bool> m_isDirty;
     QTimer m_flushTimer;

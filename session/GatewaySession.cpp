@@ -240,6 +240,8 @@ void GatewaySession::loseConnectionState()
     m_pendingSubscribes.clear();
     m_pendingChat.clear();
     m_seq.clear();
+    m_availabilityRef.clear();
+    m_availabilityLive = false;
     Q_EMIT subscriptionsChanged(0);
     Q_EMIT presenceLost();
 }
@@ -321,6 +323,10 @@ void GatewaySession::onTextMessage(const QString &text)
                 onHistory(message, ref);
             else if constexpr (std::is_same_v<T, MessageEvent>)
                 Q_EMIT chatMessageReceived(message.message);
+            else if constexpr (std::is_same_v<T, Availability>)
+                onAvailability(message, ref);
+            else if constexpr (std::is_same_v<T, AvailabilityChanged>)
+                onAvailabilityChanged(message);
         },
         decoded.value());
 }
@@ -339,6 +345,9 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_pendingChat.clear();
     m_seq.clear();
     m_friends.clear();
+    m_friendIds.clear();
+    m_availabilityRef.clear();
+    m_availabilityLive = false;
     m_outbox.clear();
     m_syncDeferred = false;
     // 80 % of the gateway's rate and burst: its clock and ours never agree exactly.
@@ -372,8 +381,18 @@ void GatewaySession::onFriendsPage(const FriendsPage &page)
         return; // a page of an earlier connection, or out of order
     m_friends.append(page.items);
     if (page.items.isEmpty() || m_friends.size() >= page.total) {
+        m_friendIds.clear();
+        m_friendIds.reserve(m_friends.size());
+        for (const UserInfo &user : std::as_const(m_friends))
+            m_friendIds.append(user.id);
         Q_EMIT friendsLoaded(m_friends);
         m_friends.clear();
+        // Who is online among all friends, not only the rows on screen: sorting and counting
+        // need it. A gateway that predates it says max_availability_friends 0 (or nothing).
+        if (m_limits.maxAvailabilityFriends > 0 && !m_friendIds.isEmpty()) {
+            m_availabilityRef = nextRef(u'a');
+            sendFrame(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
+        }
         return;
     }
     requestFriends(int(m_friends.size()));
@@ -544,6 +563,50 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         m_pendingSubscribes.erase(pending);
         Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
     }
+}
+
+void GatewaySession::onAvailability(const Availability &availability, const QString &ref)
+{
+    // With our ref: the answer. Without: the gateway's reset, once we are watching.
+    if (m_state != State::Online
+        || (ref.isEmpty() ? !m_availabilityLive : ref != m_availabilityRef))
+        return;
+    m_availabilityRef.clear();
+    m_availabilityLive = true;
+    if (availability.total != m_friendIds.size())
+        qCInfo(lcSession) << "availability covers" << availability.covered << "of"
+                          << availability.total << "friends; we loaded" << m_friendIds.size();
+    QHash<QString, PresenceStatus> statuses;
+    const qsizetype covered = std::min<qsizetype>(availability.covered, m_friendIds.size());
+    statuses.reserve(covered);
+    for (qsizetype i = 0; i < covered; ++i)
+        statuses.insert(m_friendIds.at(i), PresenceStatus::Offline);
+    // Only ids we hold as covered friends: a list that changed since we loaded it must not add
+    // rows or uncover others.
+    const auto mark = [&statuses](const QStringList &ids, PresenceStatus status) {
+        for (const QString &id : ids) {
+            if (const auto it = statuses.find(id); it != statuses.end())
+                *it = status;
+        }
+    };
+    mark(availability.online, PresenceStatus::Online);
+    mark(availability.away, PresenceStatus::Away);
+    Q_EMIT availabilityReceived(statuses, true);
+}
+
+void GatewaySession::onAvailabilityChanged(const AvailabilityChanged &changed)
+{
+    if (m_state != State::Online || !m_availabilityLive)
+        return;
+    QHash<QString, PresenceStatus> statuses;
+    for (const QString &id : changed.online)
+        statuses.insert(id, PresenceStatus::Online);
+    for (const QString &id : changed.away)
+        statuses.insert(id, PresenceStatus::Away);
+    for (const QString &id : changed.offline)
+        statuses.insert(id, PresenceStatus::Offline);
+    if (!statuses.isEmpty())
+        Q_EMIT availabilityReceived(statuses, false);
 }
 
 void GatewaySession::onPongMissed()

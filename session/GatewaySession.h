@@ -92,6 +92,11 @@ Q_SIGNALS:
     void friendsLoaded(const QList<Presence::Protocol::UserInfo> &friends);
     // Presence that is newer than anything held (by seq); snapshots replace what was held.
     void presenceReceived(const QList<Presence::Protocol::UserPresence> &presence);
+    // Coarse presence from the availability set: each id with its availability now. When
+    // `complete`, it holds every covered friend and whoever is missing is not covered (past
+    // the gateway's cap); otherwise only the friends whose availability changed.
+    void availabilityReceived(
+        const QHash<QString, Presence::Protocol::PresenceStatus> &availability, bool complete);
     // These users are no longer watched: what is known of them is no longer live.
     void presenceStale(const QStringList &ids);
     // The connection is gone: nothing known is live any more.
@@ -124,6 +129,8 @@ private:
     void onError(const Protocol::ErrorMessage &error, const QString &ref);
     void onOk(const Protocol::Ok &ok, const QString &ref);
     void onHistory(const Protocol::HistoryPage &page, const QString &ref);
+    void onAvailability(const Protocol::Availability &availability, const QString &ref);
+    void onAvailabilityChanged(const Protocol::AvailabilityChanged &changed);
     void onPongMissed();
     void requestFriends(int offset);
     void syncSubscriptions();
@@ -156,6 +163,9 @@ private:
     Protocol::ChosenStatus m_chosenStatus = Protocol::ChosenStatus::Online;
     Protocol::ChosenStatus m_statusInHello = Protocol::ChosenStatus::Online;
     QList<Protocol::UserInfo> m_friends; // being loaded
+    QStringList m_friendIds; // loaded, in the gateway's order: the availability set covers a prefix
+    QString m_availabilityRef; // of the watch_availability in flight on this connection
+    bool m_availabilityLive = false; // its answer arrived: deltas apply
     QSet<QString> m_wanted;
     QSet<QString> m_subscribed;
     QSet<QString> m_denied; // refused by the gateway this connection: never asked again

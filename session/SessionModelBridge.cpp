@@ -44,6 +44,14 @@ SessionModelBridge::SessionModelBridge(
             for (const Protocol::UserPresence &p : presence)
                 model->updatePresence(p.id, toState(p.status), p.lastSeen);
         });
+    connect(session, &GatewaySession::availabilityReceived, model,
+        [model](const QHash<QString, PresenceStatus> &availability, bool complete) {
+            QHash<QString, PresenceState> states;
+            states.reserve(availability.size());
+            for (auto it = availability.cbegin(); it != availability.cend(); ++it)
+                states.insert(it.key(), toState(it.value()));
+            model->updateAvailability(states, complete);
+        });
     connect(session, &GatewaySession::presenceStale, model, &FriendListModel::markStale);
     connect(session, &GatewaySession::presenceLost, model, &FriendListModel::markAllUnknown);
 }

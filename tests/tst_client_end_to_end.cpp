@@ -211,6 +211,9 @@ private Q_SLOTS:
     void initTestCase();
     void friendGoesOnlineThenOfflineAfterGrace();
     void friendScrolledOutOfViewIsNotPushed();
+    void friendOutOfViewFollowsTheAvailabilitySet();
+    void onlineFriendFarDownSortsToTheTop();
+    void friendsPastTheCapAreNotCovered();
     void lostGatewayMakesEveryoneUnknownUntilItReturns();
 };
 
@@ -266,7 +269,11 @@ void TestClientEndToEnd::friendGoesOnlineThenOfflineAfterGrace()
 
 void TestClientEndToEnd::friendScrolledOutOfViewIsNotPushed()
 {
-    const auto gateway = startGateway(population());
+    // Exact subscriptions alone, as for friends past the availability cap: with the
+    // availability set off, nothing keeps a row live once it leaves the screen.
+    GatewayConfig config = testConfig();
+    config.maxAvailabilityFriends = 0;
+    const auto gateway = startGateway(population(), config);
     QVERIFY(gateway);
     QSignalSpy published(gateway->store(), &PresenceStore::presencePublished);
     QVERIFY(published.isValid());
@@ -309,6 +316,89 @@ void TestClientEndToEnd::friendScrolledOutOfViewIsNotPushed()
     QVERIFY(alice.isFresh(kBob));
     QVERIFY(mentions(received, kBob));
     VERIFY_ALICE_WATCHES(gateway, alice, true);
+}
+
+void TestClientEndToEnd::friendOutOfViewFollowsTheAvailabilitySet()
+{
+    GatewayConfig config = testConfig();
+    config.availabilityInterval = 100ms;
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    QSignalSpy published(gateway->store(), &PresenceStore::presencePublished);
+    QVERIFY(published.isValid());
+
+    Client alice(kAlice);
+    QVERIFY(alice.start(gateway->url()));
+    QTRY_COMPARE(alice.model.coveredCount(), kOthers + 1);
+    Client bob(kBob);
+    QVERIFY(bob.start(gateway->url()));
+    QTRY_COMPARE(alice.flushedStatusOf(kBob), PresenceState::Online);
+
+    // Out of alice's window, bob is no longer watched exactly, and still known live.
+    QTRY_VERIFY(alice.view.verticalScrollBar()->maximum() > 0);
+    alice.view.verticalScrollBar()->setValue(alice.view.verticalScrollBar()->maximum());
+    QTRY_VERIFY(!alice.viewport->wanted().contains(kBob));
+    VERIFY_ALICE_WATCHES(gateway, alice, false);
+    QVERIFY(alice.isFresh(kBob));
+    QCOMPARE(alice.statusOf(kBob), PresenceState::Online);
+    QCOMPARE(alice.model.countLiveIn(PresenceState::Online), 1);
+
+    // His changes reach her through the availability set, coalesced, without a subscription.
+    QSignalSpy exact(&alice.session, &GatewaySession::presenceReceived);
+    QVERIFY(exact.isValid());
+    bob.session.setChosenStatus(ChosenStatus::Away);
+    QVERIFY(waitPublished(published, kBob, PresenceStatus::Away));
+    QTRY_COMPARE(alice.flushedStatusOf(kBob), PresenceState::Away);
+    QVERIFY(alice.isFresh(kBob));
+    bob.session.close();
+    QTRY_COMPARE(alice.flushedStatusOf(kBob), PresenceState::Offline);
+    QVERIFY(alice.isFresh(kBob));
+    QVERIFY(!mentions(exact, kBob));
+    QVERIFY(!gateway->subscriptionsOfUser(kAlice).contains(kBob));
+    QCOMPARE(alice.model.countLiveIn(PresenceState::Online), 0);
+}
+
+void TestClientEndToEnd::onlineFriendFarDownSortsToTheTop()
+{
+    GatewayConfig config = testConfig();
+    config.availabilityInterval = 100ms;
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    // A friend at the bottom of the name order signs in first: "online first" must show them
+    // at the top although nobody looks at their row.
+    const QString last = otherId(kOthers);
+    TestClient far;
+    QVERIFY(!far.login(gateway->url(), tokenOf(last)).isEmpty());
+
+    Client alice(kAlice);
+    QVERIFY(alice.start(gateway->url()));
+    QCOMPARE(alice.proxy.sortMode(), FriendSortFilterProxy::SortMode::Availability);
+    QTRY_COMPARE(alice.idAtRow(0), last);
+    QCOMPARE(alice.statusOf(last), PresenceState::Online);
+
+    // And one who comes online later, far down the list, moves up too.
+    const QString other = otherId(kOthers - 1);
+    QVERIFY(!alice.viewport->wanted().contains(other));
+    TestClient later;
+    QVERIFY(!later.login(gateway->url(), tokenOf(other)).isEmpty());
+    QTRY_VERIFY(alice.idAtRow(0) == other || alice.idAtRow(1) == other);
+    QCOMPARE(alice.model.countLiveIn(PresenceState::Online), 2);
+}
+
+void TestClientEndToEnd::friendsPastTheCapAreNotCovered()
+{
+    GatewayConfig config = testConfig();
+    config.maxAvailabilityFriends = 10; // bob and the first 9 others, in friends order
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    Client alice(kAlice);
+    QVERIFY(alice.start(gateway->url()));
+    QTRY_COMPARE(alice.model.coveredCount(), 10);
+    QTRY_VERIFY(alice.isFresh(otherId(9)));
+    // Past the cap, only rows on screen are known: the bottom of the list is not.
+    QVERIFY(!alice.viewport->wanted().contains(otherId(kOthers)));
+    QVERIFY(!alice.isFresh(otherId(kOthers)));
+    QCOMPARE(alice.statusOf(otherId(kOthers)), PresenceState::Unknown);
 }
 
 void TestClientEndToEnd::lostGatewayMakesEveryoneUnknownUntilItReturns()

@@ -259,6 +259,10 @@ private slots:
     void markAllUnknownIsOneRangedChange();
     void markAllUnknownSkipsRowsAlreadyUnknown();
     void markStaleKeepsStatusAndClearsFresh();
+    void availabilityMakesRowsLive();
+    void exactPresenceWinsOverAvailability();
+    void staleRowFallsBackToAvailability();
+    void completeAvailabilityUncoversTheRest();
 
     void proxySortsByAvailabilityThenName_data();
     void proxySortsByAvailabilityThenName();
@@ -709,6 +713,92 @@ void TestFriendModel::markAllUnknownSkipsRowsAlreadyUnknown()
     model.flush();
     QCOMPARE(rangesOf(changed), (QList<Range> { { 1, 2, {} }, { 6, 6, {} } }));
     QCOMPARE(freshAt(model, 6), false);
+}
+
+void TestFriendModel::availabilityMakesRowsLive()
+{
+    FriendListModel model;
+    model.setFlushInterval(kManualFlush);
+    model.setFriends(makeFriends(5));
+    model.updateAvailability(
+        { { u"id0"_s, PresenceState::Online }, { u"id1"_s, PresenceState::Away },
+            { u"id2"_s, PresenceState::Offline }, { u"stranger"_s, PresenceState::Online } },
+        true);
+    QCOMPARE(model.coveredCount(), 3);
+    QCOMPARE(statusAt(model, 0), PresenceState::Online);
+    QCOMPARE(statusAt(model, 1), PresenceState::Away);
+    QCOMPARE(statusAt(model, 2), PresenceState::Offline);
+    QCOMPARE(statusAt(model, 3), PresenceState::Unknown);
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(freshAt(model, row), true);
+    QCOMPARE(freshAt(model, 3), false);
+    QCOMPARE(model.countLiveIn(PresenceState::Online), 1);
+    QCOMPARE(model.liveCount(), 3);
+    QCOMPARE(model.rowCount(), 5);
+
+    // A change applies to covered rows only.
+    model.updateAvailability({ { u"id2"_s, PresenceState::Online } }, false);
+    QCOMPARE(statusAt(model, 2), PresenceState::Online);
+    QCOMPARE(model.countLiveIn(PresenceState::Online), 2);
+    model.markAllUnknown();
+    QCOMPARE(model.coveredCount(), 0);
+    QCOMPARE(model.liveCount(), 0);
+    QCOMPARE(statusAt(model, 0), PresenceState::Unknown);
+}
+
+void TestFriendModel::exactPresenceWinsOverAvailability()
+{
+    FriendListModel model;
+    model.setFlushInterval(kManualFlush);
+    model.setFriends(makeFriends(3));
+    model.updatePresence(u"id0"_s, PresenceState::Offline, 1234);
+    // The availability set lags by up to one interval: it says nothing over a live
+    // subscription.
+    model.updateAvailability({ { u"id0"_s, PresenceState::Online } }, true);
+    QCOMPARE(statusAt(model, 0), PresenceState::Offline);
+    QCOMPARE(model.index(0).data(FriendListModel::LastSeenRole), QVariant(qint64(1234)));
+    QCOMPARE(model.coveredCount(), 1);
+}
+
+void TestFriendModel::staleRowFallsBackToAvailability()
+{
+    FriendListModel model;
+    model.setFlushInterval(kManualFlush);
+    model.setFriends(makeFriends(3));
+    model.updateAvailability(
+        { { u"id0"_s, PresenceState::Online }, { u"id1"_s, PresenceState::Offline } }, true);
+    model.updatePresence(u"id0"_s, PresenceState::Away, std::nullopt); // newer than the set
+    model.updatePresence(u"id1"_s, PresenceState::Offline, 999);
+    model.markStale({ u"id0"_s, u"id1"_s });
+    // Still live: what the subscription said last, then whatever the set says next.
+    QCOMPARE(statusAt(model, 0), PresenceState::Away);
+    QCOMPARE(freshAt(model, 0), true);
+    QCOMPARE(model.index(1).data(FriendListModel::LastSeenRole), QVariant(qint64(999)));
+    QCOMPARE(freshAt(model, 1), true);
+    model.updateAvailability({ { u"id0"_s, PresenceState::Offline } }, false);
+    QCOMPARE(statusAt(model, 0), PresenceState::Offline);
+    QVERIFY(!model.index(0).data(FriendListModel::LastSeenRole).isValid());
+    // Offline again and still offline: the last-seen time holds.
+    model.updateAvailability({ { u"id1"_s, PresenceState::Offline } }, false);
+    QCOMPARE(model.index(1).data(FriendListModel::LastSeenRole), QVariant(qint64(999)));
+}
+
+void TestFriendModel::completeAvailabilityUncoversTheRest()
+{
+    FriendListModel model;
+    model.setFlushInterval(kManualFlush);
+    model.setFriends(makeFriends(3));
+    model.updateAvailability(
+        { { u"id0"_s, PresenceState::Online }, { u"id1"_s, PresenceState::Online } }, true);
+    model.flush();
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QVERIFY(changed.isValid());
+    model.updateAvailability({ { u"id0"_s, PresenceState::Online } }, true);
+    QCOMPARE(model.coveredCount(), 1);
+    QCOMPARE(freshAt(model, 1), false); // kept, but no longer live
+    QCOMPARE(statusAt(model, 1), PresenceState::Online);
+    model.flush();
+    QCOMPARE(rangesOf(changed), (QList<Range> { { 1, 1, {} } }));
 }
 
 void TestFriendModel::markStaleKeepsStatusAndClearsFresh()

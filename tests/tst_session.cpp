@@ -319,6 +319,8 @@ private Q_SLOTS:
     // Subscriptions
     void subscriptionsFollowWanted();
     void subscriptionsNeverExceedTheGatewayLimit();
+    void availabilityCoversEveryFriend();
+    void noAvailabilityFromAGatewayWithoutIt();
 
     // A misbehaving peer
     void staleSequenceNumbersAreIgnored();
@@ -410,6 +412,52 @@ void TestSession::backoffResetStartsOver()
 }
 
 // ---- Signing in ----------------------------------------------------------------------------
+
+void TestSession::availabilityCoversEveryFriend()
+{
+    GatewayConfig config = testConfig();
+    config.availabilityInterval = 50ms;
+    auto gateway = startGateway(smallPopulation(), config);
+    QVERIFY(gateway);
+    TestClient cat;
+    QVERIFY(!cat.login(gateway->url(), tokenOf(u"cat"_s)).isEmpty());
+    GatewaySession session(fastOptions());
+    QSignalSpy availability(&session, &GatewaySession::availabilityReceived);
+    QVERIFY(availability.isValid());
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QVERIFY(availability.wait());
+    using Statuses = QHash<QString, PresenceStatus>;
+    QCOMPARE(availability.at(0).at(0).value<Statuses>(),
+        (Statuses { { u"bob"_s, PresenceStatus::Offline }, { u"cat"_s, PresenceStatus::Online },
+            { u"dan"_s, PresenceStatus::Offline } }));
+    QCOMPARE(availability.at(0).at(1).toBool(), true);
+    // Nothing subscribed: no rows on screen here, and still every friend is known.
+    QVERIFY(session.subscribed().isEmpty());
+
+    TestClient dan;
+    QVERIFY(
+        !dan.login(gateway->url(), tokenOf(u"dan"_s), { { "status"_L1, "away"_L1 } }).isEmpty());
+    QVERIFY(availability.wait());
+    QCOMPARE(availability.at(1).at(0).value<Statuses>(),
+        (Statuses { { u"dan"_s, PresenceStatus::Away } }));
+    QCOMPARE(availability.at(1).at(1).toBool(), false);
+}
+
+void TestSession::noAvailabilityFromAGatewayWithoutIt()
+{
+    GatewayConfig config = testConfig();
+    config.maxAvailabilityFriends = 0; // says max_availability_friends 0, as if it predated it
+    auto gateway = startGateway(smallPopulation(), config);
+    QVERIFY(gateway);
+    GatewaySession session(fastOptions());
+    QSignalSpy availability(&session, &GatewaySession::availabilityReceived);
+    QSignalSpy friendsLoaded(&session, &GatewaySession::friendsLoaded);
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QVERIFY(friendsLoaded.wait());
+    // Had it asked, the answer (covering nobody) would be here well within this.
+    QVERIFY(!availability.wait(300));
+    QCOMPARE(gateway->availability().watcherCount(), 0);
+}
 
 void TestSession::logInGoesOnlineWithFriends()
 {

@@ -109,20 +109,6 @@ void FriendListPane::setPinned(const QSet<QString> &ids)
     m_session->setWanted(m_subscriptions->wanted() | m_pinned);
 }
 
-std::pair<int, int> FriendListPane::shownAndOnline() const
-{
-    const auto visible = visibleRows(*m_view);
-    if (!visible)
-        return { 0, 0 };
-    int online = 0;
-    for (int row = visible->first; row <= visible->last; ++row) {
-        const auto state
-            = PresenceState(m_proxy->index(row, 0).data(FriendListModel::StatusRole).toInt());
-        online += state == PresenceState::Online ? 1 : 0;
-    }
-    return { visible->count(), online };
-}
-
 bool FriendListPane::eventFilter(QObject *watched, QEvent *event)
 {
     // Enter opens the chat with the current friend (activated() depends on the platform).

@@ -35,8 +35,6 @@ public:
 
     void setSortMode(Models::FriendSortFilterProxy::SortMode mode);
     [[nodiscard]] Models::FriendSortFilterProxy::SortMode sortMode() const;
-    // Friends on screen now, and how many of them are online.
-    [[nodiscard]] std::pair<int, int> shownAndOnline() const;
     // Friends watched whether on screen or not (the one whose chat is open).
     void setPinned(const QSet<QString> &ids);
 

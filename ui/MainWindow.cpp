@@ -67,6 +67,7 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
     connect(model, &QAbstractItemModel::dataChanged, this, schedule);
     connect(model, &QAbstractItemModel::modelReset, this, schedule);
     connect(session, &Session::GatewaySession::subscriptionsChanged, this, schedule);
+    connect(session, &Session::GatewaySession::stateChanged, this, schedule);
     connect(m_friends->view()->verticalScrollBar(), &QScrollBar::valueChanged, this, schedule);
     connect(m_friends->proxy(), &QAbstractItemModel::layoutChanged, this, schedule);
     updateStatus();
@@ -134,12 +135,21 @@ void MainWindow::scheduleStatusUpdate()
 
 void MainWindow::updateStatus()
 {
-    const auto [shown, online] = m_friends->shownAndOnline();
-    Q_UNUSED(shown);
-    m_status->setText(tr("%1 friends · %2 online among those shown · %3 subscribed")
-                          .arg(m_model->rowCount())
-                          .arg(online)
-                          .arg(m_session->subscribed().size()));
+    // Counted over every friend known live: the availability set covers the whole list (up to
+    // the gateway's cap), the subscriptions the rows on screen.
+    const int friends = m_model->rowCount();
+    const int online = m_model->countLiveIn(Models::PresenceState::Online);
+    const int unknown = friends - m_model->liveCount();
+    const QString text = unknown > 0 && m_session->state() == Session::GatewaySession::State::Online
+        //: Status bar: friends, those online, and those whose presence is not known.
+        ? tr("%1 friends · %2 online · %3 not known").arg(friends).arg(online).arg(unknown)
+        : tr("%1 friends · %2 online").arg(friends).arg(online);
+    m_status->setText(text);
+    //: The status bar's tooltip, for the curious: what the client asks the gateway for.
+    m_status->setToolTip(tr("%1 watched exactly (the rows on screen) · %2 covered by the "
+                            "availability set")
+                             .arg(m_session->subscribed().size())
+                             .arg(m_model->coveredCount()));
 }
 
 } // namespace Presence::Ui
