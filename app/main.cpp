@@ -18,33 +18,73 @@
 #include <QSystemTrayIcon>
 #include <QTextStream>
 
+#include <optional>
+
 using namespace Qt::StringLiterals;
 using namespace Presence;
 
-int main(int argc, char *argv[])
-{
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(u"presence-chat"_s);
-    QApplication::setOrganizationName(u"Presence Chat"_s);
-    QApplication::setApplicationVersion(QStringLiteral(PRESENCE_VERSION));
-    QApplication::setWindowIcon(QIcon(u":/presence/presence-chat.svg"_s));
-    QGuiApplication::setDesktopFileName(u"presence-chat"_s);
+namespace {
 
+void describeApplication()
+{
+    QCoreApplication::setApplicationName(u"presence-chat"_s);
+    QCoreApplication::setOrganizationName(u"Presence Chat"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(PRESENCE_VERSION));
+}
+
+// Parses the command line; prints help, the version or the error. Returns the exit code when
+// there is nothing more to do.
+std::optional<int> answerCommandLine(
+    const QStringList &arguments, std::optional<App::ClientOptions> *parsed)
+{
     QString error;
-    const auto options = App::ClientOptions::parse(
-        QApplication::arguments(), qEnvironmentVariable("PRESENCE_TOKEN"), &error);
-    if (!options) {
+    *parsed = App::ClientOptions::parse(arguments, qEnvironmentVariable("PRESENCE_TOKEN"), &error);
+    if (!*parsed) {
         QTextStream(stderr) << "presence-chat: " << error << "\nTry 'presence-chat --help'.\n";
         return 2;
     }
-    if (options->action == App::ClientOptions::Action::ShowHelp) {
-        QTextStream(stdout) << options->helpText;
+    if ((*parsed)->action == App::ClientOptions::Action::ShowHelp) {
+        QTextStream(stdout) << (*parsed)->helpText;
         return 0;
     }
-    if (options->action == App::ClientOptions::Action::ShowVersion) {
-        QTextStream(stdout) << "presence-chat " << QApplication::applicationVersion() << '\n';
+    if ((*parsed)->action == App::ClientOptions::Action::ShowVersion) {
+        QTextStream(stdout) << "presence-chat " << QCoreApplication::applicationVersion() << '\n';
         return 0;
     }
+    return std::nullopt;
+}
+
+// --help and --version must work without a display (a terminal over ssh, a packaging
+// script): QApplication aborts there, so they are answered by a QCoreApplication first.
+bool asksOnlyForWords(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArrayView arg(argv[i]);
+        if (arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "-?"
+            || arg == "--version" || arg == "-v")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    std::optional<App::ClientOptions> options;
+    if (asksOnlyForWords(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        describeApplication();
+        if (const auto exitCode = answerCommandLine(QCoreApplication::arguments(), &options))
+            return *exitCode;
+    }
+
+    QApplication app(argc, argv);
+    describeApplication();
+    QApplication::setWindowIcon(QIcon(u":/presence/presence-chat.svg"_s));
+    QGuiApplication::setDesktopFileName(u"presence-chat"_s);
+    if (const auto exitCode = answerCommandLine(QApplication::arguments(), &options))
+        return *exitCode;
     Ui::ClientSettings settings(
         QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/presence.ini"_s);
     Session::GatewaySession session;

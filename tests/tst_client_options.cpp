@@ -1,8 +1,11 @@
 // Tests for the command line of presence-chat (ClientOptions::parse): --open-chat takes a
-// friend's id, is listed in --help, and refuses what cannot be an id, naming the option.
+// friend's id, is listed in --help, and refuses what cannot be an id, naming the option. And the
+// real binary answers --help and --version without a display.
 
 #include "app/ClientOptions.h"
 
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QTest>
 
 #include <optional>
@@ -28,6 +31,8 @@ private Q_SLOTS:
     void openChatRejects_data();
     void openChatRejects();
     void helpListsOpenChat();
+    void helpAndVersionNeedNoDisplay_data();
+    void helpAndVersionNeedNoDisplay();
     void geometryPlacesTheWindow();
     void geometryRejects_data();
     void geometryRejects();
@@ -113,6 +118,34 @@ void TestClientOptions::helpListsOpenChat()
     QVERIFY2(options, qPrintable(error));
     QCOMPARE(options->action, ClientOptions::Action::ShowHelp);
     QVERIFY2(options->helpText.contains(u"--open-chat <ID>"_s), qPrintable(options->helpText));
+}
+
+void TestClientOptions::helpAndVersionNeedNoDisplay_data()
+{
+    QTest::addColumn<QString>("argument");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("--help") << u"--help"_s << u"Usage: "_s;
+    QTest::addRow("-h") << u"-h"_s << u"--open-chat <ID>"_s;
+    QTest::addRow("--version") << u"--version"_s << u"presence-chat "_s;
+}
+
+void TestClientOptions::helpAndVersionNeedNoDisplay()
+{
+    QFETCH(QString, argument);
+    QFETCH(QString, expected);
+    // As in a terminal over ssh: no X, no Wayland, Qt left to pick its default platform.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char *name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
+        environment.remove(QString::fromLatin1(name));
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(PRESENCE_CHAT), { argument });
+    QVERIFY(process.waitForFinished(20000));
+    const QString out = QString::fromLocal8Bit(process.readAllStandardOutput());
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(process.exitCode() == 0,
+        qPrintable(QString::fromLocal8Bit(process.readAllStandardError())));
+    QVERIFY2(out.contains(expected), qPrintable(out));
 }
 
 QTEST_GUILESS_MAIN(TestClientOptions)
