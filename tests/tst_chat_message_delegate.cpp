@@ -283,6 +283,8 @@ private Q_SLOTS:
     void longTextWrapsWithinTheView();
     void rightToLeftTextStaysInItsBubble_data();
     void rightToLeftTextStaysInItsBubble();
+    void lineBreaksStartNewLines_data();
+    void lineBreaksStartNewLines();
 
     void metaText_data();
     void metaText();
@@ -490,6 +492,32 @@ void TestChatMessageDelegate::longTextWrapsWithinTheView()
     QTRY_VERIFY(f.rowRect(1).height() > tall);
     QTRY_COMPARE(f.rowRect(1).height(), f.delegate.sizeHint(f.optionFor(1), longIndex).height());
     check();
+}
+
+void TestChatMessageDelegate::lineBreaksStartNewLines_data()
+{
+    QTest::addColumn<QString>("from");
+    QTest::newRow("theirs") << u"ada"_s;
+    QTest::newRow("ours") << u"me"_s;
+}
+
+void TestChatMessageDelegate::lineBreaksStartNewLines()
+{
+    QFETCH(QString, from);
+    // Shift+Enter puts '\n' in the text, for the sender and (through the gateway) the receiver.
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 420, 560 });
+    f.model.mergeHistory({ delivered(u"m1"_s, from, u"one two three"_s, todayAt(11, 5)),
+                             delivered(u"m2"_s, from, u"one\ntwo\r\nthree"_s, todayAt(11, 6)) },
+        false, false);
+    QVERIFY(f.exposed());
+    const ChatMessageDelegate::BubbleLayout flat = f.layoutOf(0);
+    const ChatMessageDelegate::BubbleLayout broken = f.layoutOf(1);
+    const qreal line = QFontMetricsF(f.view.font()).lineSpacing();
+    // Three lines where the same words fit on one, and narrower for it.
+    QVERIFY2(broken.text.height() >= 3 * line - 1 && flat.text.height() < 2 * line,
+        qPrintable(
+            u"%1 vs %2, line %3"_s.arg(broken.text.height()).arg(flat.text.height()).arg(line)));
+    QVERIFY(broken.text.width() < flat.text.width());
 }
 
 void TestChatMessageDelegate::rightToLeftTextStaysInItsBubble_data()

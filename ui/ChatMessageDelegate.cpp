@@ -49,6 +49,16 @@ Delivery deliveryOf(const QModelIndex &index)
     return Delivery(index.data(ChatModel::DeliveryRole).toInt());
 }
 
+// QTextLayout takes '\n' for a space: a line break typed with Shift+Enter must be a
+// Unicode line separator to start a new line.
+QString withLineSeparators(QString text)
+{
+    text.replace(u"\r\n"_s, u"\n"_s);
+    text.replace(u'\n', QChar::LineSeparator);
+    text.replace(u'\r', QChar::LineSeparator);
+    return text;
+}
+
 // Lays `layout` out in lines of at most `width`; returns the size the lines take.
 QSizeF layoutLines(QTextLayout &layout, qreal width)
 {
@@ -147,7 +157,7 @@ ChatMessageDelegate::BubbleLayout ChatMessageDelegate::layout(
 
     QTextLayout local;
     QTextLayout &text = textLayout ? *textLayout : local;
-    text.setText(index.data(ChatModel::TextRole).toString());
+    text.setText(withLineSeparators(index.data(ChatModel::TextRole).toString()));
     text.setFont(option.font);
     const QSizeF textSize = layoutLines(text, maxText);
 
