@@ -10,15 +10,18 @@
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "session/SessionModelBridge.h"
+#include "ui/ChatPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionHeader.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QLoggingCategory>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -96,6 +99,7 @@ private Q_SLOTS:
     void init();
     void headerAndStatusBarFollowTheSession();
     void searchAndSortThroughTheWidgets();
+    void searchBoxLeadsToTheResults();
     void lostGatewayTurnsEveryDotUnknown();
 
 private:
@@ -170,6 +174,65 @@ void TestMainWindow::searchAndSortThroughTheWidgets()
     scene.window.friendList()->setSortMode(FriendSortFilterProxy::SortMode::Name);
     QTRY_COMPARE(scene.idsShown().constFirst(), friendId(kFriends)); // "Friend 1"
     QCOMPARE(scene.idsShown().constLast(), friendId(1)); // "Friend 60"
+}
+
+void TestMainWindow::searchBoxLeadsToTheResults()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+    QListView *view = scene.view();
+    const auto idOf
+        = [](const QModelIndex &index) { return index.data(FriendListModel::IdRole).toString(); };
+
+    // Scrolled to the bottom, a search starts at the top, where the best matches are.
+    QScrollBar *bar = view->verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 0);
+    bar->setValue(bar->maximum());
+    QLineEdit *search = scene.window.friendList()->searchBox();
+    search->setFocus();
+    QTest::keyClicks(search, u"friend 1"_s); // Friend 1 and Friend 10 to 19
+    QTRY_COMPARE(scene.proxy()->rowCount(), 11);
+    QCOMPARE(bar->value(), 0);
+    QCOMPARE(idOf(view->indexAt(QPoint(5, 5))), friendId(kFriends)); // "Friend 1"
+
+    // Down moves into the results, onto the top match, visibly selected; the next Down goes
+    // to the second match.
+    QTest::keyClick(search, Qt::Key_Down);
+    QTRY_VERIFY(view->hasFocus());
+    QCOMPARE(view->currentIndex().row(), 0);
+    QVERIFY(view->selectionModel()->isSelected(view->currentIndex()));
+    QTest::keyClick(view, Qt::Key_Down);
+    QCOMPARE(view->currentIndex().row(), 1);
+    QVERIFY(view->selectionModel()->isSelected(view->currentIndex()));
+
+    // Enter in the search box opens the top match.
+    search->setFocus();
+    QTest::keyClick(search, Qt::Key_Return);
+    QTRY_COMPARE(scene.window.chatPane()->friendId(), friendId(kFriends));
+
+    // A search that hides the open chat highlights nothing else; Esc clears it, and the open
+    // chat's row is the highlighted one again.
+    search->setFocus();
+    search->selectAll();
+    QTest::keyClicks(search, u"friend 5"_s);
+    QTRY_VERIFY(!scene.idsShown().contains(friendId(kFriends)));
+    QVERIFY(view->selectionModel()->selectedIndexes().isEmpty());
+    QTest::keyClick(search, Qt::Key_Escape);
+    QCOMPARE(search->text(), QString());
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+    QCOMPARE(idOf(view->currentIndex()), friendId(kFriends));
+    QVERIFY(view->selectionModel()->isSelected(view->currentIndex()));
+
+    // Nothing found says so, over the empty list.
+    QLabel *noMatches = scene.window.friendList()->noMatchesLabel();
+    QVERIFY(!noMatches->isVisible());
+    QTest::keyClicks(search, u"nobody at all"_s);
+    QTRY_COMPARE(scene.proxy()->rowCount(), 0);
+    QTRY_VERIFY(noMatches->isVisible());
+    QVERIFY2(noMatches->text().contains(u"nobody at all"_s), qPrintable(noMatches->text()));
+    search->clear();
+    QTRY_VERIFY(!noMatches->isVisible());
 }
 
 void TestMainWindow::lostGatewayTurnsEveryDotUnknown()

@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QTimer>
@@ -29,6 +30,7 @@ FriendListPane::FriendListPane(
     , m_sort(new QComboBox(this))
     , m_view(new QListView(this))
     , m_session(session)
+    , m_noMatches(new QLabel(m_view->viewport()))
 {
     m_proxy->setSourceModel(model);
     // What a screen reader says of a row: the same words as the tooltip.
@@ -39,7 +41,8 @@ FriendListPane::FriendListPane(
     m_search->setPlaceholderText(tr("Search friends"));
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(tr("Search friends"));
-    connect(m_search, &QLineEdit::textChanged, m_proxy, &FriendSortFilterProxy::setSearchText);
+    connect(m_search, &QLineEdit::textChanged, this, &FriendListPane::onSearchChanged);
+    m_search->installEventFilter(this);
 
     m_sort->addItem(tr("Online first"), int(FriendSortFilterProxy::SortMode::Availability));
     m_sort->addItem(tr("By name"), int(FriendSortFilterProxy::SortMode::Name));
@@ -69,6 +72,14 @@ FriendListPane::FriendListPane(
     connect(minute, &QTimer::timeout, m_view->viewport(), qOverload<>(&QWidget::update));
     minute->start(std::chrono::minutes(1));
     m_view->installEventFilter(this);
+    m_view->viewport()->installEventFilter(this);
+    m_noMatches->setAlignment(Qt::AlignCenter);
+    m_noMatches->setWordWrap(true);
+    m_noMatches->setForegroundRole(QPalette::PlaceholderText);
+    m_noMatches->hide();
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &FriendListPane::updateNoMatches);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &FriendListPane::updateNoMatches);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &FriendListPane::updateNoMatches);
     connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) {
         Q_EMIT chatRequested(index.data(FriendListModel::IdRole).toString());
     });
@@ -109,8 +120,98 @@ void FriendListPane::setPinned(const QSet<QString> &ids)
     m_session->setWanted(m_subscriptions->wanted() | m_pinned);
 }
 
+void FriendListPane::showFriend(const QString &friendId)
+{
+    m_shownFriend = friendId;
+    selectShownFriend();
+}
+
+void FriendListPane::selectShownFriend()
+{
+    const auto *model = qobject_cast<const FriendListModel *>(m_proxy->sourceModel());
+    const auto row = model && !m_shownFriend.isEmpty() ? model->rowOf(m_shownFriend) : std::nullopt;
+    const QModelIndex index = row ? m_proxy->mapFromSource(model->index(*row)) : QModelIndex();
+    if (index.isValid()) {
+        makeCurrent(index);
+    } else {
+        // Filtered out: nothing else may look like the open chat.
+        m_view->selectionModel()->clear();
+    }
+}
+
+void FriendListPane::makeCurrent(const QModelIndex &row)
+{
+    m_view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect);
+    m_view->scrollTo(row);
+}
+
+void FriendListPane::onSearchChanged(const QString &text)
+{
+    m_proxy->setSearchText(text);
+    if (text.trimmed().isEmpty()) {
+        selectShownFriend(); // back where the open chat is
+    } else {
+        // The best matches are at the top: start there, wherever the list was scrolled to.
+        m_view->scrollToTop();
+        const QModelIndex current = m_view->currentIndex();
+        if (current.isValid() && current.data(FriendListModel::IdRole).toString() != m_shownFriend)
+            m_view->selectionModel()->clear();
+    }
+    updateNoMatches();
+}
+
+void FriendListPane::updateNoMatches()
+{
+    const bool empty = m_proxy->rowCount() == 0 && !m_proxy->searchText().isEmpty();
+    if (empty) {
+        //: Over the empty friend list; %1 is what the user typed.
+        m_noMatches->setText(tr("No friends match “%1”").arg(m_proxy->searchText()));
+        m_noMatches->setGeometry(m_view->viewport()->rect().adjusted(8, 8, -8, -8));
+    }
+    m_noMatches->setVisible(empty);
+}
+
+bool FriendListPane::handleSearchKey(const QKeyEvent *key)
+{
+    switch (key->key()) {
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        // Enter opens the top match, the one the user sees first.
+        if (m_proxy->rowCount() > 0)
+            Q_EMIT chatRequested(m_proxy->index(0, 0).data(FriendListModel::IdRole).toString());
+        return true;
+    case Qt::Key_Down:
+        if (m_proxy->rowCount() > 0) {
+            m_view->setFocus(Qt::TabFocusReason);
+            makeCurrent(m_proxy->index(0, 0));
+        }
+        return true;
+    case Qt::Key_Escape:
+        if (m_search->text().isEmpty())
+            return false; // let the window have it
+        m_search->clear();
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool FriendListPane::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_search && event->type() == QEvent::KeyPress)
+        return handleSearchKey(static_cast<QKeyEvent *>(event))
+            || QWidget::eventFilter(watched, event);
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        updateNoMatches();
+    // Keyboard users see where they are: the current row is the selected one, so the first
+    // Down moves from a row they can see.
+    if (watched == m_view && event->type() == QEvent::FocusIn && m_proxy->rowCount() > 0) {
+        const QModelIndex current = m_view->currentIndex();
+        if (!current.isValid())
+            makeCurrent(m_proxy->index(0, 0));
+        else if (!m_view->selectionModel()->isSelected(current))
+            makeCurrent(current);
+    }
     // Enter opens the chat with the current friend (activated() depends on the platform).
     if (watched == m_view && event->type() == QEvent::KeyPress) {
         const auto *key = static_cast<QKeyEvent *>(event);

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QListView;
 
@@ -37,6 +38,11 @@ public:
     [[nodiscard]] Models::FriendSortFilterProxy::SortMode sortMode() const;
     // Friends watched whether on screen or not (the one whose chat is open).
     void setPinned(const QSet<QString> &ids);
+    // The friend whose chat is open: their row is the current, selected one whenever the
+    // filter shows it (searching and clearing the search never leave another row highlighted).
+    void showFriend(const QString &friendId);
+    // "No friends match …", shown over an empty list while searching.
+    [[nodiscard]] QLabel *noMatchesLabel() const { return m_noMatches; }
 
 Q_SIGNALS:
     void chatRequested(const QString &friendId);
@@ -46,6 +52,13 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void onSearchChanged(const QString &text);
+    // Makes row the current and only selected row, and scrolls it into view.
+    void makeCurrent(const QModelIndex &row);
+    void selectShownFriend();
+    [[nodiscard]] bool handleSearchKey(const QKeyEvent *key);
+    void updateNoMatches();
+
     Models::FriendSortFilterProxy *m_proxy;
     QLineEdit *m_search;
     QComboBox *m_sort;
@@ -53,6 +66,8 @@ private:
     ViewportSubscriptions *m_subscriptions;
     Session::GatewaySession *m_session;
     QSet<QString> m_pinned;
+    QString m_shownFriend;
+    QLabel *m_noMatches;
 };
 
 } // namespace Presence::Ui

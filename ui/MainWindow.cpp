@@ -77,11 +77,7 @@ void MainWindow::openChat(const QString &friendId)
 {
     if (friendId.isEmpty())
         return;
-    if (const auto row = m_model->rowOf(friendId)) {
-        const QModelIndex index = m_friends->proxy()->mapFromSource(m_model->index(*row));
-        if (index.isValid() && m_friends->view()->currentIndex() != index)
-            m_friends->view()->setCurrentIndex(index);
-    }
+    m_friends->showFriend(friendId);
     m_friends->setPinned({ friendId });
     if (m_chat->friendId() != friendId)
         m_chat->setFriend(friendId);
