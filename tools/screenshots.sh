@@ -84,9 +84,10 @@ for row in sam "${friend_rows[@]}"; do
     echo "shots-${row%%:*}" >"$work/${row%%:*}.token" # $work is private (mktemp -d)
 done
 
-# --- The gateway: a free port (0), a short offline grace, 9 subscriptions per connection.
+# --- The gateway: a free port (0), a short offline grace, 9 subscriptions per connection and
+# 9 friends in the availability set (the first 9 in the file: the same 9 the client watches).
 "$gateway_bin" --users "$work/users.json" --listen 127.0.0.1:0 --grace-ms 300 \
-    --max-subscriptions 9 >"$work/gateway.log" 2>&1 &
+    --max-subscriptions 9 --max-availability-friends 9 >"$work/gateway.log" 2>&1 &
 pids+=($!)
 gateway_pid=$!
 gateway_listening() {
