@@ -1,5 +1,6 @@
 #include "models/FriendListModel.h"
 
+#include <QDateTime>
 #include <QSet>
 
 #include <algorithm>
@@ -50,6 +51,8 @@ QVariant FriendListModel::data(const QModelIndex &index, int role) const
         return int(row.announced);
     case UnreadRole:
         return row.unread;
+    case StaleSinceRole:
+        return row.staleSince && !row.fresh ? QVariant(*row.staleSince) : QVariant();
     default:
         return {};
     }
@@ -65,6 +68,7 @@ QHash<int, QByteArray> FriendListModel::roleNames() const
     names.insert(FreshRole, "fresh");
     names.insert(AnnouncedStatusRole, "announcedStatus");
     names.insert(UnreadRole, "unread");
+    names.insert(StaleSinceRole, "staleSince");
     return names;
 }
 
@@ -164,6 +168,11 @@ void FriendListModel::show(
     Row &row = m_rows[index];
     if (row.state == state && row.lastSeen == lastSeen && row.fresh == fresh)
         return;
+    // How old the knowledge is counts from when it stopped being live.
+    if (fresh)
+        row.staleSince.reset();
+    else if (row.fresh)
+        row.staleSince = QDateTime::currentMSecsSinceEpoch();
     row.state = state;
     row.lastSeen = lastSeen;
     row.fresh = fresh;

@@ -34,6 +34,10 @@ public:
         // of later runs must not look moved to a proxy re-placing the rows of earlier ones.
         AnnouncedStatusRole,
         UnreadRole, // int: messages from this friend not read yet
+        // qint64 ms since the epoch: when a row that is not fresh stopped being live (its
+        // subscription ended, or the availability set no longer covers it); else invalid.
+        // It changes only with FreshRole, so it is announced under that role.
+        StaleSinceRole,
     };
     Q_ENUM(Role)
 
@@ -88,6 +92,7 @@ private:
         bool fresh = false; // live: from the subscription or the availability set
         bool exactLive = false; // the subscription is live; state is its word
         std::optional<PresenceState> coarse; // while covered by the availability set
+        std::optional<qint64> staleSince; // when it stopped being live (not fresh)
         int unread = 0;
     };
 

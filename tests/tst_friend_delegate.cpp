@@ -258,6 +258,7 @@ private Q_SLOTS:
     void statusLine_data();
     void statusLine();
     void statusLineFollowsTheZoneOfNow();
+    void staleRowsSayHowOld();
     void presenceFromIndex();
     void summaryAndAccessibleText();
     void nowIsInjectable();
@@ -372,6 +373,37 @@ void TestFriendDelegate::statusLine()
     QCOMPARE(PresenceText::summary(presence, now), u"Xavier — "_s + expected);
 }
 
+void TestFriendDelegate::staleRowsSayHowOld()
+{
+    // No longer watched nor covered: never "online" as if it were now.
+    const qint64 now = kNow.toMSecsSinceEpoch();
+    const auto stale = [&](PresenceState state, std::optional<qint64> since,
+                           std::optional<qint64> seen = std::nullopt) {
+        FriendPresence presence { u"x"_s, u"Xavier"_s, state, seen, false };
+        presence.staleSince = since;
+        return PresenceText::statusLine(presence, kNow);
+    };
+    QCOMPARE(stale(PresenceState::Online, now - 3 * 60'000), u"online 3 min ago"_s);
+    QCOMPARE(stale(PresenceState::Online, now - 10'000), u"online moments ago"_s);
+    QCOMPARE(stale(PresenceState::Away, now - 2 * 3'600'000 - 5), u"away 2 h ago"_s);
+    QCOMPARE(stale(PresenceState::Online, std::nullopt), u"status unknown"_s);
+    // An offline row's last-seen time stays true after it stops being watched.
+    QCOMPARE(stale(PresenceState::Offline, now, now - 5 * 60'000), u"last seen 5 min ago"_s);
+
+    // The model says since when, from the moment the row stopped being live.
+    FriendListModel model;
+    model.setFriends({ { u"x"_s, u"Xavier"_s } });
+    model.updatePresence(u"x"_s, PresenceState::Online, std::nullopt);
+    QVERIFY(!model.index(0).data(FriendListModel::StaleSinceRole).isValid());
+    const qint64 before = QDateTime::currentMSecsSinceEpoch();
+    model.markStale({ u"x"_s });
+    const qint64 since = model.index(0).data(FriendListModel::StaleSinceRole).toLongLong();
+    QVERIFY(since >= before && since <= QDateTime::currentMSecsSinceEpoch());
+    QCOMPARE(FriendPresence::fromIndex(model.index(0)).staleSince, std::optional(since));
+    model.updatePresence(u"x"_s, PresenceState::Online, std::nullopt);
+    QVERIFY(!model.index(0).data(FriendListModel::StaleSinceRole).isValid());
+}
+
 void TestFriendDelegate::statusLineFollowsTheZoneOfNow()
 {
     // The calendar words use the zone of now. 16 h before now: the same day in UTC, the
@@ -439,7 +471,7 @@ void TestFriendDelegate::summaryAndAccessibleText()
         u"Carol — last seen 5 min ago"_s,
         u"Dave — status unknown"_s,
         u"Erin — offline"_s,
-        u"Frank — online"_s,
+        u"Frank — online moments ago"_s,
     };
     QSortFilterProxyModel proxy;
     proxy.setSourceModel(&f.model);
@@ -889,7 +921,7 @@ void TestFriendDelegate::tooltipShowsTheSummary()
         u"Carol — last seen 5 min ago"_s,
         u"Dave — status unknown"_s,
         u"Erin — offline"_s,
-        u"Frank — online"_s,
+        u"Frank — online moments ago"_s,
     };
     for (int row = 0; row < expected.size(); ++row) {
         QVERIFY(tooltipAt(row));

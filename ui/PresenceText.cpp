@@ -58,6 +58,10 @@ FriendPresence FriendPresence::fromIndex(const QModelIndex &index)
     if (lastSeen.isValid() && ok)
         presence.lastSeen = ms;
     presence.fresh = index.data(FriendListModel::FreshRole).toBool();
+    const QVariant staleSince = index.data(FriendListModel::StaleSinceRole);
+    const qint64 since = staleSince.toLongLong(&ok);
+    if (staleSince.isValid() && ok)
+        presence.staleSince = since;
     return presence;
 }
 
@@ -79,7 +83,23 @@ QString PresenceText::statusLine(
 
 QString PresenceText::statusLine(const FriendPresence &presence, const QDateTime &now)
 {
-    return statusLine(presence.state, presence.lastSeen, now);
+    const bool available
+        = presence.state == PresenceState::Online || presence.state == PresenceState::Away;
+    if (presence.fresh || !available)
+        return statusLine(presence.state, presence.lastSeen, now);
+    if (!presence.staleSince)
+        return tr("status unknown");
+    const qint64 ago = now.toMSecsSinceEpoch() - *presence.staleSince;
+    const bool online = presence.state == PresenceState::Online;
+    //: A friend no longer watched: what was known, and how long ago.
+    if (ago < kMinuteMs)
+        return online ? tr("online moments ago") : tr("away moments ago");
+    if (ago < kHourMs) {
+        const qint64 minutes = ago / kMinuteMs;
+        return online ? tr("online %1 min ago").arg(minutes) : tr("away %1 min ago").arg(minutes);
+    }
+    const qint64 hours = ago / kHourMs;
+    return online ? tr("online %1 h ago").arg(hours) : tr("away %1 h ago").arg(hours);
 }
 
 QString PresenceText::lastSeen(qint64 lastSeenMs, const QDateTime &now)

@@ -20,6 +20,7 @@ struct FriendPresence {
     Models::PresenceState state = Models::PresenceState::Unknown;
     std::optional<qint64> lastSeen; // ms since the epoch
     bool fresh = false;
+    std::optional<qint64> staleSince; // when a row that is not fresh stopped being live
     int unread = 0; // messages from them not read yet
 
     [[nodiscard]] static FriendPresence fromIndex(const QModelIndex &index);
@@ -36,6 +37,9 @@ public:
     // lastSeen(...) for an offline friend with a last-seen time.
     [[nodiscard]] static QString statusLine(
         Models::PresenceState state, std::optional<qint64> lastSeen, const QDateTime &now);
+    // As above for a live row; a row that is no longer live never says "online" or "away" as if
+    // it were now: "online 3 min ago", "away moments ago" (or "status unknown" when it does not
+    // know since when).
     [[nodiscard]] static QString statusLine(const FriendPresence &presence, const QDateTime &now);
 
     // "last seen just now" (under a minute ago, or in the future: clocks differ),
