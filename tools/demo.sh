@@ -28,18 +28,39 @@ churn_args=()
 demo="$PRESENCE_ROOT/build/demo"
 users_file="$demo/demo-users.json"
 
+gateway_log="$demo/gateway.log"
+
+# Another gateway (an earlier demo still running) would answer our client with its own users.
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    presence_die "port $port is already in use (another demo still running?); stop it, or set PRESENCE_DEMO_PORT"
+fi
+rm -f "$users_file"
 "$demo/server-mock/presence-mock-server" --listen "127.0.0.1:$port" --generate "$users" \
-    --friends 300 --seed 1 --dump-users "$users_file" "${churn_args[@]}" &
+    --friends 300 --seed 1 --dump-users "$users_file" "${churn_args[@]}" >"$gateway_log" 2>&1 &
 gateway=$!
-trap 'kill "$gateway" 2>/dev/null; wait "$gateway" 2>/dev/null' EXIT
-for _ in $(seq 100); do [[ -s "$users_file" ]] && break; sleep 0.1; done
-kill -0 "$gateway" 2>/dev/null || presence_die "the gateway did not start (is port $port taken?)"
+pids=("$gateway")
+# Everything started here stops with the script, however it ends; what they say on the way
+# out does not change the script's exit status.
+stop_all() {
+    kill "${pids[@]}" 2>/dev/null || true
+    wait "${pids[@]}" 2>/dev/null || true
+}
+trap stop_all EXIT
+# Ready when it says so in its log, not when some users file exists.
+for _ in $(seq 150); do
+    grep -q "listening on" "$gateway_log" 2>/dev/null && break
+    kill -0 "$gateway" 2>/dev/null || break
+    sleep 0.1
+done
+grep -q "listening on" "$gateway_log" 2>/dev/null \
+    || presence_die "the gateway did not start; its log, $gateway_log, says: $(tail -n 3 "$gateway_log")"
 
 cat <<TEXT
 
 Presence Chat demo: $users generated users with 300 friends each on ws://127.0.0.1:$port/,
 about $churn presence changes per second among them (simulated users: they come online, go
-away, leave). Scroll user0's list: the status bar's "K subscribed" follows the rows on screen.
+away, leave). user0's list is "online first" from the start; hover the status bar to see how
+few rows are watched exactly. The gateway's log: build/demo/gateway.log.
 Tokens (local QA only) are in build/demo/demo-users.json. Open a second client as one of
 user0's friends to watch a dot turn green, then amber (set Away), then gray 5 s after it quits:
     build/demo/app/presence-chat --server ws://127.0.0.1:$port/ --token-file \$(tools/demo-token.sh USER)
@@ -49,20 +70,18 @@ TEXT
 
 if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
     echo "No display: the gateway runs alone; Ctrl+C stops it."
-    wait "$gateway"
+    wait "$gateway" || true
     exit 0
 fi
-client() { # USER [Qt arguments]
-    local user=$1
-    shift
-    "$demo/app/presence-chat" --server "ws://127.0.0.1:$port/" \
-        --token-file "$("$PRESENCE_ROOT/tools/demo-token.sh" "$user")" "$@"
-}
+client=("$demo/app/presence-chat" --server "ws://127.0.0.1:$port/")
+token_of() { "$PRESENCE_ROOT/tools/demo-token.sh" "$1"; }
+status=0
 if $pair; then
-    client user2 --geometry 600x760+640+40 &
-    second=$!
-    trap 'kill "$second" "$gateway" 2>/dev/null; wait "$gateway" 2>/dev/null' EXIT
-    client user0 --geometry 600x760+20+40
+    # Started directly, not through a function: $! is the client itself, so the trap stops it.
+    "${client[@]}" --token-file "$(token_of user2)" --geometry 600x760+640+40 &
+    pids+=($!)
+    "${client[@]}" --token-file "$(token_of user0)" --geometry 600x760+20+40 || status=$?
 else
-    client user0
+    "${client[@]}" --token-file "$(token_of user0)" || status=$?
 fi
+exit "$status"
