@@ -259,6 +259,12 @@ bool FriendSortFilterProxy::accepts(int sourceRow) const
     if (m_search.isEmpty())
         return true;
     const QModelIndex index = sourceModel()->index(sourceRow, 0);
+    // "@user2" names one friend by id: "user2" alone also matches user20 to user29.
+    if (m_search.size() > 1 && m_search.startsWith(u'@'))
+        return index.data(FriendListModel::IdRole)
+                   .toString()
+                   .compare(QStringView(m_search).mid(1), Qt::CaseInsensitive)
+            == 0;
     return index.data(FriendListModel::NameRole).toString().contains(m_search, Qt::CaseInsensitive)
         || index.data(FriendListModel::IdRole).toString().contains(m_search, Qt::CaseInsensitive);
 }

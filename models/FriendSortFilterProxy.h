@@ -48,7 +48,8 @@ public:
 
     void setSortMode(SortMode mode);
     [[nodiscard]] SortMode sortMode() const { return m_mode; }
-    // Case-insensitive match on the name or the id, trimmed; empty shows everyone.
+    // Case-insensitive match on the name or the id, trimmed; empty shows everyone; "@id" shows
+    // only the friend with exactly that id.
     void setSearchText(const QString &text);
     [[nodiscard]] QString searchText() const { return m_search; }
 

@@ -1070,6 +1070,14 @@ void TestFriendModel::proxyFilterHoldsUnderPresenceChanges()
     QCOMPARE(idsIn(proxy), shadow.expectedProxy(SortMode::Availability, u"f01"_s));
     QCOMPARE(proxy.rowCount(), 10);
     QCOMPARE(aboutToReset.count(), 0);
+
+    // "@id" is one friend exactly, case aside; "@" alone is an ordinary search.
+    proxy.setSearchText(u"@F012"_s);
+    QCOMPARE(idsIn(proxy), (QStringList { u"f012"_s }));
+    proxy.setSearchText(u"@f01"_s);
+    QCOMPARE(proxy.rowCount(), 0);
+    proxy.setSearchText(u"@"_s);
+    QCOMPARE(proxy.rowCount(), 0); // nobody's name or id holds an "@"
 }
 
 void TestFriendModel::randomStormsUnderModelTester_data()
