@@ -15,7 +15,8 @@ FriendSortFilterProxy::FriendSortFilterProxy(QObject *parent)
 {
     m_moveTimer.setSingleShot(true);
     m_moveTimer.setInterval(0);
-    connect(&m_moveTimer, &QTimer::timeout, this, &FriendSortFilterProxy::applyPendingMoves);
+    connect(
+        &m_moveTimer, &QTimer::timeout, this, &FriendSortFilterProxy::applyPendingMovesUnlessHeld);
 }
 
 void FriendSortFilterProxy::setSourceModel(QAbstractItemModel *source)
@@ -53,7 +54,7 @@ void FriendSortFilterProxy::connectSource(QAbstractItemModel *source)
     // dataChanged, so no frame is painted unsorted. Other sources get the next-turn timer.
     if (auto *friends = qobject_cast<FriendListModel *>(source)) {
         m_sourceConnections.append(connect(friends, &FriendListModel::presenceFlushed, this,
-            &FriendSortFilterProxy::applyPendingMoves));
+            &FriendSortFilterProxy::applyPendingMovesUnlessHeld));
     }
 }
 
@@ -394,6 +395,23 @@ void FriendSortFilterProxy::emitProxyDataChanged(
             start = i;
         }
     }
+}
+
+void FriendSortFilterProxy::setMovesHeld(bool held)
+{
+    if (m_held == held)
+        return;
+    m_held = held;
+    if (!held)
+        applyPendingMoves();
+}
+
+void FriendSortFilterProxy::applyPendingMovesUnlessHeld()
+{
+    if (m_held)
+        m_moveTimer.stop(); // the release applies them
+    else
+        applyPendingMoves();
 }
 
 void FriendSortFilterProxy::applyPendingMoves()

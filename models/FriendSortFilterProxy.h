@@ -55,9 +55,16 @@ public:
 
     // Moves rows whose availability changed now rather than on the next event-loop turn.
     void applyPendingMoves();
+    // While held (the user is scrolling, hovering or moving through the list), rows keep their
+    // places: availability changes are shown at once but re-sorting waits for the release.
+    // Sort and search changes, which the user asks for, still apply.
+    void setMovesHeld(bool held);
+    [[nodiscard]] bool movesHeld() const { return m_held; }
+    [[nodiscard]] int pendingMoveCount() const { return int(m_pendingMoves.size()); }
 
 private:
     void connectSource(QAbstractItemModel *source);
+    void applyPendingMovesUnlessHeld();
     void rebuild(); // everything from the source: ranks, name order, filter, order
     void rebuildOrder(); // order and mapping from the current ranks and filter
     void rebuildSourceToProxy();
@@ -83,6 +90,7 @@ private:
     QTimer m_moveTimer;
     QList<QMetaObject::Connection> m_sourceConnections;
     bool m_inSourceReset = false;
+    bool m_held = false;
 };
 
 } // namespace Presence::Models

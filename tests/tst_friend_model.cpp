@@ -260,6 +260,7 @@ private slots:
     void markAllUnknownSkipsRowsAlreadyUnknown();
     void markStaleKeepsStatusAndClearsFresh();
     void availabilityMakesRowsLive();
+    void heldMovesWaitForTheRelease();
     void exactPresenceWinsOverAvailability();
     void staleRowFallsBackToAvailability();
     void completeAvailabilityUncoversTheRest();
@@ -713,6 +714,30 @@ void TestFriendModel::markAllUnknownSkipsRowsAlreadyUnknown()
     model.flush();
     QCOMPARE(rangesOf(changed), (QList<Range> { { 1, 2, {} }, { 6, 6, {} } }));
     QCOMPARE(freshAt(model, 6), false);
+}
+
+void TestFriendModel::heldMovesWaitForTheRelease()
+{
+    FriendListModel model;
+    model.setFlushInterval(kManualFlush);
+    model.setFriends(makeFriends(5)); // Name 0 .. Name 4
+    FriendSortFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    const QStringList byName { u"id0"_s, u"id1"_s, u"id2"_s, u"id3"_s, u"id4"_s };
+    QCOMPARE(idsIn(proxy), byName);
+
+    proxy.setMovesHeld(true);
+    model.updatePresence(u"id4"_s, PresenceState::Online, std::nullopt);
+    model.flush();
+    QCoreApplication::processEvents(); // the next-turn timer would have moved it
+    QCOMPARE(idsIn(proxy), byName); // in place while held, its dot already green
+    QCOMPARE(
+        proxy.index(4, 0).data(FriendListModel::StatusRole).toInt(), int(PresenceState::Online));
+    QCOMPARE(proxy.pendingMoveCount(), 1);
+
+    proxy.setMovesHeld(false);
+    QCOMPARE(idsIn(proxy), (QStringList { u"id4"_s, u"id0"_s, u"id1"_s, u"id2"_s, u"id3"_s }));
+    QCOMPARE(proxy.pendingMoveCount(), 0);
 }
 
 void TestFriendModel::availabilityMakesRowsLive()

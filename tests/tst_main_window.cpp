@@ -100,6 +100,7 @@ private Q_SLOTS:
     void headerAndStatusBarFollowTheSession();
     void searchAndSortThroughTheWidgets();
     void searchBoxLeadsToTheResults();
+    void orderWaitsWhileTheListIsInHand();
     void lostGatewayTurnsEveryDotUnknown();
 
 private:
@@ -233,6 +234,31 @@ void TestMainWindow::searchBoxLeadsToTheResults()
     QVERIFY2(noMatches->text().contains(u"nobody at all"_s), qPrintable(noMatches->text()));
     search->clear();
     QTRY_VERIFY(!noMatches->isVisible());
+}
+
+void TestMainWindow::orderWaitsWhileTheListIsInHand()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+    QTRY_COMPARE(scene.model.coveredCount(), kFriends);
+    QScrollBar *bar = scene.view()->verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 2);
+
+    // The user scrolls a little: while their hand is on the list, nothing moves under it.
+    bar->setValue(2);
+    QVERIFY(scene.proxy()->movesHeld());
+    const QStringList before = scene.idsShown();
+    const QString last = before.constLast(); // at the bottom by name
+    auto friendSession = std::make_unique<GatewaySession>();
+    friendSession->open(m_gateway->url(), tokenOf(last));
+    QTRY_COMPARE(scene.model.countLiveIn(PresenceState::Online), 1);
+    scene.model.flush();
+    QCOMPARE(scene.idsShown(), before);
+
+    // About 1.5 s after the last touch it sorts: online first.
+    QTRY_COMPARE_WITH_TIMEOUT(scene.idsShown().constFirst(), last, 5000);
+    QVERIFY(!scene.proxy()->movesHeld());
 }
 
 void TestMainWindow::lostGatewayTurnsEveryDotUnknown()

@@ -7,12 +7,14 @@
 #include "ui/VisibleRows.h"
 
 #include <QComboBox>
+#include <QCursor>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -73,6 +75,23 @@ FriendListPane::FriendListPane(
     minute->start(std::chrono::minutes(1));
     m_view->installEventFilter(this);
     m_view->viewport()->installEventFilter(this);
+    m_view->viewport()->setMouseTracking(true); // hovering counts as the hand on the list
+    // About 1.5 s without scrolling, hovering or keys before rows move (docs: README).
+    m_orderSettle.setSingleShot(true);
+    m_orderSettle.setInterval(std::chrono::milliseconds(1500));
+    connect(&m_orderSettle, &QTimer::timeout, this, [this] {
+        if (m_view->viewport()->underMouse())
+            m_orderSettle.start(); // still hovering: keep waiting
+        else
+            m_proxy->setMovesHeld(false);
+    });
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+        if (!m_restoringAnchor)
+            holdOrder();
+    });
+    connect(m_proxy, &QAbstractItemModel::layoutAboutToBeChanged, this,
+        &FriendListPane::rememberAnchor);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &FriendListPane::restoreAnchor);
     m_noMatches->setAlignment(Qt::AlignCenter);
     m_noMatches->setWordWrap(true);
     m_noMatches->setForegroundRole(QPalette::PlaceholderText);
@@ -160,6 +179,45 @@ void FriendListPane::onSearchChanged(const QString &text)
     updateNoMatches();
 }
 
+void FriendListPane::holdOrder()
+{
+    m_proxy->setMovesHeld(true);
+    m_orderSettle.start();
+}
+
+void FriendListPane::rememberAnchor()
+{
+    const QPoint mouse = m_view->viewport()->mapFromGlobal(QCursor::pos());
+    QModelIndex anchor;
+    if (m_view->viewport()->underMouse())
+        anchor = m_view->indexAt(mouse);
+    const QRect area = m_view->viewport()->rect();
+    if (!anchor.isValid() && m_view->currentIndex().isValid()
+        && area.intersects(m_view->visualRect(m_view->currentIndex())))
+        anchor = m_view->currentIndex();
+    if (!anchor.isValid())
+        anchor = m_view->indexAt(QPoint(1, 1));
+    m_anchor = anchor;
+    m_anchorTop = anchor.isValid() ? m_view->visualRect(anchor).top() : 0;
+}
+
+void FriendListPane::restoreAnchor()
+{
+    if (!m_anchor.isValid())
+        return;
+    const int moved = m_view->visualRect(m_anchor).top() - m_anchorTop;
+    m_anchor = QPersistentModelIndex();
+    if (moved == 0)
+        return;
+    QScrollBar *bar = m_view->verticalScrollBar();
+    const int step = m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem
+        ? std::max(1, m_view->sizeHintForRow(0))
+        : 1;
+    m_restoringAnchor = true;
+    bar->setValue(bar->value() + moved / step);
+    m_restoringAnchor = false;
+}
+
 void FriendListPane::updateNoMatches()
 {
     const bool empty = m_proxy->rowCount() == 0 && !m_proxy->searchText().isEmpty();
@@ -203,6 +261,12 @@ bool FriendListPane::eventFilter(QObject *watched, QEvent *event)
             || QWidget::eventFilter(watched, event);
     if (watched == m_view->viewport() && event->type() == QEvent::Resize)
         updateNoMatches();
+    if (watched == m_view->viewport()
+        && (event->type() == QEvent::MouseMove || event->type() == QEvent::Enter
+            || event->type() == QEvent::Wheel))
+        holdOrder();
+    if (watched == m_view && event->type() == QEvent::KeyPress)
+        holdOrder();
     // Keyboard users see where they are: the current row is the selected one, so the first
     // Down moves from a row they can see.
     if (watched == m_view && event->type() == QEvent::FocusIn && m_proxy->rowCount() > 0) {

@@ -2,7 +2,9 @@
 
 #include "models/FriendSortFilterProxy.h"
 
+#include <QPersistentModelIndex>
 #include <QSet>
+#include <QTimer>
 #include <QWidget>
 
 class QComboBox;
@@ -58,6 +60,10 @@ private:
     void selectShownFriend();
     [[nodiscard]] bool handleSearchKey(const QKeyEvent *key);
     void updateNoMatches();
+    // The user's hand is on the list: re-sorting waits until it has been idle a while.
+    void holdOrder();
+    void rememberAnchor();
+    void restoreAnchor();
 
     Models::FriendSortFilterProxy *m_proxy;
     QLineEdit *m_search;
@@ -68,6 +74,12 @@ private:
     QSet<QString> m_pinned;
     QString m_shownFriend;
     QLabel *m_noMatches;
+    QTimer m_orderSettle;
+    // The row the user looks at (hovered, else selected, else the top one) and where it was on
+    // screen, kept in place when rows move above it.
+    QPersistentModelIndex m_anchor;
+    int m_anchorTop = 0;
+    bool m_restoringAnchor = false; // our own scrolling is not the user's hand
 };
 
 } // namespace Presence::Ui
