@@ -79,6 +79,7 @@ private Q_SLOTS:
 
     void friendSigningInIsAnnouncedEndToEnd();
     void reconnectAnnouncesNothingEndToEnd();
+    void unwatchedFriendIsAnnouncedThroughTheAvailabilitySet();
 
 private:
     // A presence event as the session delivers it, then the flush that tells views.
@@ -401,6 +402,32 @@ void TestOnlineNotifier::reconnectAnnouncesNothingEndToEnd()
     QVERIFY(!dave.login(gateway->url(), tokenOf(kDave)).isEmpty());
     QTRY_COMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(1).toString(), u"Dave is online"_s);
+}
+
+void TestOnlineNotifier::unwatchedFriendIsAnnouncedThroughTheAvailabilitySet()
+{
+    GatewayConfig config = testConfig();
+    config.availabilityInterval = 100ms;
+    const std::unique_ptr<Gateway> gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    GatewaySession session;
+    FriendListModel model;
+    SessionModelBridge bridge(&session, &model);
+    FriendOnlineNotifier notifier(&model);
+    notifier.setCoalescingWindow(200ms);
+    notifier.setEnabled(true);
+    QSignalSpy spy(&notifier, &FriendOnlineNotifier::notificationReady);
+    QVERIFY(spy.isValid());
+
+    // Nothing subscribed at all (no rows on screen): the availability set alone knows.
+    session.open(gateway->url(), tokenOf(u"me"_s));
+    QTRY_COMPARE(model.coveredCount(), 3);
+    QTRY_COMPARE(model.countLiveIn(PresenceState::Offline), 3);
+    QVERIFY(session.subscribed().isEmpty());
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(kAlice)).isEmpty());
+    QTRY_COMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(1).toString(), u"Alice is online"_s);
 }
 
 QTEST_MAIN(TestOnlineNotifier)

@@ -95,8 +95,8 @@ void MainWindow::createMenus()
     QMenu *settings = menuBar()->addMenu(tr("&Settings"));
     m_notifyAction = settings->addAction(tr("&Notify when a friend comes online"));
     m_notifyAction->setCheckable(true);
-    m_notifyAction->setToolTip(tr("A desktop notification (system tray) when a friend on your "
-                                  "screen comes online"));
+    m_notifyAction->setToolTip(tr("A desktop notification (system tray) when a friend comes "
+                                  "online"));
 
     QMenu *away = settings->addMenu(tr("&Away when idle for"));
     m_awayChoices = new QActionGroup(this);
