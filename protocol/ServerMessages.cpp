@@ -233,6 +233,17 @@ Decoded<ServerMessage> decodeAvailabilityChanged(FieldReader &in)
     return ServerMessage(changed);
 }
 
+Decoded<ServerMessage> decodeDigest(FieldReader &in)
+{
+    Digest digest;
+    digest.watched = in.string("watched"_L1, 16, 16, Need::Required);
+    if (in.has("availability"_L1))
+        digest.availability = in.string("availability"_L1, 16, 16, Need::Required);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(digest);
+}
+
 Decoded<ServerMessage> decodeOk(FieldReader &in)
 {
     Ok ok;
@@ -370,6 +381,15 @@ QJsonObject toJson(const AvailabilityChanged &message)
     return object;
 }
 
+QJsonObject toJson(const Digest &message)
+{
+    QJsonObject object = typed("digest"_L1);
+    object.insert("watched"_L1, message.watched);
+    if (message.availability)
+        object.insert("availability"_L1, *message.availability);
+    return object;
+}
+
 QJsonObject toJson(const ServerMessage &message)
 {
     return std::visit([](const auto &m) { return toJson(m); }, message);
@@ -406,6 +426,8 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
             return decodeAvailability(in);
         if (envelope.type == u"availability_changed")
             return decodeAvailabilityChanged(in);
+        if (envelope.type == u"digest")
+            return decodeDigest(in);
         return ProtocolError { ErrorCode::UnknownType,
             u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
     }();

@@ -89,6 +89,14 @@ struct AvailabilityChanged {
     friend bool operator==(const AvailabilityChanged &, const AvailabilityChanged &) = default;
 };
 
+// Every digest interval: what the gateway believes this connection holds (Digest.h). A
+// client whose own digest differs asks again (subscribe, watch_availability).
+struct Digest {
+    QString watched;
+    std::optional<QString> availability; // only while the connection watches availability
+    friend bool operator==(const Digest &, const Digest &) = default;
+};
+
 // One chat message between two friends: the body of a `message` push and of a history entry.
 struct ChatMessage {
     QString id; // opaque, unique; a valid id
@@ -133,7 +141,7 @@ struct ErrorMessage {
 };
 
 using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, MessageEvent,
-    HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged>;
+    HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged, Digest>;
 
 [[nodiscard]] QJsonObject toJson(const Welcome &message);
 [[nodiscard]] QJsonObject toJson(const FriendsPage &message);
@@ -146,6 +154,7 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 [[nodiscard]] QJsonObject toJson(const ErrorMessage &message);
 [[nodiscard]] QJsonObject toJson(const Availability &message);
 [[nodiscard]] QJsonObject toJson(const AvailabilityChanged &message);
+[[nodiscard]] QJsonObject toJson(const Digest &message);
 [[nodiscard]] QJsonObject toJson(const ServerMessage &message);
 [[nodiscard]] QJsonObject errorJson(const ProtocolError &error);
 

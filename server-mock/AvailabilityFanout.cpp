@@ -16,6 +16,8 @@ AvailabilityFanout::AvailabilityFanout(
     // Started by the first change after a flush: a connection hears at most once per interval,
     // and a change waits at most one interval.
     m_flushTimer.setSingleShot(true);
+    // A coarse timer may fire up to 5 % early: "at most once per interval" must hold exactly.
+    m_flushTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_flushTimer, &QTimer::timeout, this, &AvailabilityFanout::flush);
 }
 
@@ -113,6 +115,15 @@ Availability AvailabilityFanout::tell(Watcher &watcher)
         (status == PresenceStatus::Online ? availability.online : availability.away).append(id);
     }
     return availability;
+}
+
+std::optional<QHash<QString, PresenceStatus>> AvailabilityFanout::toldTo(
+    ConnectionId connection) const
+{
+    const auto it = m_watchers.constFind(connection);
+    if (it == m_watchers.constEnd() || !it->ready)
+        return std::nullopt;
+    return it->told;
 }
 
 PresenceStatus AvailabilityFanout::latestOf(const QString &userId) const

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <chrono>
 #include <functional>
+#include <optional>
 
 namespace Presence::Gateway {
 
@@ -49,6 +50,9 @@ public:
     void resetFrom(const QList<Protocol::UserPresence> &users);
 
     [[nodiscard]] int watcherCount() const { return int(m_watchers.size()); }
+    // What a connection was told is available, once its answer went out; nullopt before.
+    [[nodiscard]] std::optional<QHash<QString, Protocol::PresenceStatus>> toldTo(
+        ConnectionId connection) const;
     // Sends what is pending now (tests; the timer does it otherwise).
     void flush();
 

@@ -1,6 +1,7 @@
 #include "server-mock/Gateway.h"
 
 #include "protocol/CloseCode.h"
+#include "protocol/Digest.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/ClientConnection.h"
@@ -35,10 +36,8 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
           new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
     , m_availability(m_config.availabilityInterval,
           [this](ConnectionId id, const QJsonObject &message) {
-              if (ClientConnection *connection = m_connections.value(id)) {
-                  connection->send(message);
-                  m_metrics.frameOut(message.value("type"_L1).toString(), 1);
-              }
+              if (ClientConnection *connection = m_connections.value(id))
+                  connection->send(message); // counted in frames_out by the connection
           })
     , m_chats(chats ? chats : new MemoryChatStore)
     , m_simulated(m_store)
@@ -71,6 +70,12 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
     connect(&m_interest, &StoreInterest::userUnwatched, m_store, &PresenceStore::unwatch);
 
     registerGauges();
+    // One timer for every connection: a lost push is corrected within one interval.
+    if (m_config.digestInterval.count() > 0) {
+        m_digestTimer.setInterval(m_config.digestInterval);
+        connect(&m_digestTimer, &QTimer::timeout, this, &Gateway::sendDigests);
+        m_digestTimer.start();
+    }
 
     m_shutdownTimer.setSingleShot(true);
     connect(&m_shutdownTimer, &QTimer::timeout, this, [this] {
@@ -554,6 +559,38 @@ void Gateway::onStoreReset()
             }
             if (!mine.isEmpty())
                 connection->send(toJson(Snapshot { mine, {} }), std::nullopt);
+        }
+    });
+}
+
+void Gateway::sendDigests()
+{
+    QSet<QString> watched;
+    for (const ClientConnection *connection : std::as_const(m_connections)) {
+        const QStringList ids = m_subscriptions.subscriptionsOf(connection->id());
+        watched.unite(QSet<QString>(ids.cbegin(), ids.cend()));
+    }
+    // The store's word, read once for every connection: a push lost on its way (between
+    // gateways, or here) shows as a difference.
+    m_store->snapshot(watched.values(), this, [this](const QList<UserPresence> &users) {
+        QHash<QString, UserPresence> byId;
+        for (const UserPresence &user : users)
+            byId.insert(user.id, user);
+        // Sending may close a connection that reads nothing: iterate over a copy.
+        const QList<QPointer<ClientConnection>> connections(
+            m_connections.cbegin(), m_connections.cend());
+        for (const QPointer<ClientConnection> &connection : connections) {
+            if (!connection || connection->state() != ClientConnection::State::Authenticated)
+                continue;
+            QList<UserPresence> mine;
+            for (const QString &id : m_subscriptions.subscriptionsOf(connection->id())) {
+                if (const auto it = byId.constFind(id); it != byId.constEnd())
+                    mine.append(*it);
+            }
+            Digest digest { watchedDigest(mine), std::nullopt };
+            if (const auto told = m_availability.toldTo(connection->id()))
+                digest.availability = availabilityDigest(*told);
+            connection->send(toJson(digest)); // counted in frames_out by the connection
         }
     });
 }

@@ -96,6 +96,8 @@ private:
         const std::optional<QString> &ref);
     void onDisconnected(ClientConnection *connection);
     void onStoreReset();
+    // Every connection gets a digest of what it should hold (docs/protocol.md §4).
+    void sendDigests();
     void onPresencePublished(const Protocol::UserPresence &presence);
     void onFaultStarted(const QString &id, const FaultSpec &fault);
     void onFaultEnded(const QString &id, const FaultSpec &fault);
@@ -151,6 +153,7 @@ private:
     QTimer m_reorderTimer;
     ConnectionId m_nextConnectionId = 1;
     bool m_shuttingDown = false;
+    QTimer m_digestTimer;
     QTimer m_shutdownTimer;
 };
 

@@ -30,6 +30,8 @@ struct GatewayConfig {
     // friends order), and sends each connection its changes at most once per interval.
     int maxAvailabilityFriends = 5000;
     std::chrono::milliseconds availabilityInterval = 1s;
+    // How often every connection is sent a digest of what it should hold (0: never).
+    std::chrono::milliseconds digestInterval = 30s;
     // Allowed Origin headers; a handshake without Origin (a native client) is always accepted.
     QStringList allowedOrigins;
     // How long shutdown waits for clients to acknowledge the 1001 close.

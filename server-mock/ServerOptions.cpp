@@ -175,6 +175,10 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
             u"Friends watch_availability covers per connection (the first N); 0 turns it "
             "off. Default 5000."_s,
             u"N"_s },
+        { u"digest-interval-ms"_s,
+            u"Send each connection a digest of what it should hold this often, so a lost "
+            "push is corrected; 0 turns it off. Default 30000."_s,
+            u"MS"_s },
         { u"availability-interval-ms"_s,
             u"Availability changes go to each connection at most this often. Default 1000."_s,
             u"MS"_s },
@@ -302,6 +306,8 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto maxIds = read.integer(u"max-ids-per-request"_s, 1, 100'000, config.maxIdsPerRequest);
     const auto maxAvailability
         = read.integer(u"max-availability-friends"_s, 0, 1'000'000, config.maxAvailabilityFriends);
+    const auto digestInterval
+        = read.integer(u"digest-interval-ms"_s, 0, kDay, config.digestInterval.count());
     const auto availabilityInterval = read.integer(
         u"availability-interval-ms"_s, 10, 60'000, config.availabilityInterval.count());
     const auto maxFrame
@@ -312,7 +318,7 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto heartbeatTtl = read.integer(u"heartbeat-ttl-ms"_s, 1000, kDay, 35'000);
     if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !maxSubscriptions
         || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl || !maxAvailability
-        || !availabilityInterval)
+        || !availabilityInterval || !digestInterval)
         return std::nullopt;
 
     if (parser.isSet(u"redis"_s)) {
@@ -357,6 +363,7 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     config.maxIdsPerRequest = int(*maxIds);
     config.maxAvailabilityFriends = int(*maxAvailability);
     config.availabilityInterval = std::chrono::milliseconds(*availabilityInterval);
+    config.digestInterval = std::chrono::milliseconds(*digestInterval);
     config.maxFrameBytes = int(*maxFrame);
     config.maxFramesPerSecond = int(*rate);
     config.frameBurst = int(*burst);

@@ -2,6 +2,7 @@
 
 #include "protocol/ClientMessages.h"
 #include "protocol/CloseCode.h"
+#include "protocol/Digest.h"
 #include "protocol/Frame.h"
 #include "session/Logging.h"
 
@@ -240,6 +241,8 @@ void GatewaySession::loseConnectionState()
     m_pendingSubscribes.clear();
     m_pendingChat.clear();
     m_seq.clear();
+    m_held.clear();
+    m_available.clear();
     m_availabilityRef.clear();
     m_availabilityLive = false;
     Q_EMIT subscriptionsChanged(0);
@@ -327,6 +330,8 @@ void GatewaySession::onTextMessage(const QString &text)
                 onAvailability(message, ref);
             else if constexpr (std::is_same_v<T, AvailabilityChanged>)
                 onAvailabilityChanged(message);
+            else if constexpr (std::is_same_v<T, Digest>)
+                onDigest(message);
         },
         decoded.value());
 }
@@ -344,6 +349,8 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_pendingSubscribes.clear();
     m_pendingChat.clear();
     m_seq.clear();
+    m_held.clear();
+    m_available.clear();
     m_friends.clear();
     m_friendIds.clear();
     m_availabilityRef.clear();
@@ -445,8 +452,10 @@ void GatewaySession::syncSubscriptions()
         }
         sendNow(toJson(UnsubscribeRequest { chunk }), {});
         ++m_unsubscribeRequests;
-        for (const QString &id : chunk)
+        for (const QString &id : chunk) {
             m_subscribed.remove(id);
+            m_held.remove(id);
+        }
         removed += chunk;
     }
 
@@ -508,6 +517,7 @@ void GatewaySession::onSnapshot(const Snapshot &snapshot, const QString &ref)
         if (!ref.isEmpty() && held != m_seq.constEnd() && *held > presence.seq)
             continue; // a push overtook this snapshot
         m_seq.insert(presence.id, presence.seq);
+        m_held.insert(presence.id, presence);
         accepted.append(presence);
     }
     if (!accepted.isEmpty())
@@ -527,6 +537,7 @@ void GatewaySession::onPresence(const UserPresence &presence)
         return;
     }
     m_seq.insert(presence.id, presence.seq);
+    m_held.insert(presence.id, presence);
     Q_EMIT presenceReceived({ presence });
 }
 
@@ -591,6 +602,11 @@ void GatewaySession::onAvailability(const Availability &availability, const QStr
     };
     mark(availability.online, PresenceStatus::Online);
     mark(availability.away, PresenceStatus::Away);
+    m_available.clear();
+    for (auto it = statuses.cbegin(); it != statuses.cend(); ++it) {
+        if (it.value() != PresenceStatus::Offline)
+            m_available.insert(it.key(), it.value());
+    }
     Q_EMIT availabilityReceived(statuses, true);
 }
 
@@ -605,8 +621,53 @@ void GatewaySession::onAvailabilityChanged(const AvailabilityChanged &changed)
         statuses.insert(id, PresenceStatus::Away);
     for (const QString &id : changed.offline)
         statuses.insert(id, PresenceStatus::Offline);
+    for (auto it = statuses.cbegin(); it != statuses.cend(); ++it) {
+        if (it.value() == PresenceStatus::Offline)
+            m_available.remove(it.key());
+        else
+            m_available.insert(it.key(), it.value());
+    }
     if (!statuses.isEmpty())
         Q_EMIT availabilityReceived(statuses, false);
+}
+
+void GatewaySession::onDigest(const Digest &digest)
+{
+    // With answers in flight what we hold is not comparable yet: the next digest will be.
+    if (m_state != State::Online || !m_pendingSubscribes.isEmpty() || !m_availabilityRef.isEmpty())
+        return;
+    QList<UserPresence> held;
+    held.reserve(m_subscribed.size());
+    for (const QString &id : std::as_const(m_subscribed)) {
+        if (const auto it = m_held.constFind(id); it != m_held.constEnd())
+            held.append(*it);
+    }
+    if (watchedDigest(held) != digest.watched) {
+        ++m_digestMismatches;
+        qCInfo(lcSession) << "the gateway's digest differs from what we hold: subscribing again";
+        resubscribeAll();
+    }
+    if (digest.availability && m_availabilityLive
+        && availabilityDigest(m_available) != *digest.availability) {
+        ++m_digestMismatches;
+        qCInfo(lcSession) << "the availability digest differs: asking for the set again";
+        m_availabilityRef = nextRef(u'a');
+        sendFrame(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
+    }
+}
+
+void GatewaySession::resubscribeAll()
+{
+    QStringList ids(m_subscribed.cbegin(), m_subscribed.cend());
+    ids.sort();
+    for (const QStringList &chunk : splitRequest(ids)) {
+        const QString ref = nextRef(u's');
+        m_pendingSubscribes.insert(ref, chunk);
+        for (const QString &id : chunk)
+            m_seq.remove(id); // the snapshot is the truth
+        sendFrame(toJson(SubscribeRequest { chunk }), ref);
+        ++m_subscribeRequests;
+    }
 }
 
 void GatewaySession::onPongMissed()

@@ -84,6 +84,9 @@ public:
     [[nodiscard]] const QSet<QString> &subscribed() const { return m_subscribed; }
     [[nodiscard]] int subscribeRequestsSent() const { return m_subscribeRequests; }
     [[nodiscard]] int unsubscribeRequestsSent() const { return m_unsubscribeRequests; }
+    // Digests from the gateway that differed from what this session holds (each one fixed by
+    // asking again).
+    [[nodiscard]] int digestMismatches() const { return m_digestMismatches; }
 
 Q_SIGNALS:
     void stateChanged(Presence::Session::GatewaySession::State state);
@@ -131,6 +134,9 @@ private:
     void onHistory(const Protocol::HistoryPage &page, const QString &ref);
     void onAvailability(const Protocol::Availability &availability, const QString &ref);
     void onAvailabilityChanged(const Protocol::AvailabilityChanged &changed);
+    void onDigest(const Protocol::Digest &digest);
+    // Subscribes again to what is subscribed: the snapshots replace what is held.
+    void resubscribeAll();
     void onPongMissed();
     void requestFriends(int offset);
     void syncSubscriptions();
@@ -172,6 +178,9 @@ private:
     QHash<QString, QStringList> m_pendingSubscribes; // ref -> ids
     QSet<QString> m_pendingChat; // refs of message and history requests awaiting answers
     QHash<QString, qint64> m_seq;
+    QHash<QString, Protocol::UserPresence> m_held; // what we hold of each subscribed user
+    QHash<QString, Protocol::PresenceStatus> m_available; // covered friends online or away
+    int m_digestMismatches = 0;
     int m_subscribeRequests = 0;
     int m_unsubscribeRequests = 0;
     quint64 m_refCounter = 0;

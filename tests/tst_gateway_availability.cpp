@@ -6,6 +6,7 @@
 #include "ClientSteps.h"
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
+#include "PrometheusText.h"
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
@@ -176,6 +177,17 @@ void TestGatewayAvailability::changesAreCoalescedAndPaced()
     QVERIFY(ClientSteps::closeAndWait(*gateway, *bob));
     QCOMPARE(alice->waitFor(u"availability_changed"_s), changed({}, {}, { u"bob"_s }));
     QVERIFY(nothingMoreWithin(*alice, kInterval + 100ms));
+
+    // The metrics count what was sent, once.
+    QString error;
+    const auto metrics
+        = Presence::TestSupport::PrometheusText::parse(gateway->metrics().render(), &error);
+    QVERIFY2(metrics, qPrintable(error));
+    const auto sent = [&](const QString &type) {
+        return metrics->value("presence_frames_out_total", { { "type", type } }).value_or(-1);
+    };
+    QCOMPARE(sent(u"availability_changed"_s), 3.0);
+    QCOMPARE(sent(u"availability"_s), 1.0);
 }
 
 void TestGatewayAvailability::aBlipWithinOneIntervalSaysNothing()

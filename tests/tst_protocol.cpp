@@ -2,6 +2,7 @@
 // message, identifier rules, rejection of malformed input and error codes.
 
 #include "protocol/ClientMessages.h"
+#include "protocol/Digest.h"
 #include "protocol/ErrorCode.h"
 #include "protocol/Frame.h"
 #include "protocol/Identifiers.h"
@@ -31,6 +32,17 @@ char *toString(const ServerMessage &message)
 } // namespace Presence::Protocol
 
 namespace {
+
+// FNV-1a 64 written out again from its definition, to check Digest.cpp against.
+quint64 fnv1a64(const QString &text)
+{
+    quint64 hash = 0xcbf29ce484222325ULL;
+    for (const char byte : text.toUtf8()) {
+        hash ^= quint8(byte);
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
 
 // "bad_request (0)": the wire name for reading, the enum value so equal names cannot hide a mix-up.
 QString describe(ErrorCode code)
@@ -184,6 +196,8 @@ QList<NamedServer> sampleServerMessages()
         { "welcome/availability", "welcome",
             Welcome { { u"a"_s, u"A"_s }, 25000, Limits { 1, 2, 3, 4, 5, 300, 250 } } },
         { "availability/empty", "availability", Availability {} },
+        { "digest/watched", "digest", Digest { u"0123456789abcdef"_s, std::nullopt } },
+        { "digest/both", "digest", Digest { u"cbf29ce484222325"_s, u"00000000000000ff"_s } },
         { "availability/some", "availability",
             Availability { { u"bob"_s, u"carol"_s }, { u"dave"_s }, 5, 9 } },
         { "availability_changed/all-kinds", "availability_changed",
@@ -226,6 +240,7 @@ class TestProtocol : public QObject {
     Q_OBJECT
 
 private slots:
+    void digestsAreDocumentedFnv1a();
     // Round trips: struct -> toJson -> serializeFrame -> parseFrame -> decode -> same struct.
     void clientRoundTrip_data();
     void clientRoundTrip();
@@ -487,6 +502,24 @@ void TestProtocol::serverWireFormat()
     const Decoded<ServerMessage> decoded = decodeServerFrame(frame);
     QVERIFY2(decoded.ok(), outcome(decoded).constData());
     QCOMPARE(decoded.value(), expected);
+}
+
+void TestProtocol::digestsAreDocumentedFnv1a()
+{
+    // The rule docs/protocol.md gives, so another client can check its own implementation.
+    QCOMPARE(watchedDigest({}), u"cbf29ce484222325"_s); // FNV-1a 64 of nothing
+    const QList<UserPresence> users { { u"bob"_s, PresenceStatus::Online, 3, std::nullopt },
+        { u"ada"_s, PresenceStatus::Offline, 7, qint64(5) } };
+    const QString digest = watchedDigest(users);
+    QCOMPARE(watchedDigest({ users.at(1), users.at(0) }), digest); // order-free
+    QCOMPARE(
+        digest, u"%1"_s.arg(fnv1a64(u"ada offline 7\nbob online 3\n"_s), 16, 16, QLatin1Char('0')));
+    QVERIFY(watchedDigest({ { u"bob"_s, PresenceStatus::Online, 4, std::nullopt } })
+        != watchedDigest({ { u"bob"_s, PresenceStatus::Online, 3, std::nullopt } }));
+    // Offline friends are left out of the availability digest.
+    QCOMPARE(availabilityDigest(
+                 { { u"a"_s, PresenceStatus::Away }, { u"b"_s, PresenceStatus::Offline } }),
+        u"%1"_s.arg(fnv1a64(u"a away\n"_s), 16, 16, QLatin1Char('0')));
 }
 
 // ---- identifiers ---------------------------------------------------------------------------

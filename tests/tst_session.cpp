@@ -321,6 +321,7 @@ private Q_SLOTS:
     void subscriptionsNeverExceedTheGatewayLimit();
     void availabilityCoversEveryFriend();
     void noAvailabilityFromAGatewayWithoutIt();
+    void aLostPushIsCorrectedByTheDigest();
 
     // A misbehaving peer
     void staleSequenceNumbersAreIgnored();
@@ -441,6 +442,43 @@ void TestSession::availabilityCoversEveryFriend()
     QCOMPARE(availability.at(1).at(0).value<Statuses>(),
         (Statuses { { u"dan"_s, PresenceStatus::Away } }));
     QCOMPARE(availability.at(1).at(1).toBool(), false);
+}
+
+void TestSession::aLostPushIsCorrectedByTheDigest()
+{
+    GatewayConfig config = testConfig();
+    config.digestInterval = 300ms;
+    auto gateway = startGateway(smallPopulation(), config);
+    QVERIFY(gateway);
+    GatewaySession session(fastOptions());
+    QSignalSpy received(&session, &GatewaySession::presenceReceived);
+    QVERIFY(received.isValid());
+    // What the session last reported of bob.
+    const auto bobIs = [&received]() -> std::optional<PresenceStatus> {
+        std::optional<PresenceStatus> last;
+        for (const UserPresence &presence : presenceOf(received)) {
+            if (presence.id == u"bob")
+                last = presence.status;
+        }
+        return last;
+    };
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), State::Online);
+    session.setWanted({ u"bob"_s });
+    QTRY_COMPARE(bobIs(), std::optional(PresenceStatus::Offline));
+    // Digests that agree change nothing.
+    QTest::qWait(700);
+    QCOMPARE(session.digestMismatches(), 0);
+
+    // The gateway stops hearing its store (as when a pub/sub message is dropped between
+    // gateways): bob's change is published and never pushed.
+    QVERIFY(QObject::disconnect(gateway->store(),
+        &Presence::Gateway::PresenceStore::presencePublished, gateway.get(), nullptr));
+    TestClient bob;
+    QVERIFY(!bob.login(gateway->url(), tokenOf(u"bob"_s)).isEmpty());
+    // Within about one digest interval the session notices and reads bob again.
+    QTRY_COMPARE_WITH_TIMEOUT(bobIs(), std::optional(PresenceStatus::Online), 3000);
+    QVERIFY(session.digestMismatches() >= 1);
 }
 
 void TestSession::noAvailabilityFromAGatewayWithoutIt()
