@@ -24,6 +24,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 #include <memory>
 
@@ -245,9 +246,15 @@ void TestMainWindow::orderWaitsWhileTheListIsInHand()
     QScrollBar *bar = scene.view()->verticalScrollBar();
     QTRY_VERIFY(bar->maximum() > 2);
 
-    // The user scrolls a little: while their hand is on the list, nothing moves under it.
+    // The user scrolls a little, and keeps scrolling: while their hand is on the list, nothing
+    // moves under it, however long the change takes to arrive.
     bar->setValue(2);
     QVERIFY(scene.proxy()->movesHeld());
+    QTimer hand;
+    hand.setInterval(200);
+    int nudges = 0;
+    connect(&hand, &QTimer::timeout, &scene.window, [&] { bar->setValue(2 + (++nudges % 2)); });
+    hand.start();
     const QStringList before = scene.idsShown();
     const QString last = before.constLast(); // at the bottom by name
     auto friendSession = std::make_unique<GatewaySession>();
@@ -255,6 +262,7 @@ void TestMainWindow::orderWaitsWhileTheListIsInHand()
     QTRY_COMPARE(scene.model.countLiveIn(PresenceState::Online), 1);
     scene.model.flush();
     QCOMPARE(scene.idsShown(), before);
+    hand.stop();
 
     // About 1.5 s after the last touch it sorts: online first.
     QTRY_COMPARE_WITH_TIMEOUT(scene.idsShown().constFirst(), last, 5000);
