@@ -289,9 +289,19 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     config.port = port;
     m_gateway = startGateway(population(), config);
     QVERIFY(m_gateway);
+    // The keyboard was in the list; Retry now takes it, and gives it back when it hides (not
+    // to the search box with its text selected).
+    QLineEdit *search = scene.window.friendList()->searchBox();
+    search->setText(u"friend"_s);
+    scene.view()->setFocus();
+    QTRY_VERIFY(scene.view()->hasFocus());
+    scene.window.header()->retryButton()->setFocus(Qt::MouseFocusReason);
     QTest::mouseClick(scene.window.header()->retryButton(), Qt::LeftButton);
     QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
     QTRY_VERIFY(scene.model.countIn(PresenceState::Unknown) < kFriends);
+    QVERIFY(!scene.window.header()->retryButton()->isVisible());
+    QTRY_VERIFY(scene.view()->hasFocus());
+    QVERIFY(!search->hasSelectedText());
 }
 
 QTEST_MAIN(TestMainWindow)

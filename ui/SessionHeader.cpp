@@ -3,6 +3,7 @@
 #include "session/GatewaySession.h"
 #include "ui/ConnectionStatusText.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -36,6 +37,10 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
     m_connection->setAccessibleName(tr("Connection"));
     m_retry->setAccessibleName(tr("Retry connecting now"));
     connect(m_retry, &QPushButton::clicked, session, &GatewaySession::retryNow);
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget *old, QWidget *now) {
+        if (now == m_retry && old != m_retry)
+            m_focusBeforeRetry = old;
+    });
 
     m_countdown.setInterval(std::chrono::milliseconds(250));
     connect(&m_countdown, &QTimer::timeout, this, &SessionHeader::refresh);
@@ -71,8 +76,15 @@ void SessionHeader::refresh()
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         m_retryAt - std::chrono::steady_clock::now());
     m_connection->setText(connectionStatusText(state, left, m_session->errorString()));
-    m_retry->setVisible(
-        state == GatewaySession::State::Reconnecting || state == GatewaySession::State::Failed);
+    const bool retryShown
+        = state == GatewaySession::State::Reconnecting || state == GatewaySession::State::Failed;
+    if (!retryShown && m_retry->hasFocus()) {
+        if (m_focusBeforeRetry && m_focusBeforeRetry->isVisible())
+            m_focusBeforeRetry->setFocus(Qt::OtherFocusReason); // no select-all, unlike Tab
+        else
+            m_retry->clearFocus();
+    }
+    m_retry->setVisible(retryShown);
     const auto &self = m_session->self();
     m_user->setText(self.name.isEmpty() ? self.id : self.name);
     const int chosen = m_status->findData(int(m_session->chosenStatus()));

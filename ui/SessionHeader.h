@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 #include <chrono>
@@ -33,6 +34,9 @@ private:
     QComboBox *m_status;
     QLabel *m_connection;
     QPushButton *m_retry;
+    // Where the keyboard was before the retry button took it: it goes back there when the
+    // button hides, instead of Qt's next-in-chain (the search box, text selected).
+    QPointer<QWidget> m_focusBeforeRetry;
     QTimer m_countdown; // while reconnecting, the seconds left tick down
     std::chrono::steady_clock::time_point m_retryAt;
 };
