@@ -48,7 +48,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
@@ -59,6 +58,7 @@
 #include <QUrl>
 #include <QWebSocket>
 
+#include "DumpedPopulation.h"
 #include "EventLoopWait.h"
 #include "MockServerProcess.h"
 #include "RawHttpExchange.h"
@@ -67,7 +67,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using BenchSupport::loadAverage;
+using BenchSupport::processCpuSeconds;
 using BenchSupport::waitUntil;
+using Population = BenchSupport::DumpedPopulation;
 using PushPollingBench::MockServerProcess;
 using PushPollingBench::RawHttpExchange;
 
@@ -103,71 +106,6 @@ struct Options {
     quint64 seed = 7;
     bool baseline = false;
     QString mockServer = QStringLiteral(PRESENCE_MOCK_SERVER);
-};
-
-double processCpuSeconds()
-{
-    timespec now {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
-}
-
-double loadAverage()
-{
-    QFile file(u"/proc/loadavg"_s);
-    if (!file.open(QIODevice::ReadOnly))
-        return -1;
-    return file.readAll().split(' ').value(0).toDouble();
-}
-
-// The users file the gateway dumped: ids, tokens and (mutual) friends.
-struct Population {
-    QStringList ids;
-    QStringList tokens;
-    std::vector<std::vector<int>> friends;
-    QByteArray digest; // of the file: every run must get the same population
-
-    static std::optional<Population> load(const QString &path, QString *error)
-    {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = u"cannot read %1: %2"_s.arg(path, file.errorString());
-            return std::nullopt;
-        }
-        const QByteArray text = file.readAll();
-        const QJsonArray users = QJsonDocument::fromJson(text).object().value(u"users"_s).toArray();
-        Population population;
-        population.digest = QCryptographicHash::hash(text, QCryptographicHash::Sha256);
-        QHash<QString, int> indexOfId;
-        for (const QJsonValue &entry : users) {
-            const QJsonObject user = entry.toObject();
-            indexOfId.insert(user.value(u"id"_s).toString(), int(population.ids.size()));
-            population.ids.append(user.value(u"id"_s).toString());
-            population.tokens.append(user.value(u"token"_s).toString());
-        }
-        population.friends.resize(size_t(population.ids.size()));
-        for (qsizetype i = 0; i < users.size(); ++i) {
-            for (const QJsonValue &id : users.at(i).toObject().value(u"friends"_s).toArray()) {
-                const int other = indexOfId.value(id.toString(), -1);
-                if (other < 0) {
-                    *error = u"%1: unknown friend %2"_s.arg(path, id.toString());
-                    return std::nullopt;
-                }
-                // A friendship listed on either side is mutual.
-                population.friends[size_t(i)].push_back(other);
-                population.friends[size_t(other)].push_back(int(i));
-            }
-        }
-        for (auto &list : population.friends) {
-            std::sort(list.begin(), list.end());
-            list.erase(std::unique(list.begin(), list.end()), list.end());
-        }
-        if (population.ids.isEmpty()) {
-            *error = u"%1 holds no users"_s.arg(path);
-            return std::nullopt;
-        }
-        return population;
-    }
 };
 
 // Who the clients are and which rows each subscribes to; the same in every run.
@@ -475,9 +413,10 @@ std::optional<RunResult> runOnce(Mode mode, int run, const Options &options,
     const auto openMore = [&] {
         while (opened < clientCount && opened - counters.ready < 50) {
             const int user = plan->clients[size_t(opened)];
-            clients.push_back(std::make_unique<Client>(population->tokens.at(user),
-                plan->rows[size_t(opened)], int(population->friends[size_t(user)].size()),
-                mode == Mode::RowsAndAvailability, options, window, counters));
+            clients.push_back(
+                std::make_unique<Client>(QString::fromUtf8(population->tokens.at(user)),
+                    plan->rows[size_t(opened)], int(population->friends[size_t(user)].size()),
+                    mode == Mode::RowsAndAvailability, options, window, counters));
             clients.back()->open(server.webSocketUrl());
             ++opened;
         }

@@ -77,7 +77,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
@@ -90,6 +89,7 @@
 #include <QUrl>
 #include <QWebSocket>
 
+#include "DumpedPopulation.h"
 #include "EventLoopWait.h"
 #include "MockServerProcess.h"
 #include "RawHttpExchange.h"
@@ -133,7 +133,10 @@ double msBetween(Clock::time_point from, Clock::time_point to)
 
 // Runs the event loop until done() holds (checked after every batch of events) or timeout has
 // passed; returns done().
+using BenchSupport::loadAverage;
+using BenchSupport::processCpuSeconds;
 using BenchSupport::waitUntil;
+using Population = BenchSupport::DumpedPopulation;
 
 // The nearest-rank percentile of sorted values.
 double percentile(const std::vector<double> &sorted, double p)
@@ -143,70 +146,6 @@ double percentile(const std::vector<double> &sorted, double p)
     const auto rank = qsizetype(std::ceil(p * double(sorted.size())));
     return sorted[size_t(std::clamp<qsizetype>(rank - 1, 0, qsizetype(sorted.size()) - 1))];
 }
-
-double processCpuSeconds()
-{
-    timespec now {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
-}
-
-double loadAverage()
-{
-    QFile file(u"/proc/loadavg"_s);
-    if (!file.open(QIODevice::ReadOnly))
-        return -1;
-    return file.readAll().split(' ').value(0).toDouble();
-}
-
-// The users file the gateway dumped: ids, tokens and (mutual) friends.
-struct Population {
-    QStringList ids;
-    QList<QByteArray> tokens;
-    std::vector<std::vector<int>> friends;
-    QHash<QString, int> indexOfId;
-    QByteArray digest; // of the file, to check that every mode got the same population
-
-    static std::optional<Population> load(const QString &path, QString *error)
-    {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = u"cannot read %1: %2"_s.arg(path, file.errorString());
-            return std::nullopt;
-        }
-        const QByteArray text = file.readAll();
-        const QJsonArray users = QJsonDocument::fromJson(text).object().value(u"users"_s).toArray();
-        Population population;
-        population.digest = QCryptographicHash::hash(text, QCryptographicHash::Sha256);
-        for (const QJsonValue &entry : users) {
-            const QJsonObject user = entry.toObject();
-            population.indexOfId.insert(user.value(u"id"_s).toString(), int(population.ids.size()));
-            population.ids.append(user.value(u"id"_s).toString());
-            population.tokens.append(user.value(u"token"_s).toString().toUtf8());
-        }
-        population.friends.resize(size_t(population.ids.size()));
-        for (qsizetype i = 0; i < users.size(); ++i) {
-            for (const QJsonValue &id : users.at(i).toObject().value(u"friends"_s).toArray()) {
-                const int other = population.indexOfId.value(id.toString(), -1);
-                if (other < 0) {
-                    *error = u"%1: unknown friend %2"_s.arg(path, id.toString());
-                    return std::nullopt;
-                }
-                population.friends[size_t(i)].push_back(other);
-                population.friends[size_t(other)].push_back(int(i));
-            }
-        }
-        for (auto &list : population.friends) {
-            std::sort(list.begin(), list.end());
-            list.erase(std::unique(list.begin(), list.end()), list.end());
-        }
-        if (population.ids.isEmpty()) {
-            *error = u"%1 holds no users"_s.arg(path);
-            return std::nullopt;
-        }
-        return population;
-    }
-};
 
 // Who the clients are and whom each watches; the same for every mode.
 struct Plan {

@@ -140,10 +140,10 @@ void AvailabilityFanout::presencePublished(const UserPresence &presence)
     // Pushes of one user come in the store's order, even after a store restarted seq.
     m_latest.insert(presence.id, presence);
     for (const ConnectionId connection : *coverers) {
-        Watcher &watcher = m_watchers[connection];
-        if (!watcher.ready)
+        const auto watcher = m_watchers.find(connection); // a coverer is always a watcher
+        if (watcher == m_watchers.end() || !watcher->ready)
             continue; // its snapshot will include this
-        watcher.dirty.insert(presence.id);
+        watcher->dirty.insert(presence.id);
         m_dirtyConnections.insert(connection);
     }
     if (!m_dirtyConnections.isEmpty() && !m_flushTimer.isActive())

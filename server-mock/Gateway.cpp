@@ -534,65 +534,61 @@ void Gateway::onStoreReset()
         m_store->snapshot(covered, this,
             [this](const QList<UserPresence> &users) { m_availability.resetFrom(users); });
     }
-    QSet<QString> watched;
-    for (const ClientConnection *connection : std::as_const(m_connections)) {
-        const QStringList ids = m_subscriptions.subscriptionsOf(connection->id());
-        watched.unite(QSet<QString>(ids.cbegin(), ids.cend()));
-    }
-    if (watched.isEmpty())
-        return;
-    m_store->snapshot(watched.values(), this, [this](const QList<UserPresence> &users) {
-        QHash<QString, UserPresence> byId;
-        for (const UserPresence &user : users)
-            byId.insert(user.id, user);
-        // Sending may close a connection (a peer that reads nothing): iterate over a copy.
-        const QList<QPointer<ClientConnection>> connections(
-            m_connections.cbegin(), m_connections.cend());
-        for (const QPointer<ClientConnection> &connection : connections) {
-            if (!connection || !m_connections.contains(connection->id()))
-                continue;
-            QList<UserPresence> mine;
-            // Ids subscribed since the read got their own snapshot with their subscribe.
-            for (const QString &id : m_subscriptions.subscriptionsOf(connection->id())) {
-                if (const auto it = byId.constFind(id); it != byId.constEnd())
-                    mine.append(*it);
-            }
-            if (!mine.isEmpty())
-                connection->send(toJson(Snapshot { mine, {} }), std::nullopt);
-        }
+    // Ids subscribed since the read got their own snapshot with their subscribe.
+    readWatchedThen([](ClientConnection *connection, const QList<UserPresence> &watched) {
+        if (!watched.isEmpty())
+            connection->send(toJson(Snapshot { watched, {} }), std::nullopt);
     });
 }
 
 void Gateway::sendDigests()
+{
+    // A store that is away queues reads: one digest round at a time, not one per interval.
+    if (m_digestReadPending)
+        return;
+    m_digestReadPending = true;
+    // The store's word, read once for every connection: a push lost on its way (between
+    // gateways, or here) shows as a difference.
+    readWatchedThen(
+        [this](ClientConnection *connection, const QList<UserPresence> &watched) {
+            if (connection->state() != ClientConnection::State::Authenticated)
+                return;
+            Digest digest { watchedDigest(watched), std::nullopt };
+            if (const auto told = m_availability.toldTo(connection->id()))
+                digest.availability = availabilityDigest(*told);
+            connection->send(toJson(digest)); // counted in frames_out by the connection
+        },
+        [this] { m_digestReadPending = false; });
+}
+
+void Gateway::readWatchedThen(const WatchedRead &each, const std::function<void()> &finished)
 {
     QSet<QString> watched;
     for (const ClientConnection *connection : std::as_const(m_connections)) {
         const QStringList ids = m_subscriptions.subscriptionsOf(connection->id());
         watched.unite(QSet<QString>(ids.cbegin(), ids.cend()));
     }
-    // The store's word, read once for every connection: a push lost on its way (between
-    // gateways, or here) shows as a difference.
-    m_store->snapshot(watched.values(), this, [this](const QList<UserPresence> &users) {
-        QHash<QString, UserPresence> byId;
-        for (const UserPresence &user : users)
-            byId.insert(user.id, user);
-        // Sending may close a connection that reads nothing: iterate over a copy.
-        const QList<QPointer<ClientConnection>> connections(
-            m_connections.cbegin(), m_connections.cend());
-        for (const QPointer<ClientConnection> &connection : connections) {
-            if (!connection || connection->state() != ClientConnection::State::Authenticated)
-                continue;
-            QList<UserPresence> mine;
-            for (const QString &id : m_subscriptions.subscriptionsOf(connection->id())) {
-                if (const auto it = byId.constFind(id); it != byId.constEnd())
-                    mine.append(*it);
+    m_store->snapshot(
+        watched.values(), this, [this, each, finished](const QList<UserPresence> &users) {
+            QHash<QString, UserPresence> byId;
+            for (const UserPresence &user : users)
+                byId.insert(user.id, user);
+            // Sending may close a connection (a peer that reads nothing): iterate over a copy.
+            const QList<QPointer<ClientConnection>> connections(
+                m_connections.cbegin(), m_connections.cend());
+            for (const QPointer<ClientConnection> &connection : connections) {
+                if (!connection || !m_connections.contains(connection->id()))
+                    continue;
+                QList<UserPresence> mine;
+                for (const QString &id : m_subscriptions.subscriptionsOf(connection->id())) {
+                    if (const auto it = byId.constFind(id); it != byId.constEnd())
+                        mine.append(*it);
+                }
+                each(connection, mine);
             }
-            Digest digest { watchedDigest(mine), std::nullopt };
-            if (const auto told = m_availability.toldTo(connection->id()))
-                digest.availability = availabilityDigest(*told);
-            connection->send(toJson(digest)); // counted in frames_out by the connection
-        }
-    });
+            if (finished)
+                finished();
+        });
 }
 
 void Gateway::onPresencePublished(const UserPresence &presence)

@@ -18,6 +18,7 @@
 #include <QPointer>
 #include <QTimer>
 #include <QUrl>
+#include <functional>
 #include <optional>
 
 class QTcpServer;
@@ -98,6 +99,11 @@ private:
     void onStoreReset();
     // Every connection gets a digest of what it should hold (docs/protocol.md §4).
     void sendDigests();
+    // One store read of everything watched here, then `each` for every connection still here
+    // with what it watches, as read; `finished` after the last.
+    using WatchedRead
+        = std::function<void(ClientConnection *, const QList<Protocol::UserPresence> &)>;
+    void readWatchedThen(const WatchedRead &each, const std::function<void()> &finished = {});
     void onPresencePublished(const Protocol::UserPresence &presence);
     void onFaultStarted(const QString &id, const FaultSpec &fault);
     void onFaultEnded(const QString &id, const FaultSpec &fault);
@@ -154,6 +160,7 @@ private:
     ConnectionId m_nextConnectionId = 1;
     bool m_shuttingDown = false;
     QTimer m_digestTimer;
+    bool m_digestReadPending = false;
     QTimer m_shutdownTimer;
 };
 

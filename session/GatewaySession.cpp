@@ -240,7 +240,6 @@ void GatewaySession::loseConnectionState()
     m_subscribed.clear();
     m_pendingSubscribes.clear();
     m_pendingChat.clear();
-    m_seq.clear();
     m_held.clear();
     m_available.clear();
     m_availabilityRef.clear();
@@ -348,7 +347,6 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_denied.clear();
     m_pendingSubscribes.clear();
     m_pendingChat.clear();
-    m_seq.clear();
     m_held.clear();
     m_available.clear();
     m_friends.clear();
@@ -481,7 +479,7 @@ void GatewaySession::syncSubscriptions()
         m_pendingSubscribes.insert(ref, chunk);
         for (const QString &id : chunk) {
             m_subscribed.insert(id);
-            m_seq.remove(id); // the snapshot is the truth, whatever was held before
+            m_held.remove(id); // the snapshot is the truth, whatever was held before
         }
         sendNow(toJson(SubscribeRequest { chunk }), ref);
         ++m_subscribeRequests;
@@ -513,10 +511,9 @@ void GatewaySession::onSnapshot(const Snapshot &snapshot, const QString &ref)
             continue; // unsubscribed while the request was in flight
         // A snapshot without ref is the gateway's reset (its store lost pushes, or counts
         // seq from zero again): the whole truth, whatever seq was held.
-        const auto held = m_seq.constFind(presence.id);
-        if (!ref.isEmpty() && held != m_seq.constEnd() && *held > presence.seq)
+        const auto held = m_held.constFind(presence.id);
+        if (!ref.isEmpty() && held != m_held.constEnd() && held->seq > presence.seq)
             continue; // a push overtook this snapshot
-        m_seq.insert(presence.id, presence.seq);
         m_held.insert(presence.id, presence);
         accepted.append(presence);
     }
@@ -530,13 +527,12 @@ void GatewaySession::onPresence(const UserPresence &presence)
 {
     if (!m_subscribed.contains(presence.id))
         return; // in flight when we unsubscribed
-    const auto held = m_seq.constFind(presence.id);
-    if (held != m_seq.constEnd() && *held >= presence.seq) {
+    const auto held = m_held.constFind(presence.id);
+    if (held != m_held.constEnd() && held->seq >= presence.seq) {
         qCDebug(lcSession) << "dropping stale presence of" << presence.id << "seq" << presence.seq
-                           << "<=" << *held;
+                           << "<=" << held->seq;
         return;
     }
-    m_seq.insert(presence.id, presence.seq);
     m_held.insert(presence.id, presence);
     Q_EMIT presenceReceived({ presence });
 }
@@ -664,7 +660,7 @@ void GatewaySession::resubscribeAll()
         const QString ref = nextRef(u's');
         m_pendingSubscribes.insert(ref, chunk);
         for (const QString &id : chunk)
-            m_seq.remove(id); // the snapshot is the truth
+            m_held.remove(id); // the snapshot is the truth
         sendFrame(toJson(SubscribeRequest { chunk }), ref);
         ++m_subscribeRequests;
     }

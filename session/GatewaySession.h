@@ -177,8 +177,9 @@ private:
     QSet<QString> m_denied; // refused by the gateway this connection: never asked again
     QHash<QString, QStringList> m_pendingSubscribes; // ref -> ids
     QSet<QString> m_pendingChat; // refs of message and history requests awaiting answers
-    QHash<QString, qint64> m_seq;
-    QHash<QString, Protocol::UserPresence> m_held; // what we hold of each subscribed user
+    // What we hold of each subscribed user, seq included: pushes not newer are dropped, and the
+    // gateway's digest is compared with it.
+    QHash<QString, Protocol::UserPresence> m_held;
     QHash<QString, Protocol::PresenceStatus> m_available; // covered friends online or away
     int m_digestMismatches = 0;
     int m_subscribeRequests = 0;
