@@ -7,6 +7,7 @@
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "PrometheusText.h"
+#include "RedisServer.h"
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
@@ -17,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <chrono>
@@ -27,6 +29,7 @@ using namespace std::chrono_literals;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
 using Presence::Gateway::RedisChatStore;
+using Presence::Gateway::RedisClient;
 using Presence::Gateway::RedisPresenceStore;
 using Presence::Gateway::RedisStoreOptions;
 
@@ -111,6 +114,7 @@ private Q_SLOTS:
     void capCoversTheFirstFriends();
     void unwatchStopsAndLeavingCleansUp();
     void acrossGatewaysThroughRedis();
+    void aStoreResetSendsTheSetAgain();
 };
 
 void TestGatewayAvailability::init()
@@ -321,6 +325,39 @@ void TestGatewayAvailability::acrossGatewaysThroughRedis()
     a.reset();
     b.reset();
     QVERIFY2(redis.deleteKeys(prefix, &error) >= 0, qPrintable(error));
+}
+
+void TestGatewayAvailability::aStoreResetSendsTheSetAgain()
+{
+    // A private Redis: killing every pub/sub connection would disturb the other tests.
+    RedisServer redis;
+    QVERIFY2(redis.start(), qPrintable(redis.error()));
+    RedisStoreOptions options;
+    options.url = redis.url();
+    options.grace = testConfig().grace;
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config(),
+        new RedisPresenceStore(options), new RedisChatStore({ redis.url(), options.prefix }));
+    QVERIFY(gateway);
+    auto *store = qobject_cast<RedisPresenceStore *>(gateway->store());
+    QTRY_VERIFY_WITH_TIMEOUT(store->isAvailable(), 10000);
+    auto bob = signIn(gateway->url(), u"bob"_s);
+    auto alice = signIn(gateway->url(), u"alice"_s);
+    QVERIFY(alice && bob);
+    QTRY_COMPARE(withoutRef(watchAvailability(*alice)), availability({ u"bob"_s }, {}, 3, 3));
+
+    // The gateway's subscriber loses its connection: what it was pushed meanwhile may be lost,
+    // so once it is back every watcher gets the whole set again, without ref.
+    RedisClient admin;
+    admin.connectTo(redis.url());
+    QTRY_VERIFY(admin.state() == RedisClient::State::Ready);
+    // The presence store's subscriber, and the chat store's (alice and bob are signed in here).
+    for (int subscriber = 0; subscriber < 2; ++subscriber) {
+        QTest::ignoreMessage(
+            QtWarningMsg, QRegularExpression(u"^subscriber: connection .* lost"_s));
+    }
+    const auto killed = runCommand(admin, { "CLIENT", "KILL", "TYPE", "pubsub" });
+    QVERIFY2(killed.toInteger() == 2, qPrintable(killed.errorMessage()));
+    QCOMPARE(alice->waitFor(u"availability"_s, 10000), availability({ u"bob"_s }, {}, 3, 3));
 }
 
 QTEST_GUILESS_MAIN(TestGatewayAvailability)
