@@ -11,7 +11,6 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
-#include "server-mock/RedisChatStore.h"
 #include "server-mock/RedisPresenceStore.h"
 
 #include <QElapsedTimer>
@@ -28,9 +27,7 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::RedisChatStore;
 using Presence::Gateway::RedisClient;
-using Presence::Gateway::RedisPresenceStore;
 using Presence::Gateway::RedisStoreOptions;
 
 char *toString(const QJsonObject &object)
@@ -288,20 +285,9 @@ void TestGatewayAvailability::acrossGatewaysThroughRedis()
     QString error;
     QVERIFY2(redis.start("tst_gateway_availability", &error), qPrintable(error));
     const QByteArray prefix = redis.prefixForCurrentTest();
-    const auto start = [&] {
-        RedisStoreOptions options;
-        options.url = redis.url();
-        options.prefix = prefix;
-        options.grace = testConfig().grace;
-        return startGateway(PresenceFrames::fivePeople(), config(), new RedisPresenceStore(options),
-            new RedisChatStore({ redis.url(), prefix }));
-    };
-    auto a = start();
-    auto b = start();
+    auto a = startRedisGateway(PresenceFrames::fivePeople(), redis.url(), prefix, config());
+    auto b = startRedisGateway(PresenceFrames::fivePeople(), redis.url(), prefix, config());
     QVERIFY(a && b);
-    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<RedisPresenceStore *>(a->store())->isAvailable()
-            && qobject_cast<RedisPresenceStore *>(b->store())->isAvailable(),
-        10000);
 
     auto erin = signIn(b->url(), u"erin"_s, u"away"_s);
     QVERIFY(erin);
@@ -332,14 +318,9 @@ void TestGatewayAvailability::aStoreResetSendsTheSetAgain()
     // A private Redis: killing every pub/sub connection would disturb the other tests.
     RedisServer redis;
     QVERIFY2(redis.start(), qPrintable(redis.error()));
-    RedisStoreOptions options;
-    options.url = redis.url();
-    options.grace = testConfig().grace;
-    const auto gateway = startGateway(PresenceFrames::fivePeople(), config(),
-        new RedisPresenceStore(options), new RedisChatStore({ redis.url(), options.prefix }));
+    const auto gateway = startRedisGateway(
+        PresenceFrames::fivePeople(), redis.url(), RedisStoreOptions().prefix, config());
     QVERIFY(gateway);
-    auto *store = qobject_cast<RedisPresenceStore *>(gateway->store());
-    QTRY_VERIFY_WITH_TIMEOUT(store->isAvailable(), 10000);
     auto bob = signIn(gateway->url(), u"bob"_s);
     auto alice = signIn(gateway->url(), u"alice"_s);
     QVERIFY(alice && bob);

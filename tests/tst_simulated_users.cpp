@@ -10,8 +10,6 @@
 
 #include "server-mock/ChurnDriver.h"
 #include "server-mock/PopulationGenerator.h"
-#include "server-mock/RedisChatStore.h"
-#include "server-mock/RedisPresenceStore.h"
 #include "server-mock/ScenarioPlayer.h"
 
 #include <QJsonArray>
@@ -190,19 +188,9 @@ void TestSimulatedUsers::simulatedUsersAcrossGatewaysThroughRedis()
     QString error;
     QVERIFY2(redis.start("tst_simulated_users", &error), qPrintable(error));
     const QByteArray prefix = redis.prefixForCurrentTest();
-    const auto start = [&] {
-        RedisStoreOptions options;
-        options.url = redis.url();
-        options.prefix = prefix;
-        return startGateway(PresenceFrames::fivePeople(), testConfig(),
-            new RedisPresenceStore(options), new RedisChatStore({ redis.url(), prefix }));
-    };
-    auto a = start();
-    auto b = start();
+    auto a = startRedisGateway(PresenceFrames::fivePeople(), redis.url(), prefix);
+    auto b = startRedisGateway(PresenceFrames::fivePeople(), redis.url(), prefix);
     QVERIFY(a && b);
-    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<RedisPresenceStore *>(a->store())->isAvailable()
-            && qobject_cast<RedisPresenceStore *>(b->store())->isAvailable(),
-        10000);
     auto alice = login(*a, u"alice"_s);
     QVERIFY(alice);
     QCOMPARE(subscribe(*alice, { u"bob"_s }).size(), 1);

@@ -1,10 +1,13 @@
 #include "GatewayFixture.h"
 
+#include "server-mock/RedisChatStore.h"
+#include "server-mock/RedisPresenceStore.h"
 #include "server-mock/UsersFile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTest>
 #include <QtDebug>
 
 using namespace Qt::StringLiterals;
@@ -53,6 +56,25 @@ std::unique_ptr<Gateway> startGateway(
     QString error;
     if (!gateway->listen(&error)) {
         qWarning("%s", qPrintable(error));
+        return nullptr;
+    }
+    return gateway;
+}
+
+std::unique_ptr<Gateway> startRedisGateway(const QList<TestUser> &users, const RedisUrl &url,
+    const QByteArray &prefix, GatewayConfig config)
+{
+    RedisStoreOptions options;
+    options.url = url;
+    options.prefix = prefix;
+    options.grace = config.grace;
+    auto gateway = startGateway(users, std::move(config), new RedisPresenceStore(options),
+        new RedisChatStore({ url, prefix }));
+    if (!gateway)
+        return nullptr;
+    const auto *store = qobject_cast<const RedisPresenceStore *>(gateway->store());
+    if (!QTest::qWaitFor([store] { return store->isAvailable(); }, 10000)) {
+        qWarning("the gateway's store did not reach Redis at %s", qPrintable(url.toString()));
         return nullptr;
     }
     return gateway;

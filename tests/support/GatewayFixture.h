@@ -2,6 +2,7 @@
 
 #include "server-mock/Gateway.h"
 #include "server-mock/GatewayConfig.h"
+#include "server-mock/RedisUrl.h"
 #include "server-mock/UserDirectory.h"
 
 #include <QStringList>
@@ -28,6 +29,12 @@ std::unique_ptr<Presence::Gateway::Gateway> startGateway(const QList<TestUser> &
     Presence::Gateway::GatewayConfig config = testConfig(),
     Presence::Gateway::PresenceStore *store = nullptr,
     Presence::Gateway::ChatStore *chats = nullptr);
+
+// A gateway whose presence and chats live in the Redis at `url`, under `prefix` (the store's
+// grace is config's), once its store has reached Redis; nullptr (with a qWarning) otherwise.
+std::unique_ptr<Presence::Gateway::Gateway> startRedisGateway(const QList<TestUser> &users,
+    const Presence::Gateway::RedisUrl &url, const QByteArray &prefix,
+    Presence::Gateway::GatewayConfig config = testConfig());
 
 // "alice" -> "alice-secret": the token makeDirectory gives a user by default.
 QString tokenOf(const QString &id);
