@@ -208,6 +208,7 @@ void RedisPresenceStore::onUnavailable(const QString &reason)
                            << "- clients stay connected; retrying";
     }
     m_available = false;
+    m_epoch.clear(); // Redis may come back empty; the reset after resubscribing covers that
     m_refreshTimer.stop();
     m_sweepTimer.stop();
     m_sweepRunning = false;
@@ -263,6 +264,22 @@ void RedisPresenceStore::refreshAll()
     flush();
 }
 
+void RedisPresenceStore::onEpoch(const QByteArray &epoch)
+{
+    const QByteArray before = std::exchange(m_epoch, epoch);
+    if (before.isEmpty() || before == epoch)
+        return; // the first sweep since Redis came (back): onResubscribed() covers that
+    // Redis lost its data while this gateway was connected (FLUSHALL, say): its connections
+    // are gone from Redis and seq counts from 0 again, which a watcher would take as stale.
+    qCWarning(lcRedis).noquote()
+        << u"Redis lost the presence data (epoch %1 is now %2) - writing %3 connections again "
+           "and sending every watcher a fresh snapshot"_s.arg(QString::fromLatin1(before),
+               QString::fromLatin1(epoch), QString::number(m_devices.size()));
+    for (auto it = m_devices.cbegin(); it != m_devices.cend(); ++it)
+        writeDeviceMember(it->userId, memberOf(it.key()), it->status, ChangeCause::DeviceJoined);
+    Q_EMIT storeReset();
+}
+
 void RedisPresenceStore::scheduleSweep(std::chrono::milliseconds in)
 {
     if (!m_available)
@@ -284,13 +301,15 @@ void RedisPresenceStore::sweep()
             m_sweepRunning = false;
             if (reply.isConnectionError())
                 return;
-            const bool wellFormed = reply.isArray() && reply.elements.size() == 2
-                && reply.elements.at(0).toInteger() && reply.elements.at(1).toInteger();
+            const bool wellFormed = reply.isArray() && reply.elements.size() == 3
+                && reply.elements.at(0).toInteger() && reply.elements.at(1).toInteger()
+                && reply.elements.at(2).toBytes();
             if (!wellFormed) {
                 onGarbage(u"the sweep script answered %1"_s.arg(reply.errorMessage()));
                 return;
             }
             m_garbageBackoff.reset(); // Redis answers sensibly again
+            onEpoch(*reply.elements.at(2).toBytes());
             const qint64 settled = *reply.elements.at(0).toInteger();
             const qint64 wait = *reply.elements.at(1).toInteger();
             if (settled >= m_options.sweepLimit)

@@ -101,6 +101,8 @@ private:
     void refreshAll();
     void sweep();
     void scheduleSweep(std::chrono::milliseconds in);
+    // A sweep read the store's epoch: a new one means Redis lost its data.
+    void onEpoch(const QByteArray &epoch);
     void runSnapshot(PendingSnapshot request);
     // A snapshot of these ids was delivered (or lost): pushes held for it go out now.
     void finishReading(const QStringList &ids);
@@ -129,6 +131,7 @@ private:
     QList<Protocol::UserPresence> m_heldPushes;
     QTimer m_refreshTimer;
     QTimer m_sweepTimer;
+    QByteArray m_epoch; // the store's, as the last sweep read it; empty until one has
     bool m_available = false; // the command connection is ready and the devices are written
     bool m_sweepRunning = false;
     // Before reconnecting after garbage: 100 ms to 5 s, growing while failures go on.

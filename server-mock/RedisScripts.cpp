@@ -9,7 +9,7 @@ namespace {
 // Shared by the scripts: the presence rules of PresenceRules.cpp, in Lua, and the one place
 // that changes what is published. Keys of user u: <p>dev:<u> (ZSET member -> expiry ms),
 // <p>st:<u> (HASH member -> chosen status), <p>pub:<u> (HASH status, seq, last_seen,
-// pending, grace_at), <p>due (ZSET user -> next due ms); channel <p>ch:<u>.
+// pending, grace_at), <p>due (ZSET user -> next due ms), <p>epoch (STRING); channel <p>ch:<u>.
 constexpr char kCommon[] = R"lua(
 local function now_ms()
   local t = redis.call('TIME')
@@ -65,6 +65,21 @@ local function sane(p, u)
       redis.call('DEL', pub)
     end
   end
+end
+
+-- The store's epoch: chosen (from Redis's clock, in microseconds) the first time a sweep finds
+-- none. A Redis that lost its data (FLUSHALL, a restart without persistence) has none, so the
+-- next sweep chooses a new one; a gateway that sees it change knows seq counts from 0 again.
+local function store_epoch(p)
+  local key = p .. 'epoch'
+  drop_foreign(key, 'string')
+  local epoch = redis.call('GET', key)
+  if not epoch or not string.match(epoch, '^[0-9]+$') or #epoch > 20 then
+    local t = redis.call('TIME')
+    epoch = t[1] .. string.format('%06d', tonumber(t[2]))
+    redis.call('SET', key, epoch)
+  end
+  return epoch
 end
 
 -- Records when the user is next due (earliest device expiry or grace end); returns ms to it.
@@ -189,7 +204,7 @@ end
 local next_due = redis.call('ZRANGE', p .. 'due', 0, 0, 'WITHSCORES')
 local wait = -1
 if next_due[2] then wait = math.max(0, tonumber(next_due[2]) - now) end
-return { #due, wait }
+return { #due, wait, store_epoch(p) }
 )lua";
 
 // Keys: <p>chat:<a>|<b> (ZSET score n -> the message frame, a < b), <p>chat:ids (HASH epoch,

@@ -197,6 +197,7 @@ private Q_SLOTS:
     void closeSettlesDevicesThatExpiredMeanwhile();
     void killedGatewaysUsersGoOffline();
     void redisRestartedEmptyRecovers();
+    void flushedRedisIsRecognisedBySeqEpoch();
     void unreachableRedisAtStartIsRetried();
     void badRedisUrlExitsWithTwo();
 
@@ -833,6 +834,58 @@ void TestRedisStore::redisRestartedEmptyRecovers()
     QTRY_COMPARE(statuses(shownAfter(*bob, bobMark, bobNow)).value(u"carol"_s), u"online"_s);
     QVERIFY(alice->isOpen());
     QVERIFY(bob->isOpen());
+}
+
+void TestRedisStore::flushedRedisIsRecognisedBySeqEpoch()
+{
+    // FLUSHALL on a Redis the gateways stay connected to: nothing disconnects, but every
+    // device and every seq is gone, and the next change of bob is seq 1 again, which alice's
+    // client would drop as stale ("1 <= 4") and keep showing what it held.
+    RedisServer redis;
+    QVERIFY2(redis.start(), qPrintable(redis.error()));
+    RedisClient admin;
+    admin.connectTo(redis.url());
+    QTRY_VERIFY(admin.state() == RedisClient::State::Ready);
+    QVERIFY(startGateways(redis.url()));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"away"_s, 2));
+    const QMap<QString, QJsonObject> held { { u"bob"_s, push(u"bob"_s, u"away"_s, 2) } };
+
+    const QRegularExpression lost(u"^Redis lost the presence data \\(epoch .* is now .*\\) - "
+                                  "writing 1 connections again and sending every watcher a "
+                                  "fresh snapshot$"_s);
+    QTest::ignoreMessage(QtWarningMsg, lost); // once per gateway
+    QTest::ignoreMessage(QtWarningMsg, lost);
+    const qsizetype from = alice->received().size();
+    QVERIFY(runCommand(admin, { "FLUSHALL" }).isOk());
+    // bob comes back to online right away: published with seq 1 in the emptied store.
+    QCOMPARE(setStatus(*bob, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+
+    // Within a sweep (100 ms here, 1 s by default) of the flush, each gateway sees the new
+    // epoch, writes its connections again and sends its watchers a reset snapshot.
+    QElapsedTimer sinceFlush;
+    sinceFlush.start();
+    QVERIFY2(
+        QTest::qWaitFor(
+            [&] { return statuses(shownAfter(*alice, from, held)).value(u"bob"_s) == u"online"; },
+            int((kSweepInterval * 20).count())),
+        dump(alice->received().mid(from)).constData());
+    qInfo("alice shown bob online %lld ms after the flush", qint64(sinceFlush.elapsed()));
+    QTRY_COMPARE(integerOf(runCommand(admin, { "ZCARD", key("dev:", u"bob"_s) })), 1);
+    QTRY_COMPARE(integerOf(runCommand(admin, { "ZCARD", key("dev:", u"alice"_s) })), 1);
+
+    // And the seq that follows is applied: bob leaves, alice sees him offline.
+    const QMap<QString, QJsonObject> now = shownAfter(*alice, from, held);
+    const qsizetype mark = alice->received().size();
+    QVERIFY(closeAndWait(*m_b, *bob));
+    QTRY_COMPARE(statuses(shownAfter(*alice, mark, now)).value(u"bob"_s), u"offline"_s);
+    QVERIFY(alice->isOpen());
 }
 
 void TestRedisStore::unreachableRedisAtStartIsRetried()
