@@ -19,12 +19,15 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTest>
+#include <QTextLayout>
 #include <QTimeZone>
 #include <QToolTip>
 
 #include "models/ChatModel.h"
 #include "support/PaletteProbe.h"
 #include "ui/ChatMessageDelegate.h"
+#include "ui/ChatRowContext.h"
+#include "ui/MessageLinks.h"
 #include "ui/PaletteColors.h"
 
 using namespace Qt::StringLiterals;
@@ -32,6 +35,8 @@ using Presence::Models::ChatMessageRecord;
 using Presence::Models::ChatModel;
 using Presence::Models::Delivery;
 using Presence::Ui::ChatMessageDelegate;
+using Presence::Ui::ChatRowContext;
+using Presence::Ui::MessageLinks;
 using Presence::Ui::PaletteColors;
 
 namespace {
@@ -201,6 +206,13 @@ public:
     }
 
     [[nodiscard]] QRect rowRect(int row) const { return view.visualRect(model.index(row)); }
+    // The row from its bubble's top down: without the day separator or divider above it.
+    [[nodiscard]] QRect bubbleBand(int row) const
+    {
+        QRect band = rowRect(row);
+        band.setTop(layoutOf(row).bubble.top());
+        return band;
+    }
 
     // Empty when the view's rects of the rows tile the list, each starting where the one
     // before it ends; else which two overlap or leave a gap.
@@ -266,6 +278,18 @@ QModelIndex addMessage(ChatModel &model, bool ours, Delivery delivery, qint64 ts
     return model.index(model.rowCount() - 1);
 }
 
+// The time and state under a message are quieter than its text, but still readable.
+bool checkMetaContrast(const Capture &image, const ChatMessageDelegate::BubbleLayout &parts,
+    const QColor &fill, int row)
+{
+    const QColor metaInk = image.furthestFrom(parts.meta, fill);
+    if (contrast(metaInk, fill) >= 2.0)
+        return true;
+    qWarning("row %d meta: %s on %s, contrast %f", row, qPrintable(metaInk.name()),
+        qPrintable(fill.name()), contrast(metaInk, fill));
+    return false;
+}
+
 } // namespace
 
 class TestChatMessageDelegate : public QObject {
@@ -297,6 +321,17 @@ private Q_SLOTS:
     void pendingRowsAreDashedAndFainter();
     void textContrastsWithTheBubble_data();
     void textContrastsWithTheBubble();
+
+    void daySeparatorsSayTodayYesterdayOrTheDate();
+    void consecutiveMessagesGroup_data();
+    void consecutiveMessagesGroup();
+    void bubblesStayReadableInAWideView();
+    void linksAreFound_data();
+    void linksAreFound();
+    void linkAtFindsTheLinkUnderThePoint();
+    void linksAreUnderlined();
+    void unreadDividerGoesAboveItsMessage();
+    void selectedRowHasNoBand();
 };
 
 void TestChatMessageDelegate::initTestCase()
@@ -347,8 +382,14 @@ void TestChatMessageDelegate::bubblesSitOnTheirSides()
             qPrintable(u"row %1: %2 outside %3"_s.arg(row).arg(
                 QDebug::toString(parts.bubble), QDebug::toString(rect))));
         QVERIFY(parts.bubble.contains(parts.text.toAlignedRect()));
-        QVERIFY(parts.bubble.contains(parts.meta));
-        QVERIFY(parts.meta.top() >= parts.text.bottom());
+        // Inside a group only the last delivered message, and every one not delivered yet,
+        // has its small line.
+        // (Our delivered one is followed by our unconfirmed one a minute later: one group.)
+        QCOMPARE(parts.meta.isEmpty(), row == OursRow);
+        if (!parts.meta.isEmpty()) {
+            QVERIFY(parts.bubble.contains(parts.meta));
+            QVERIFY(parts.meta.top() >= parts.text.bottom());
+        }
 
         const bool ours = row != TheirsRow;
         QCOMPARE(index.data(ChatModel::OutgoingRole).toBool(), ours);
@@ -364,7 +405,7 @@ void TestChatMessageDelegate::bubblesSitOnTheirSides()
     const Capture image = f.capture();
     const QColor highlight = f.view.palette().color(QPalette::Highlight);
     const auto halves = [&f](int row) {
-        const QRect rect = f.rowRect(row);
+        const QRect rect = f.bubbleBand(row); // under the day separator, if any
         QRect left = rect;
         left.setRight(rect.center().x());
         QRect right = rect;
@@ -384,7 +425,7 @@ void TestChatMessageDelegate::bubblesSitOnTheirSides()
         const auto [left, right] = halves(TheirsRow);
         const QRect theirs = ltr ? left : right;
         const QRect other = ltr ? right : left;
-        QCOMPARE(image.countNear(f.rowRect(TheirsRow), highlight, 40), 0);
+        QCOMPARE(image.countNear(f.bubbleBand(TheirsRow), highlight, 40), 0);
         QVERIFY(image.countPainted(theirs, f.base()) > 300);
         QCOMPARE(image.countPainted(other, f.base()), 0);
     }
@@ -547,7 +588,7 @@ void TestChatMessageDelegate::rightToLeftTextStaysInItsBubble()
         const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(row);
         QVERIFY(parts.bubble.width() < f.view.viewport()->width() / 2);
         const int inside = image.countPainted(parts.bubble, f.base());
-        const int outside = image.countPainted(f.rowRect(row), f.base(), parts.bubble);
+        const int outside = image.countPainted(f.bubbleBand(row), f.base(), parts.bubble);
         QVERIFY2(outside == 0,
             qPrintable(
                 u"row %1: %2 pixels painted outside the bubble %3"_s.arg(row).arg(outside).arg(
@@ -570,11 +611,15 @@ void TestChatMessageDelegate::metaText_data()
     const qint64 today = todayAt(11, 5);
     const qint64 yesterday = utcMs(QDate(2024, 3, 19), QTime(11, 5));
     QTest::newRow("theirs, today") << false << Delivery::Delivered << today << kNow << u"11:05"_s;
+    // The day is the separator's: the line under a message says the time only, without
+    // seconds.
     QTest::newRow("theirs, yesterday")
-        << false << Delivery::Delivered << yesterday << kNow << u"19/03/2024, 11:05"_s;
+        << false << Delivery::Delivered << yesterday << kNow << u"11:05"_s;
     QTest::newRow("theirs, last year")
         << false << Delivery::Delivered << utcMs(QDate(2023, 12, 25), QTime(18, 0)) << kNow
-        << u"25/12/2023, 18:00"_s;
+        << u"18:00"_s;
+    QTest::newRow("no seconds") << false << Delivery::Delivered
+                                << utcMs(kNow.date(), QTime(9, 7, 42)) << kNow << u"09:07"_s;
     QTest::newRow("ours, delivered")
         << true << Delivery::Delivered << today << kNow << u"11:05 · sent"_s;
     QTest::newRow("ours, queued") << true << Delivery::Queued << today << kNow
@@ -586,14 +631,14 @@ void TestChatMessageDelegate::metaText_data()
     QTest::newRow("ours, failed") << true << Delivery::Failed << today << kNow
                                   << u"11:05 · not sent"_s;
     QTest::newRow("ours, delivered yesterday")
-        << true << Delivery::Delivered << yesterday << kNow << u"19/03/2024, 11:05 · sent"_s;
-    QTest::newRow("ours, queued yesterday") << true << Delivery::Queued << yesterday << kNow
-                                            << u"19/03/2024, 11:05 · waiting for connection"_s;
+        << true << Delivery::Delivered << yesterday << kNow << u"11:05 · sent"_s;
+    QTest::newRow("ours, queued yesterday")
+        << true << Delivery::Queued << yesterday << kNow << u"11:05 · waiting for connection"_s;
 
     // The calendar of now: 23:30 UTC on the 19th is 09:30 on the 20th at UTC+10.
     const qint64 lateUtc = utcMs(QDate(2024, 3, 19), QTime(23, 30));
     QTest::newRow("the day before, in UTC")
-        << false << Delivery::Delivered << lateUtc << kNow << u"19/03/2024, 23:30"_s;
+        << false << Delivery::Delivered << lateUtc << kNow << u"23:30"_s;
     QTest::newRow("the same day, at UTC+10") << false << Delivery::Delivered << lateUtc
                                              << kNow.toTimeZone(QTimeZone(10 * 3600)) << u"09:30"_s;
     // Just after midnight where now is.
@@ -782,11 +827,8 @@ void TestChatMessageDelegate::textContrastsWithTheBubble()
                                  .arg(contrast(ink, fill));
         QVERIFY2(contrast(ink, fill) >= 3.0, qPrintable(what));
         // The time and state under it are quieter, but still readable.
-        const QColor metaInk = image.furthestFrom(parts.meta, fill);
-        QVERIFY2(contrast(metaInk, fill) >= 2.0,
-            qPrintable(u"row %1 meta: %2 on %3, contrast %4"_s.arg(row)
-                           .arg(metaInk.name(), fill.name())
-                           .arg(contrast(metaInk, fill))));
+        if (row != OursRow) // inside a group: no small line (checked alone below)
+            QVERIFY(checkMetaContrast(image, parts, fill, row));
         // The friend's bubble and a refused one follow the palette: dark ones on a dark
         // base with light text, light ones with dark text.
         if (row != OursRow) {
@@ -794,6 +836,261 @@ void TestChatMessageDelegate::textContrastsWithTheBubble()
             QCOMPARE(luminance(ink) > luminance(fill), dark);
         }
     }
+
+    // Our delivered message on its own, with its "sent" line.
+    ChatFixture alone(paletteNamed(palette));
+    alone.model.mergeHistory(
+        { delivered(u"m1"_s, u"me"_s, u"Yes, at eight."_s, todayAt(11, 6)) }, false, false);
+    QVERIFY(alone.exposed());
+    const Capture aloneImage = alone.capture();
+    const ChatMessageDelegate::BubbleLayout parts = alone.layoutOf(0);
+    QVERIFY(!parts.meta.isEmpty());
+    QVERIFY(checkMetaContrast(aloneImage, parts, alone.fillOf(aloneImage, 0), 0));
+}
+
+void TestChatMessageDelegate::daySeparatorsSayTodayYesterdayOrTheDate()
+{
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 420, 700 });
+    f.model.mergeHistory(
+        {
+            delivered(u"m1"_s, u"ada"_s, u"Last week"_s, utcMs(QDate(2024, 3, 11), QTime(9, 0))),
+            delivered(
+                u"m2"_s, u"ada"_s, u"Yesterday morning"_s, utcMs(QDate(2024, 3, 19), QTime(9, 0))),
+            delivered(
+                u"m3"_s, u"me"_s, u"Yesterday night"_s, utcMs(QDate(2024, 3, 19), QTime(23, 59))),
+            delivered(u"m4"_s, u"me"_s, u"Just after midnight"_s, todayAt(0, 1)),
+            delivered(u"m5"_s, u"ada"_s, u"Noon"_s, todayAt(11, 55)),
+        },
+        false, false);
+    QVERIFY(f.exposed());
+    const QStringList expected { QLocale().toString(QDate(2024, 3, 11), QLocale::LongFormat),
+        u"Yesterday"_s, QString(), u"Today"_s, QString() };
+    QCOMPARE(expected.first(), u"Monday, 11 March 2024"_s);
+    const Capture image = f.capture();
+    const int middle = f.view.viewport()->width() / 2;
+    for (int row = 0; row < f.model.rowCount(); ++row) {
+        const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(row);
+        QCOMPARE(parts.dayText, expected.at(row));
+        QCOMPARE(parts.daySeparator.isEmpty(), expected.at(row).isEmpty());
+        if (parts.daySeparator.isEmpty())
+            continue;
+        // A chip centred over the row's bubble, inside the row, with the words painted.
+        QVERIFY(f.rowRect(row).contains(parts.daySeparator));
+        QVERIFY(parts.daySeparator.bottom() < parts.bubble.top());
+        QVERIFY2(qAbs(parts.daySeparator.center().x() - middle) <= 1,
+            qPrintable(QDebug::toString(parts.daySeparator)));
+        QVERIFY(QFontMetrics(f.view.font()).horizontalAdvance(parts.dayText) / 2
+            < parts.daySeparator.width());
+        QVERIFY(image.countPainted(parts.daySeparator, f.base()) > 50);
+    }
+    QVERIFY2(f.tilingProblem().isEmpty(), qPrintable(f.tilingProblem()));
+    // Midnight divides a group: the 23:59 and 00:01 messages are two minutes apart.
+    QVERIFY(!f.layoutOf(3).context.joinsPrevious);
+    QCOMPARE(ChatRowContext::dayText(QDate(2024, 3, 19), QDate(2024, 3, 20)), u"Yesterday"_s);
+    QCOMPARE(ChatRowContext::dayText(QDate(2024, 3, 20), QDate(2024, 3, 20)), u"Today"_s);
+}
+
+void TestChatMessageDelegate::consecutiveMessagesGroup_data()
+{
+    QTest::addColumn<QString>("secondFrom");
+    QTest::addColumn<int>("minutesApart");
+    QTest::addColumn<bool>("grouped");
+    QTest::newRow("theirs, a minute apart") << u"ada"_s << 1 << true;
+    QTest::newRow("theirs, five minutes apart") << u"ada"_s << 5 << true;
+    QTest::newRow("theirs, six minutes apart") << u"ada"_s << 6 << false;
+    QTest::newRow("another sender, a minute apart") << u"me"_s << 1 << false;
+}
+
+void TestChatMessageDelegate::consecutiveMessagesGroup()
+{
+    QFETCH(QString, secondFrom);
+    QFETCH(int, minutesApart);
+    QFETCH(bool, grouped);
+    ChatFixture f(lightPalette());
+    f.model.mergeHistory({ delivered(u"m1"_s, u"ada"_s, u"First"_s, todayAt(10, 0)),
+                             delivered(u"m2"_s, secondFrom, u"Second"_s, todayAt(10, minutesApart)),
+                             delivered(u"m3"_s, u"me"_s, u"Apart"_s, todayAt(11, 30)) },
+        false, false);
+    QVERIFY(f.exposed());
+    QVERIFY2(f.tilingProblem().isEmpty(), qPrintable(f.tilingProblem()));
+    const ChatMessageDelegate::BubbleLayout first = f.layoutOf(0);
+    const ChatMessageDelegate::BubbleLayout second = f.layoutOf(1);
+    const ChatMessageDelegate::BubbleLayout third = f.layoutOf(2);
+    QCOMPARE(second.context.joinsPrevious, grouped);
+    QCOMPARE(first.context.joinsNext, grouped);
+    // Bubbles of a group sit closer than bubbles of two groups.
+    const int gap = second.bubble.top() - first.bubble.bottom() - 1;
+    const int groupsGap = third.bubble.top() - second.bubble.bottom() - 1;
+    QVERIFY(!third.context.joinsPrevious);
+    if (grouped)
+        QVERIFY2(gap <= 2 && gap < groupsGap, qPrintable(u"%1 vs %2"_s.arg(gap).arg(groupsGap)));
+    else
+        QCOMPARE(gap, groupsGap);
+    // The time once per group: under its last message.
+    QCOMPARE(first.meta.isEmpty(), grouped);
+    QCOMPARE(first.metaText.isEmpty(), grouped);
+    QVERIFY(!second.meta.isEmpty());
+    QCOMPARE(second.metaText, ChatMessageDelegate::metaText(f.model.index(1), kNow));
+    const Capture image = f.capture();
+    QCOMPARE(image.countPainted(f.layoutOf(1).meta, f.fillOf(image, 1)) > 0, true);
+}
+
+void TestChatMessageDelegate::bubblesStayReadableInAWideView()
+{
+    const QString words = u"The quick brown fox jumps over the lazy dog, "_s.repeated(12).trimmed();
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 1600, 500 });
+    f.model.mergeHistory({ delivered(u"m1"_s, u"ada"_s, words, todayAt(11, 0)),
+                             delivered(u"m2"_s, u"me"_s, words, todayAt(11, 30)) },
+        false, false);
+    QVERIFY(f.exposed());
+    QVERIFY(f.view.viewport()->width() > 1500);
+    const qreal line = QFontMetricsF(f.view.font()).lineSpacing();
+    for (const int row : { 0, 1 }) {
+        const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(row);
+        QVERIFY2(parts.bubble.width() <= ChatMessageDelegate::kMaxBubbleWidth,
+            qPrintable(QDebug::toString(parts.bubble)));
+        QVERIFY(parts.bubble.width() > ChatMessageDelegate::kMaxBubbleWidth - 60);
+        QVERIFY2(
+            parts.text.height() > 2.5 * line, qPrintable(QString::number(parts.text.height())));
+        QVERIFY(parts.bubble.contains(parts.text.toAlignedRect()));
+    }
+    // Still on their sides.
+    QVERIFY(f.layoutOf(0).bubble.left() < 20);
+    QVERIFY(f.layoutOf(1).bubble.right() > f.view.viewport()->width() - 20);
+}
+
+void TestChatMessageDelegate::linksAreFound_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QStringList>("links");
+    QTest::newRow("none") << u"no links here, www. nor example.org"_s << QStringList {};
+    QTest::newRow("one, a full stop after") << u"See https://example.org/a/b?c=d."_s
+                                            << QStringList { u"https://example.org/a/b?c=d"_s };
+    QTest::newRow("two, in words")
+        << u"http://a.example, then (https://b.example/x)!"_s
+        << QStringList { u"http://a.example"_s, u"https://b.example/x"_s };
+    QTest::newRow("brackets of its own")
+        << u"https://en.wikipedia.org/wiki/Pascal_(unit), see"_s
+        << QStringList { u"https://en.wikipedia.org/wiki/Pascal_(unit)"_s };
+    QTest::newRow("other schemes are not links")
+        << u"file:///etc/passwd javascript:alert(1) ftp://x.example"_s << QStringList {};
+    QTest::newRow("upper case") << u"HTTPS://EXAMPLE.ORG/"_s
+                                << QStringList { u"HTTPS://EXAMPLE.ORG/"_s };
+}
+
+void TestChatMessageDelegate::linksAreFound()
+{
+    QFETCH(QString, text);
+    QFETCH(QStringList, links);
+    QStringList found;
+    for (const MessageLinks::Link &link : MessageLinks::find(text)) {
+        found.append(text.mid(link.start, link.length));
+        QCOMPARE(link.url, QUrl(found.last()));
+        QVERIFY(link.url.scheme().toLower().startsWith(u"http"_s));
+    }
+    QCOMPARE(found, links);
+}
+
+void TestChatMessageDelegate::linkAtFindsTheLinkUnderThePoint()
+{
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 420, 560 });
+    const QString text = u"Look at https://example.org/menu, or else\nhttp://b.example/x today"_s;
+    f.model.mergeHistory({ delivered(u"m1"_s, u"ada"_s, text, todayAt(11, 0)) }, false, false);
+    QVERIFY(f.exposed());
+    const QStyleOptionViewItem option = f.optionFor(0);
+    const QModelIndex index = f.model.index(0);
+    QTextLayout layout;
+    const ChatMessageDelegate::BubbleLayout parts = f.delegate.layout(option, index, &layout);
+    QCOMPARE(parts.links.size(), 2);
+    // The middle of a character, in the row's (the viewport's) coordinates.
+    const auto pointAt = [&](int position) {
+        for (int i = 0; i < layout.lineCount(); ++i) {
+            const QTextLine line = layout.lineAt(i);
+            if (position >= line.textStart() && position < line.textStart() + line.textLength()) {
+                const qreal x = (line.cursorToX(position) + line.cursorToX(position + 1)) / 2;
+                return parts.text.topLeft() + QPointF(x, line.y() + line.height() / 2);
+            }
+        }
+        return QPointF(-1, -1);
+    };
+    const int first = int(text.indexOf(u"https"_s));
+    const int second = int(text.indexOf(u"http://"_s));
+    QCOMPARE(f.delegate.linkAt(option, index, pointAt(first + 3)),
+        std::optional(QUrl(u"https://example.org/menu"_s)));
+    QCOMPARE(f.delegate.linkAt(option, index, pointAt(first + 23)),
+        std::optional(QUrl(u"https://example.org/menu"_s)));
+    QCOMPARE(f.delegate.linkAt(option, index, pointAt(second + 2)),
+        std::optional(QUrl(u"http://b.example/x"_s)));
+    // Not on the words around them, the comma after, nor past the end of the line.
+    QCOMPARE(f.delegate.linkAt(option, index, pointAt(1)), std::nullopt);
+    QCOMPARE(f.delegate.linkAt(option, index, pointAt(first + 24)), std::nullopt); // ","
+    QCOMPARE(f.delegate.linkAt(option, index, pointAt(int(text.size()) - 2)), std::nullopt);
+    const QPointF pastTheEnd = pointAt(second + 2) + QPointF(parts.text.width(), 0);
+    QCOMPARE(f.delegate.linkAt(option, index, pastTheEnd), std::nullopt);
+    QCOMPARE(f.delegate.linkAt(option, index, QPointF(parts.bubble.topLeft()) - QPointF(2, 2)),
+        std::nullopt);
+}
+
+void TestChatMessageDelegate::linksAreUnderlined()
+{
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 420, 560 });
+    f.model.mergeHistory(
+        { delivered(u"m1"_s, u"ada"_s, u"https://example.org/menu"_s, todayAt(11, 0)),
+            delivered(u"m2"_s, u"ada"_s, u"just words, no link at all"_s, todayAt(11, 30)) },
+        false, false);
+    QVERIFY(f.exposed());
+    const Capture image = f.capture();
+    // The friend's links in the palette's link colour; plain words never.
+    const QColor link = f.view.palette().color(QPalette::Link);
+    QVERIFY(image.countNear(f.layoutOf(0).text.toAlignedRect(), link, 40) > 40);
+    QCOMPARE(image.countNear(f.layoutOf(1).text.toAlignedRect(), link, 40), 0);
+}
+
+void TestChatMessageDelegate::unreadDividerGoesAboveItsMessage()
+{
+    ChatFixture f(lightPalette());
+    f.model.mergeHistory({ delivered(u"m1"_s, u"ada"_s, u"Read"_s, todayAt(11, 0)),
+                             delivered(u"m2"_s, u"ada"_s, u"Unread"_s, todayAt(11, 1)),
+                             delivered(u"m3"_s, u"ada"_s, u"Unread too"_s, todayAt(11, 2)) },
+        false, false);
+    QVERIFY(f.exposed());
+    QVERIFY(f.layoutOf(1).context.joinsPrevious);
+    const int before = f.rowRect(1).height();
+    f.delegate.setFirstUnreadId(u"m2"_s);
+    f.view.doItemsLayout();
+    const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(1);
+    QVERIFY(parts.context.unreadDivider);
+    QVERIFY(!parts.context.joinsPrevious); // the divider ends the group
+    QVERIFY(f.layoutOf(2).context.joinsPrevious);
+    QVERIFY(!f.layoutOf(0).context.joinsNext);
+    QVERIFY(f.layoutOf(0).unreadDivider.isEmpty());
+    QVERIFY(f.layoutOf(2).unreadDivider.isEmpty());
+    QVERIFY(f.rowRect(1).height() > before);
+    QVERIFY2(f.tilingProblem().isEmpty(), qPrintable(f.tilingProblem()));
+    QVERIFY(parts.unreadDivider.bottom() < parts.bubble.top());
+    QVERIFY(parts.unreadDivider.width() > f.view.viewport()->width() / 2);
+    const Capture image = f.capture();
+    const QColor highlight = f.view.palette().color(QPalette::Highlight);
+    QVERIFY(image.countNear(parts.unreadDivider, highlight, 60) > 100);
+}
+
+void TestChatMessageDelegate::selectedRowHasNoBand()
+{
+    // A selected or current row (a right-click selects in a plain QListView) is not painted
+    // as a band across the view: only the bubble is the message.
+    ChatFixture f(lightPalette());
+    f.view.setFocusPolicy(Qt::StrongFocus);
+    f.model.mergeHistory(
+        { delivered(u"m1"_s, u"ada"_s, u"Select me"_s, todayAt(11, 0)) }, false, false);
+    QVERIFY(f.exposed());
+    f.view.setFocus();
+    f.view.setCurrentIndex(f.model.index(0));
+    f.view.selectionModel()->select(f.model.index(0), QItemSelectionModel::Select);
+    QVERIFY(f.view.selectionModel()->isSelected(f.model.index(0)));
+    const Capture image = f.capture();
+    const ChatMessageDelegate::BubbleLayout parts = f.layoutOf(0);
+    QCOMPARE(image.countPainted(f.bubbleBand(0), f.base(), parts.bubble), 0);
+    QCOMPARE(image.countNear(f.rowRect(0), f.view.palette().color(QPalette::Highlight), 40), 0);
 }
 
 QTEST_MAIN(TestChatMessageDelegate)
