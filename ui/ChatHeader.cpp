@@ -18,6 +18,7 @@ namespace {
 constexpr int kPaddingV = 4;
 constexpr int kLineGap = 2;
 constexpr int kMarkGap = 6;
+constexpr int kHandleGap = 8; // between the name and the handle
 
 } // namespace
 
@@ -50,6 +51,49 @@ QString ChatHeader::statusText() const
         : PresenceText::statusLine(m_presence, QDateTime::currentDateTime());
 }
 
+QString ChatHeader::handleText() const
+{
+    return m_friendId.isEmpty() ? QString() : u'@' + m_friendId;
+}
+
+QFont ChatHeader::nameFont() const
+{
+    QFont bold = font();
+    bold.setWeight(QFont::DemiBold);
+    bold.setPointSizeF(font().pointSizeF() * 1.15);
+    return bold;
+}
+
+std::pair<QRect, QRect> ChatHeader::firstLine() const
+{
+    // Left to right; paintEvent mirrors them for right-to-left.
+    const QFontMetrics nameMetrics(nameFont());
+    const int width = rect().width();
+    const int top = kPaddingV;
+    const int nameWidth = nameMetrics.horizontalAdvance(m_presence.name) + 1;
+    const int handleWidth = fontMetrics().horizontalAdvance(handleText()) + 1;
+    // The name comes first; the handle takes what is left, but never less than half the line
+    // when both do not fit, so "@id" stays readable next to a long name.
+    const int nameRoom = std::min(nameWidth, std::max(width - kHandleGap - handleWidth, width / 2));
+    const QRect name(0, top, nameRoom, nameMetrics.height());
+    const int handleLeft = name.right() + 1 + kHandleGap;
+    const int handleRoom = std::min(handleWidth, width - handleLeft);
+    // Aligned with the name's baseline.
+    const int handleTop = top + nameMetrics.ascent() - fontMetrics().ascent();
+    const QRect handle = handleRoom >= 3 * fontMetrics().averageCharWidth()
+        ? QRect(handleLeft, handleTop, handleRoom, fontMetrics().height())
+        : QRect();
+    return { name, handle };
+}
+
+QRect ChatHeader::handleRect() const
+{
+    if (m_friendId.isEmpty())
+        return {};
+    const QRect handle = firstLine().second;
+    return handle.isEmpty() ? handle : QStyle::visualRect(layoutDirection(), rect(), handle);
+}
+
 void ChatHeader::refresh()
 {
     const auto row = m_friends->rowOf(m_friendId);
@@ -58,7 +102,8 @@ void ChatHeader::refresh()
         m_presence.id = m_friendId;
         m_presence.name = m_friendId;
     }
-    setAccessibleName(m_presence.name);
+    setAccessibleName(
+        m_friendId.isEmpty() ? QString() : tr("%1 (%2)").arg(m_presence.name, handleText()));
     setAccessibleDescription(statusText());
     setToolTip(PresenceText::summary(m_presence, QDateTime::currentDateTime()));
     update();
@@ -66,10 +111,7 @@ void ChatHeader::refresh()
 
 QSize ChatHeader::sizeHint() const
 {
-    QFont bold = font();
-    bold.setWeight(QFont::DemiBold);
-    bold.setPointSizeF(font().pointSizeF() * 1.15);
-    const int height = QFontMetrics(bold).height() + kLineGap + fontMetrics().height();
+    const int height = QFontMetrics(nameFont()).height() + kLineGap + fontMetrics().height();
     return { 20 * fontMetrics().averageCharWidth(), height + 2 * kPaddingV };
 }
 
@@ -86,17 +128,23 @@ void ChatHeader::paintEvent(QPaintEvent *)
     painter.setRenderHint(QPainter::Antialiasing);
     const QRect content = rect().adjusted(0, kPaddingV, 0, -kPaddingV);
 
-    QFont bold = font();
-    bold.setWeight(QFont::DemiBold);
-    bold.setPointSizeF(font().pointSizeF() * 1.15);
+    const QFont bold = nameFont();
     const QFontMetrics boldMetrics(bold);
-    const QRect nameRect(content.left(), content.top(), content.width(), boldMetrics.height());
+    const auto [nameRect, handleRect] = firstLine();
     painter.setFont(bold);
     painter.setPen(palette().color(QPalette::WindowText));
     const int align = int(QStyle::visualAlignment(layoutDirection(), Qt::AlignLeft))
         | Qt::AlignVCenter | Qt::TextSingleLine;
     painter.drawText(QStyle::visualRect(layoutDirection(), rect(), nameRect), align,
         boldMetrics.elidedText(m_presence.name, Qt::ElideRight, nameRect.width()));
+    const QColor quiet = PaletteColors::mix(
+        palette().color(QPalette::WindowText), palette().color(QPalette::Window), 0.35);
+    if (!handleRect.isEmpty()) {
+        painter.setFont(font());
+        painter.setPen(quiet);
+        painter.drawText(QStyle::visualRect(layoutDirection(), rect(), handleRect), align,
+            fontMetrics().elidedText(handleText(), Qt::ElideRight, handleRect.width()));
+    }
 
     const int line = fontMetrics().height();
     const int top = nameRect.bottom() + 1 + kLineGap;
@@ -111,8 +159,7 @@ void ChatHeader::paintEvent(QPaintEvent *)
     const QRect status(mark.right() + 1 + kMarkGap, top,
         std::max(0, content.right() - mark.right() - kMarkGap), line);
     painter.setFont(font());
-    painter.setPen(PaletteColors::mix(
-        palette().color(QPalette::WindowText), palette().color(QPalette::Window), 0.35));
+    painter.setPen(quiet);
     painter.drawText(QStyle::visualRect(layoutDirection(), rect(), status), align,
         fontMetrics().elidedText(statusText(), Qt::ElideRight, status.width()));
 }

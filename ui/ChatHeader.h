@@ -6,13 +6,16 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <utility>
+
 namespace Presence::Models {
 class FriendListModel;
 }
 
 namespace Presence::Ui {
 
-// The top of the chat: the friend's name, and under it their presence mark and words
+// The top of the chat: the friend's name followed by their handle ("@ada", quieter, so two
+// friends of one name can be told apart), and under it their presence mark and words
 // ("online", "last seen 5 min ago", "status unknown"), kept live from the friend list.
 class ChatHeader : public QWidget {
     Q_OBJECT
@@ -23,6 +26,10 @@ public:
     [[nodiscard]] const FriendPresence &presence() const { return m_presence; }
     // What the second line says now.
     [[nodiscard]] QString statusText() const;
+    // "@id", or empty without a friend.
+    [[nodiscard]] QString handleText() const;
+    // Where the handle is painted (empty when it does not fit).
+    [[nodiscard]] QRect handleRect() const;
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
@@ -33,6 +40,9 @@ protected:
 
 private:
     void refresh();
+    [[nodiscard]] QFont nameFont() const;
+    // The name's and the handle's rects on the first line, left to right.
+    [[nodiscard]] std::pair<QRect, QRect> firstLine() const;
 
     Models::FriendListModel *m_friends;
     QString m_friendId;

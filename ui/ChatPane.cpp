@@ -6,10 +6,14 @@
 #include "ui/ChatHeader.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/MessageInput.h"
+#include "ui/MessageLinkHandler.h"
+#include "ui/NewMessagesPill.h"
 #include "ui/PaletteColors.h"
+#include "ui/ReadingPosition.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDesktopServices>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -35,6 +39,10 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     , m_history(new QLabel(this))
     , m_view(new QListView(this))
     , m_delegate(new ChatMessageDelegate(m_view))
+    , m_empty(new QLabel(m_view->viewport()))
+    , m_pill(new NewMessagesPill(m_view))
+    , m_links(new MessageLinkHandler(m_view, m_delegate))
+    , m_reading(new ReadingPosition(m_view, m_delegate, m_pill))
     , m_notice(new QLabel(this))
     , m_input(new MessageInput(this))
     , m_send(new QPushButton(tr("Send"), this))
@@ -52,11 +60,24 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Rows are not selected (a right-click would leave a band across the row); the context
+    // menu copies the message under the pointer.
+    m_view->setSelectionMode(QAbstractItemView::NoSelection);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setAccessibleName(tr("Messages"));
     m_view->verticalScrollBar()->setSingleStep(m_view->fontMetrics().height());
     connect(m_view, &QWidget::customContextMenuRequested, this, &ChatPane::showMenu);
+    connect(m_links, &MessageLinkHandler::linkActivated, this,
+        [](const QUrl &url) { QDesktopServices::openUrl(url); });
+
+    // Centred in the message area while it is empty; mouse events go to the view.
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setEnabled(false);
+    m_empty->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_empty->hide();
+    auto *emptyLayout = new QVBoxLayout(m_view->viewport());
+    emptyLayout->addWidget(m_empty);
     connect(
         m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, &ChatPane::loadOlderIfNeeded);
 
@@ -100,17 +121,22 @@ void ChatPane::setFriend(const QString &friendId)
     for (const auto &connection : std::as_const(m_modelConnections))
         disconnect(connection);
     m_modelConnections.clear();
-    m_keepFromBottom.reset();
     if (friendId != m_friendId) {
         m_input->clear();
         m_notice->hide();
     }
     m_friendId = friendId;
     m_header->setFriend(friendId);
+    // Read before opening the conversation reads them: where the divider goes.
+    const auto friendRow = m_friends->rowOf(friendId);
+    const int unread = friendRow
+        ? m_friends->data(m_friends->index(*friendRow), Models::FriendListModel::UnreadRole).toInt()
+        : 0;
     m_chat->setActiveConversation(friendId);
     if (friendId.isEmpty()) {
         m_model = nullptr;
         m_view->setModel(nullptr);
+        m_reading->follow(nullptr, 0);
         m_pages->setCurrentIndex(0);
         return;
     }
@@ -123,18 +149,18 @@ void ChatPane::setFriend(const QString &friendId)
                         : QString();
         });
     m_view->setModel(m_model);
+    m_pages->setCurrentIndex(1);
+    // First: the reader's place is settled before the notices look at the scroll bar.
+    m_reading->follow(m_model, unread);
     m_modelConnections = {
-        connect(m_model, &QAbstractItemModel::rowsAboutToBeInserted, this,
-            &ChatPane::onRowsAboutToBeInserted),
-        connect(m_model, &QAbstractItemModel::rowsInserted, this, &ChatPane::onRowsInserted),
+        connect(m_model, &QAbstractItemModel::rowsInserted, this, &ChatPane::updateHistoryNotice),
         connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ChatPane::updateHistoryNotice),
         connect(m_model, &ChatModel::historyStateChanged, this, &ChatPane::updateHistoryNotice),
     };
-    m_input->setPlaceholderText(
-        tr("Message %1 — Enter sends, Shift+Enter adds a line").arg(friendName()));
-    m_pages->setCurrentIndex(1);
-    m_view->doItemsLayout();
-    m_view->scrollToBottom();
+    // The longest that fits the input's width: narrow panes drop the keys, then elide.
+    m_input->setPlaceholderChoices(
+        { tr("Message %1 — Enter sends, Shift+Enter adds a line").arg(friendName()),
+            tr("Message %1").arg(friendName()) });
     updateHistoryNotice();
 }
 
@@ -150,6 +176,8 @@ QString ChatPane::noticeText() const
 
 QString ChatPane::historyText() const
 {
+    if (m_empty->isVisibleTo(this))
+        return m_empty->text();
     return m_history->isVisibleTo(this) ? m_history->text() : QString();
 }
 
@@ -170,7 +198,7 @@ void ChatPane::submit()
     }
     m_input->clear();
     m_notice->hide();
-    m_view->scrollToBottom();
+    m_reading->onOwnMessageSent();
 }
 
 void ChatPane::onTextChanged()
@@ -200,6 +228,11 @@ void ChatPane::showMenu(const QPoint &pos)
         menu.addAction(tr("Discard"), this, [this, row] { m_chat->discard(m_friendId, row); });
         menu.addSeparator();
     }
+    if (const auto link = m_links->linkAt(pos)) {
+        menu.addAction(tr("Open link"), this, [url = *link] { QDesktopServices::openUrl(url); });
+        menu.addAction(tr("Copy link"), this,
+            [url = *link] { QApplication::clipboard()->setText(url.toString()); });
+    }
     menu.addAction(tr("Copy text"), this, [text] { QApplication::clipboard()->setText(text); });
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
@@ -208,6 +241,7 @@ void ChatPane::updateHistoryNotice()
 {
     if (!m_model) {
         m_history->hide();
+        m_empty->hide();
         return;
     }
     QString text;
@@ -224,8 +258,12 @@ void ChatPane::updateHistoryNotice()
             text = tr("No messages with %1 yet. Say hello!").arg(friendName());
         break;
     }
-    m_history->setText(text);
-    m_history->setVisible(!text.isEmpty());
+    // Without messages the words stand in for them, in the middle of the message area.
+    const bool empty = m_model->rowCount() == 0;
+    m_empty->setText(empty ? text : QString());
+    m_empty->setVisible(empty && !text.isEmpty());
+    m_history->setText(empty ? QString() : text);
+    m_history->setVisible(!empty && !text.isEmpty());
     if (m_model->historyState() == ChatModel::HistoryState::Loaded)
         loadOlderIfNeeded();
 }
@@ -236,39 +274,6 @@ void ChatPane::loadOlderIfNeeded()
     const QScrollBar *bar = m_view->verticalScrollBar();
     if (m_model && m_model->hasOlder() && bar->value() == bar->minimum())
         m_chat->loadOlder(m_friendId);
-}
-
-bool ChatPane::isAtBottom() const
-{
-    const QScrollBar *bar = m_view->verticalScrollBar();
-    return bar->value() >= bar->maximum() - 2;
-}
-
-void ChatPane::onRowsAboutToBeInserted(const QModelIndex &, int first, int)
-{
-    const QScrollBar *bar = m_view->verticalScrollBar();
-    if (first == 0 && m_model->rowCount() > 0)
-        m_keepFromBottom = bar->maximum() - bar->value(); // older ones: keep the reading place
-    else if (isAtBottom())
-        m_keepFromBottom = 0; // follow the conversation
-    else
-        m_keepFromBottom.reset(); // reading further up: stay there
-}
-
-void ChatPane::onRowsInserted(const QModelIndex &, int first, int last)
-{
-    // Our own new message always brings the view down to it.
-    for (int row = first; row <= last; ++row) {
-        if (m_model->at(row).delivery != Delivery::Delivered)
-            m_keepFromBottom = 0;
-    }
-    if (m_keepFromBottom) {
-        m_view->doItemsLayout();
-        QScrollBar *bar = m_view->verticalScrollBar();
-        bar->setValue(bar->maximum() - *m_keepFromBottom);
-    }
-    m_keepFromBottom.reset();
-    updateHistoryNotice();
 }
 
 QString ChatPane::friendName() const

@@ -1,13 +1,14 @@
 #pragma once
 
-#include <QPointer>
-#include <QWidget>
+// Complete types for the accessors below, which callers use as widgets (tab order, focus).
+#include "ui/MessageInput.h"
 
-#include <optional>
+#include <QPointer>
+#include <QPushButton>
+#include <QWidget>
 
 class QLabel;
 class QListView;
-class QPushButton;
 class QStackedLayout;
 
 namespace Presence::Models {
@@ -22,11 +23,15 @@ namespace Presence::Ui {
 
 class ChatHeader;
 class ChatMessageDelegate;
-class MessageInput;
+class MessageLinkHandler;
+class NewMessagesPill;
+class ReadingPosition;
 
 // The right side of the main window: the conversation with the selected friend. Their
 // presence on top, the messages (older ones load when scrolled to the top), and the input:
-// Enter sends, Shift+Enter adds a line. Without a friend it shows what to do instead.
+// Enter sends, Shift+Enter adds a line. Without a friend it shows what to do instead. Links in
+// messages open in the browser; ReadingPosition keeps the reader's place (the pill, the
+// "New messages" divider); an empty conversation says so in the middle of the message area.
 class ChatPane : public QWidget {
     Q_OBJECT
 public:
@@ -42,9 +47,16 @@ public:
     [[nodiscard]] QListView *messageView() const { return m_view; }
     [[nodiscard]] MessageInput *input() const { return m_input; }
     [[nodiscard]] QPushButton *sendButton() const { return m_send; }
+    [[nodiscard]] NewMessagesPill *newMessagesPill() const { return m_pill; }
+    [[nodiscard]] ChatMessageDelegate *messageDelegate() const { return m_delegate; }
+    [[nodiscard]] MessageLinkHandler *linkHandler() const { return m_links; }
+    // The words shown centred in the message area while it has no messages.
+    [[nodiscard]] QLabel *emptyState() const { return m_empty; }
     // The line under the messages: why the text cannot be sent, or nothing.
     [[nodiscard]] QString noticeText() const;
-    // The line over the messages: "Loading messages…", "No messages with Ada yet." or nothing.
+    // What the pane says about the history: "Loading messages…", "No messages with Ada yet."
+    // (centred in the message area while it is empty), "Loading earlier messages…" (a line
+    // over the messages) or nothing.
     [[nodiscard]] QString historyText() const;
     [[nodiscard]] bool isShowingPlaceholder() const;
 
@@ -54,9 +66,6 @@ private:
     void showMenu(const QPoint &pos);
     void updateHistoryNotice();
     void loadOlderIfNeeded();
-    void onRowsAboutToBeInserted(const QModelIndex &parent, int first, int last);
-    void onRowsInserted(const QModelIndex &parent, int first, int last);
-    [[nodiscard]] bool isAtBottom() const;
     [[nodiscard]] QString friendName() const;
     [[nodiscard]] QString nameOf(const QString &friendId) const;
 
@@ -65,8 +74,6 @@ private:
     QString m_friendId;
     QPointer<Models::ChatModel> m_model;
     QList<QMetaObject::Connection> m_modelConnections;
-    // While rows go in: keep this distance (px) from the bottom, e.g. 0 to follow new ones.
-    std::optional<int> m_keepFromBottom;
 
     QStackedLayout *m_pages;
     QLabel *m_placeholder;
@@ -74,6 +81,10 @@ private:
     QLabel *m_history;
     QListView *m_view;
     ChatMessageDelegate *m_delegate;
+    QLabel *m_empty;
+    NewMessagesPill *m_pill;
+    MessageLinkHandler *m_links;
+    ReadingPosition *m_reading;
     QLabel *m_notice;
     MessageInput *m_input;
     QPushButton *m_send;

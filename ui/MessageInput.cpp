@@ -1,6 +1,7 @@
 #include "ui/MessageInput.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QEvent>
 #include <QKeyEvent>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -36,6 +37,46 @@ void MessageInput::keyPressEvent(QKeyEvent *event)
         return;
     }
     QPlainTextEdit::keyPressEvent(event);
+}
+
+void MessageInput::resizeEvent(QResizeEvent *event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    fitPlaceholder();
+}
+
+void MessageInput::changeEvent(QEvent *event)
+{
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitPlaceholder();
+}
+
+void MessageInput::setPlaceholderChoices(const QStringList &choices)
+{
+    m_placeholderChoices = choices;
+    fitPlaceholder();
+}
+
+int MessageInput::placeholderRoom() const
+{
+    // QPlainTextEdit draws the placeholder inside the document margin.
+    return std::max(0, viewport()->width() - int(std::ceil(2 * document()->documentMargin())));
+}
+
+void MessageInput::fitPlaceholder()
+{
+    if (m_placeholderChoices.isEmpty())
+        return;
+    const QFontMetrics metrics = fontMetrics();
+    const int room = placeholderRoom();
+    for (const QString &choice : std::as_const(m_placeholderChoices)) {
+        if (metrics.horizontalAdvance(choice) <= room) {
+            setPlaceholderText(choice);
+            return;
+        }
+    }
+    setPlaceholderText(metrics.elidedText(m_placeholderChoices.last(), Qt::ElideRight, room));
 }
 
 int MessageInput::heightForLines(int lines) const
