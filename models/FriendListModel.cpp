@@ -12,7 +12,7 @@ namespace Presence::Models {
 namespace {
 
 const QList<int> kPresenceRoles = { FriendListModel::StatusRole, FriendListModel::LastSeenRole,
-    FriendListModel::FreshRole, FriendListModel::AnnouncedStatusRole };
+    FriendListModel::FreshRole, FriendListModel::SortStatusRole };
 
 } // namespace
 
@@ -47,7 +47,7 @@ QVariant FriendListModel::data(const QModelIndex &index, int role) const
         return row.lastSeen ? QVariant(*row.lastSeen) : QVariant();
     case FreshRole:
         return row.fresh;
-    case AnnouncedStatusRole:
+    case SortStatusRole:
         return int(row.announced);
     case UnreadRole:
         return row.unread;
@@ -66,7 +66,7 @@ QHash<int, QByteArray> FriendListModel::roleNames() const
     names.insert(StatusRole, "status");
     names.insert(LastSeenRole, "lastSeen");
     names.insert(FreshRole, "fresh");
-    names.insert(AnnouncedStatusRole, "announcedStatus");
+    names.insert(SortStatusRole, "sortStatus");
     names.insert(UnreadRole, "unread");
     names.insert(StaleSinceRole, "staleSince");
     return names;
@@ -111,7 +111,7 @@ void FriendListModel::setFriends(const QList<FriendRecord> &input)
         Row row = previous.take(f.id);
         row.id = f.id;
         row.name = f.name;
-        row.announced = row.state; // a reset tells views everything
+        row.announced = sortStateOf(row); // a reset tells views everything
         m_rowOfId.insert(f.id, int(m_rows.size()));
         m_rows.append(std::move(row));
     }
@@ -291,7 +291,7 @@ void FriendListModel::flush()
     for (size_t i = 1; i <= rows.size(); ++i) {
         if (i == rows.size() || rows[i] != rows[i - 1] + 1) {
             for (size_t k = start; k < i; ++k)
-                m_rows[rows[k]].announced = m_rows[rows[k]].state;
+                m_rows[rows[k]].announced = sortStateOf(m_rows[rows[k]]);
             Q_EMIT dataChanged(index(rows[start]), index(rows[i - 1]), kPresenceRoles);
             start = i;
         }

@@ -29,10 +29,12 @@ public:
         StatusRole, // PresenceState as int
         LastSeenRole, // qint64 ms since the epoch, or an invalid QVariant
         FreshRole, // bool: received from a live subscription on this connection
-        // The status as views were last told it (int of PresenceState). Sorting proxies sort
-        // on this, never on StatusRole: while one flush announces its runs one by one, rows
-        // of later runs must not look moved to a proxy re-placing the rows of earlier ones.
-        AnnouncedStatusRole,
+        // What the row sorts as (int of PresenceState), as views were last told it: its status
+        // while live, Unknown once stale (an "online 5 min ago" may be offline by now, so it
+        // never sorts with the online ones). Sorting proxies sort on this, never on
+        // StatusRole: while one flush announces its runs one by one, rows of later runs must
+        // not look moved to a proxy re-placing the rows of earlier ones.
+        SortStatusRole,
         UnreadRole, // int: messages from this friend not read yet
         // qint64 ms since the epoch: when a row that is not fresh stopped being live (its
         // subscription ended, or the availability set no longer covers it); else invalid.
@@ -87,7 +89,7 @@ private:
         QString id;
         QString name;
         PresenceState state = PresenceState::Unknown;
-        PresenceState announced = PresenceState::Unknown;
+        PresenceState announced = PresenceState::Unknown; // what SortStatusRole says
         std::optional<qint64> lastSeen;
         bool fresh = false; // live: from the subscription or the availability set
         bool exactLive = false; // the subscription is live; state is its word
@@ -96,6 +98,10 @@ private:
         int unread = 0;
     };
 
+    [[nodiscard]] static PresenceState sortStateOf(const Row &row)
+    {
+        return row.fresh ? row.state : PresenceState::Unknown;
+    }
     // Sets what a row shows from what is known of it; marks it dirty if that changed.
     void show(int row, PresenceState state, std::optional<qint64> lastSeen, bool fresh);
     void markDirty(int row);

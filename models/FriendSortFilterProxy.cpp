@@ -272,9 +272,8 @@ bool FriendSortFilterProxy::accepts(int sourceRow) const
 
 int FriendSortFilterProxy::availabilityOf(int sourceRow) const
 {
-    // The announced status, never the live one: see FriendListModel::AnnouncedStatusRole.
-    const QVariant value
-        = sourceModel()->index(sourceRow, 0).data(FriendListModel::AnnouncedStatusRole);
+    // The announced sort status, never the live one: see FriendListModel::SortStatusRole.
+    const QVariant value = sourceModel()->index(sourceRow, 0).data(FriendListModel::SortStatusRole);
     return availabilityRank(PresenceState(value.toInt()));
 }
 
@@ -358,7 +357,7 @@ void FriendSortFilterProxy::onSourceDataChanged(
         endSourceReset();
         return;
     }
-    if (roles.contains(FriendListModel::AnnouncedStatusRole)) {
+    if (roles.contains(FriendListModel::SortStatusRole)) {
         for (int row = first; row <= last; ++row) {
             const int rank = availabilityOf(row);
             if (rank == m_availability[size_t(row)])

@@ -32,7 +32,7 @@ namespace {
 constexpr auto kManualFlush = std::chrono::hours(1);
 
 const QList<int> kPresenceRoles = { FriendListModel::StatusRole, FriendListModel::LastSeenRole,
-    FriendListModel::FreshRole, FriendListModel::AnnouncedStatusRole };
+    FriendListModel::FreshRole, FriendListModel::SortStatusRole };
 
 struct Range {
     int first = 0;
@@ -170,8 +170,12 @@ public:
         // Names in the storms are letters plus three digits, so plain case-insensitive
         // comparison agrees with numeric collation.
         std::sort(shown.begin(), shown.end(), [mode](const ShadowRow &a, const ShadowRow &b) {
-            if (mode == SortMode::Availability && rank(a.state) != rank(b.state))
-                return rank(a.state) < rank(b.state);
+            // A stale row may have changed since: it sorts as unknown, whatever it says.
+            const auto sortRank = [](const ShadowRow &row) {
+                return rank(row.fresh ? row.state : PresenceState::Unknown);
+            };
+            if (mode == SortMode::Availability && sortRank(a) != sortRank(b))
+                return sortRank(a) < sortRank(b);
             const int byName = QString::compare(a.name, b.name, Qt::CaseInsensitive);
             if (byName != 0)
                 return byName < 0;
@@ -263,6 +267,7 @@ private slots:
     void heldMovesWaitForTheRelease();
     void exactPresenceWinsOverAvailability();
     void staleRowFallsBackToAvailability();
+    void staleRowSortsAsUnknown();
     void completeAvailabilityUncoversTheRest();
 
     void proxySortsByAvailabilityThenName_data();
@@ -738,6 +743,35 @@ void TestFriendModel::heldMovesWaitForTheRelease()
     proxy.setMovesHeld(false);
     QCOMPARE(idsIn(proxy), (QStringList { u"id4"_s, u"id0"_s, u"id1"_s, u"id2"_s, u"id3"_s }));
     QCOMPARE(proxy.pendingMoveCount(), 0);
+}
+
+void TestFriendModel::staleRowSortsAsUnknown()
+{
+    FriendListModel model;
+    model.setFlushInterval(kManualFlush);
+    model.setFriends(makeFriends(4)); // Name 0 .. Name 3
+    FriendSortFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.updatePresence(u"id2"_s, PresenceState::Online, std::nullopt);
+    model.updatePresence(u"id3"_s, PresenceState::Away, std::nullopt);
+    model.flush();
+    QTRY_COMPARE(idsIn(proxy), (QStringList { u"id2"_s, u"id3"_s, u"id0"_s, u"id1"_s }));
+
+    // Scrolled away and not covered by the availability set: it still says what it knew
+    // ("online 2 min ago"), but it may have left since, so it sorts with the unknown ones.
+    model.markStale({ u"id2"_s });
+    model.flush();
+    QCOMPARE(statusAt(model, 2), PresenceState::Online);
+    QCOMPARE(freshAt(model, 2), false);
+    QTRY_COMPARE(idsIn(proxy), (QStringList { u"id3"_s, u"id0"_s, u"id1"_s, u"id2"_s }));
+    QCOMPARE(
+        model.index(2).data(FriendListModel::SortStatusRole).toInt(), int(PresenceState::Unknown));
+
+    // Watched again: live, and back at the top.
+    model.updatePresence(u"id2"_s, PresenceState::Online, std::nullopt);
+    model.flush();
+    QTRY_COMPARE(idsIn(proxy), (QStringList { u"id2"_s, u"id3"_s, u"id0"_s, u"id1"_s }));
 }
 
 void TestFriendModel::availabilityMakesRowsLive()
