@@ -261,6 +261,7 @@ private Q_SLOTS:
     void staleRowsSayHowOld();
     void presenceFromIndex();
     void summaryAndAccessibleText();
+    void handleTellsSameNamesApart();
     void nowIsInjectable();
 
     void sizeHintIsUniform();
@@ -370,7 +371,7 @@ void TestFriendDelegate::statusLine()
     QCOMPARE(PresenceText::statusLine(state, seen, now), expected);
     FriendPresence presence { u"x"_s, u"Xavier"_s, state, seen, true };
     QCOMPARE(PresenceText::statusLine(presence, now), expected);
-    QCOMPARE(PresenceText::summary(presence, now), u"Xavier — "_s + expected);
+    QCOMPARE(PresenceText::summary(presence, now), u"Xavier (@x) — "_s + expected);
 }
 
 void TestFriendDelegate::staleRowsSayHowOld()
@@ -466,12 +467,12 @@ void TestFriendDelegate::summaryAndAccessibleText()
 {
     Fixture f(lightPalette());
     const QStringList expected = {
-        u"Alice Smith — online"_s,
-        u"Bob Jones — away"_s,
-        u"Carol — last seen 5 min ago"_s,
-        u"Dave — status unknown"_s,
-        u"Erin — offline"_s,
-        u"Frank — online moments ago"_s,
+        u"Alice Smith (@alice) — online"_s,
+        u"Bob Jones (@bob) — away"_s,
+        u"Carol (@carol) — last seen 5 min ago"_s,
+        u"Dave (@dave) — status unknown"_s,
+        u"Erin (@erin) — offline"_s,
+        u"Frank (@frank) — online moments ago"_s,
     };
     QSortFilterProxyModel proxy;
     proxy.setSourceModel(&f.model);
@@ -481,8 +482,41 @@ void TestFriendDelegate::summaryAndAccessibleText()
         QCOMPARE(FriendDelegate::accessibleText(proxy.index(row, 0), kNow), expected.at(row));
     }
     QCOMPARE(FriendDelegate::accessibleText(f.model.index(OfflineSeenRow), kNow.addSecs(3600)),
-        u"Carol — last seen 1 h ago"_s);
+        u"Carol (@carol) — last seen 1 h ago"_s);
     QVERIFY(FriendDelegate::accessibleText({}, kNow).isEmpty());
+}
+
+void TestFriendDelegate::handleTellsSameNamesApart()
+{
+    // Two friends called Ada: the rows differ after the name, where "@ada1" and "@ada2" are
+    // painted, and not in the name itself.
+    FriendListModel model;
+    model.setFriends({ { u"ada1"_s, u"Ada"_s }, { u"ada2"_s, u"Ada"_s } });
+    FriendDelegate delegate;
+    delegate.setNowFunction([] { return kNow; });
+    const QFont font;
+    const auto paintRow = [&](int row, int width) {
+        QStyleOptionViewItem option;
+        option.palette = lightPalette();
+        option.font = font;
+        option.fontMetrics = QFontMetrics(font);
+        option.direction = Qt::LeftToRight;
+        option.rect = QRect(QPoint(0, 0), QSize(width, delegate.sizeHint(option, {}).height()));
+        QImage image(option.rect.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        delegate.paint(&painter, option, model.index(row));
+        return std::pair(image, FriendDelegate::layout(option).name);
+    };
+    const auto [first, name] = paintRow(0, 300);
+    const auto [second, sameName] = paintRow(1, 300);
+    QCOMPARE(name, sameName);
+    const int nameWidth = QFontMetrics(font).horizontalAdvance(u"Ada"_s) + 2;
+    const QRect nameArea(name.left(), name.top(), nameWidth, name.height());
+    const QRect afterName(
+        name.left() + nameWidth, name.top(), name.width() - nameWidth, name.height());
+    QCOMPARE(first.copy(nameArea), second.copy(nameArea));
+    QVERIFY(first.copy(afterName) != second.copy(afterName));
 }
 
 void TestFriendDelegate::nowIsInjectable()
@@ -916,12 +950,12 @@ void TestFriendDelegate::tooltipShowsTheSummary()
     };
 
     const QStringList expected = {
-        u"Alice Smith — online"_s,
-        u"Bob Jones — away"_s,
-        u"Carol — last seen 5 min ago"_s,
-        u"Dave — status unknown"_s,
-        u"Erin — offline"_s,
-        u"Frank — online moments ago"_s,
+        u"Alice Smith (@alice) — online"_s,
+        u"Bob Jones (@bob) — away"_s,
+        u"Carol (@carol) — last seen 5 min ago"_s,
+        u"Dave (@dave) — status unknown"_s,
+        u"Erin (@erin) — offline"_s,
+        u"Frank (@frank) — online moments ago"_s,
     };
     for (int row = 0; row < expected.size(); ++row) {
         QVERIFY(tooltipAt(row));
@@ -932,7 +966,7 @@ void TestFriendDelegate::tooltipShowsTheSummary()
     // The injected clock moves the words on.
     now = kNow.addSecs(60);
     QVERIFY(tooltipAt(OfflineSeenRow));
-    QTRY_COMPARE(QToolTip::text(), u"Carol — last seen 6 min ago"_s);
+    QTRY_COMPARE(QToolTip::text(), u"Carol (@carol) — last seen 6 min ago"_s);
 }
 
 namespace {
@@ -1134,11 +1168,11 @@ void TestFriendDelegate::unreadInTheSummary_data()
 {
     QTest::addColumn<int>("unread");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("none") << 0 << u"Xavier — online"_s;
-    QTest::newRow("one") << 1 << u"Xavier — online, 1 unread message"_s;
-    QTest::newRow("two") << 2 << u"Xavier — online, 2 unread messages"_s;
+    QTest::newRow("none") << 0 << u"Xavier (@x) — online"_s;
+    QTest::newRow("one") << 1 << u"Xavier (@x) — online, 1 unread message"_s;
+    QTest::newRow("two") << 2 << u"Xavier (@x) — online, 2 unread messages"_s;
     // The words give the real count, not the badge's "99+".
-    QTest::newRow("150") << 150 << u"Xavier — online, 150 unread messages"_s;
+    QTest::newRow("150") << 150 << u"Xavier (@x) — online, 150 unread messages"_s;
 }
 
 void TestFriendDelegate::unreadInTheSummary()
@@ -1178,9 +1212,9 @@ void TestFriendDelegate::accessibleTextThroughTheListPane()
         return u"(no row for %1)"_s.arg(id);
     };
 
-    QCOMPARE(spoken(u"alice"_s), u"Alice Smith — online"_s);
-    QCOMPARE(spoken(u"bob"_s), u"Bob Jones — away"_s);
-    QCOMPARE(spoken(u"erin"_s), u"Erin — offline"_s);
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online"_s);
+    QCOMPARE(spoken(u"bob"_s), u"Bob Jones (@bob) — away"_s);
+    QCOMPARE(spoken(u"erin"_s), u"Erin (@erin) — offline"_s);
 
     // The view hears of each change, naming the unread role, so it repaints the badge.
     QSignalSpy changed(viewModel, &QAbstractItemModel::dataChanged);
@@ -1191,13 +1225,13 @@ void TestFriendDelegate::accessibleTextThroughTheListPane()
     for (const QList<QVariant> &signal : std::as_const(changed))
         QVERIFY(signal.at(2).value<QList<int>>().contains(FriendListModel::UnreadRole));
 
-    QCOMPARE(spoken(u"alice"_s), u"Alice Smith — online, 2 unread messages"_s);
-    QCOMPARE(spoken(u"bob"_s), u"Bob Jones — away, 1 unread message"_s);
-    QCOMPARE(spoken(u"erin"_s), u"Erin — offline"_s);
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online, 2 unread messages"_s);
+    QCOMPARE(spoken(u"bob"_s), u"Bob Jones (@bob) — away, 1 unread message"_s);
+    QCOMPARE(spoken(u"erin"_s), u"Erin (@erin) — offline"_s);
 
     // Read: the count leaves the words.
     model.setUnreadCount(u"alice"_s, 0);
-    QCOMPARE(spoken(u"alice"_s), u"Alice Smith — online"_s);
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online"_s);
 }
 
 QTEST_MAIN(TestFriendDelegate)

@@ -264,12 +264,7 @@ void FriendDelegate::paint(
             nameRect.setRight(badge.left() - 1 - kBadgeGap);
         paintUnreadBadge(painter, badge, presence.unread, opt, selected);
     }
-    QFont nameFont = opt.font;
-    nameFont.setWeight(QFont::DemiBold);
-    painter->setFont(nameFont);
-    painter->setPen(text);
-    painter->drawText(nameRect, textAlignment,
-        QFontMetrics(nameFont).elidedText(presence.name, Qt::ElideRight, nameRect.width()));
+    paintName(painter, opt, nameRect, presence, text, secondary);
 
     painter->setFont(opt.font);
     painter->setPen(dimmed ? PaletteColors::mix(secondary, background, kStaleTextFade) : secondary);
@@ -295,6 +290,41 @@ void FriendDelegate::paint(
         style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
     }
     painter->restore();
+}
+
+void FriendDelegate::paintName(QPainter *painter, const QStyleOptionViewItem &opt,
+    const QRect &area, const FriendPresence &presence, const QColor &text, const QColor &secondary)
+{
+    // "Ada Lovelace  @ada": the handle tells apart friends with the same name. It is shown
+    // when the whole name fits beside it; a long name keeps the line (the tooltip has both).
+    QFont nameFont = opt.font;
+    nameFont.setWeight(QFont::DemiBold);
+    const QFontMetrics nameMetrics(nameFont);
+    const QFontMetrics handleMetrics(opt.font);
+    const QString handle = PresenceText::handle(presence.id);
+    const int gap = handleMetrics.horizontalAdvance(u' ') * 2;
+    const int fullName = nameMetrics.horizontalAdvance(presence.name);
+    const bool withHandle
+        = fullName + gap + handleMetrics.horizontalAdvance(handle) <= area.width();
+    const int nameWidth = withHandle ? fullName : area.width();
+    const QString name = nameMetrics.elidedText(presence.name, Qt::ElideRight, nameWidth);
+    const int drawnWidth = nameMetrics.horizontalAdvance(name);
+    const int alignment
+        = int(QStyle::visualAlignment(opt.direction, Qt::AlignLeft | Qt::AlignVCenter))
+        | Qt::TextSingleLine;
+    // Logical rectangles, left to right; visualRect mirrors them for right-to-left.
+    const QRect nameRect(
+        area.left(), area.top(), withHandle ? drawnWidth : area.width(), area.height());
+    const QRect handleRect(
+        area.left() + drawnWidth + gap, area.top(), area.width() - drawnWidth - gap, area.height());
+    painter->setFont(nameFont);
+    painter->setPen(text);
+    painter->drawText(QStyle::visualRect(opt.direction, area, nameRect), alignment, name);
+    if (withHandle) {
+        painter->setFont(opt.font);
+        painter->setPen(secondary);
+        painter->drawText(QStyle::visualRect(opt.direction, area, handleRect), alignment, handle);
+    }
 }
 
 void FriendDelegate::paintAvatar(

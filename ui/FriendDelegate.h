@@ -83,6 +83,8 @@ private:
         const QStyleOptionViewItem &option, bool selected);
     static void paintAvatar(
         QPainter *painter, const QRect &rect, const FriendPresence &presence, const QFont &font);
+    static void paintName(QPainter *painter, const QStyleOptionViewItem &opt, const QRect &area,
+        const FriendPresence &presence, const QColor &text, const QColor &secondary);
 
     NowFunction m_now;
 };

@@ -125,13 +125,20 @@ QString PresenceText::lastSeen(qint64 lastSeenMs, const QDateTime &now)
 
 QString PresenceText::summary(const FriendPresence &presence, const QDateTime &now)
 {
-    //: A friend-list tooltip and accessible text: the friend's name, then the presence.
-    const QString text = tr("%1 — %2").arg(presence.name, statusLine(presence, now));
+    //: A friend-list tooltip and accessible text: the friend's name, their handle (@id), then
+    //: the presence.
+    const QString text
+        = tr("%1 (%2) — %3").arg(presence.name, handle(presence.id), statusLine(presence, now));
     if (presence.unread <= 0)
         return text;
     //: Appended to a friend's summary when they sent messages not read yet.
     return presence.unread == 1 ? tr("%1, 1 unread message").arg(text)
                                 : tr("%1, %2 unread messages").arg(text).arg(presence.unread);
+}
+
+QString PresenceText::handle(const QString &id)
+{
+    return u'@' + id;
 }
 
 QString PresenceText::summary(const QModelIndex &index, const QDateTime &now)

@@ -48,7 +48,10 @@ public:
     // "last seen 12 Mar 2023".
     [[nodiscard]] static QString lastSeen(qint64 lastSeenMs, const QDateTime &now);
 
-    // "Name — online" (", 2 unread messages"): the tooltip and the accessible text of a row.
+    // "@ada": how people with the same name are told apart (the search takes it too).
+    [[nodiscard]] static QString handle(const QString &id);
+    // "Name (@id) — online" (", 2 unread messages"): the tooltip and the accessible text of a
+    // row.
     [[nodiscard]] static QString summary(const FriendPresence &presence, const QDateTime &now);
     [[nodiscard]] static QString summary(const QModelIndex &index, const QDateTime &now);
 };
