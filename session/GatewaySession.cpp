@@ -6,6 +6,8 @@
 #include "protocol/Frame.h"
 #include "session/Logging.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -183,6 +185,7 @@ void GatewaySession::stopTimers()
 void GatewaySession::connectSocket()
 {
     m_errorString.clear();
+    m_failure = Failure::None;
     m_sendBudget.reset();
     m_outbox.clear();
     m_drainTimer.stop();
@@ -218,10 +221,11 @@ void GatewaySession::scheduleReconnect(const QString &reason)
         loseConnectionState();
 }
 
-void GatewaySession::fail(const QString &reason)
+void GatewaySession::fail(Failure failure, const QString &reason)
 {
     const bool wasOnline = m_state == State::Online;
     m_errorString = reason;
+    m_failure = failure;
     stopTimers();
     setState(State::Failed);
     qCWarning(lcSession) << "giving up:" << reason;
@@ -229,6 +233,29 @@ void GatewaySession::fail(const QString &reason)
         m_socket.abort();
     if (wasOnline)
         loseConnectionState();
+}
+
+bool GatewaySession::failIfNotAGateway()
+{
+    // QWebSocket (Qt 6.4) reports the status of a refused upgrade only in its error string,
+    // "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
+    static const QRegularExpression kStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
+    const QRegularExpressionMatch match = kStatus.match(m_socket.errorString());
+    if (!match.hasMatch())
+        return false;
+    const int status = match.captured(1).toInt();
+    const QString answer = u"HTTP %1 %2"_s.arg(match.captured(1), match.captured(2)).trimmed();
+    if (status >= 500 || status == 429 || status == 408)
+        return false; // a gateway restarting or full (the cap answers 503): worth retrying
+    const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
+    fail(Failure::NotAGateway,
+        status < 400
+            //: %1 is the server's address, %2 what it answered, e.g. "HTTP 200 OK".
+            ? tr("%1 is a web server, not a presence gateway (it answered %2).").arg(server, answer)
+            //: %1 is the server's address, %2 what it answered, e.g. "HTTP 404 Not Found".
+            : tr("%1 refused the connection (%2): is this the gateway's address?")
+                  .arg(server, answer));
+    return true;
 }
 
 void GatewaySession::loseConnectionState()
@@ -265,13 +292,15 @@ void GatewaySession::onDisconnected()
     // sign-in can mean the token or the protocol was refused.
     const auto code = m_socket.closeCode();
     if (m_state == State::Authenticating && code == CloseCode::Unauthorized) {
-        fail(tr("The gateway did not accept the token."));
+        fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
         return;
     }
     if (m_state == State::Authenticating && code == CloseCode::UnsupportedProtocol) {
-        fail(tr("The gateway speaks another protocol version."));
+        fail(Failure::UnsupportedProtocol, tr("The gateway speaks another protocol version."));
         return;
     }
+    if (m_state == State::Connecting && failIfNotAGateway())
+        return;
     if (m_state == State::Online && code == CloseCode::RateLimited) {
         // The gateway asked us to slow down: come back late, not in 100 ms.
         // Bounded: a policy whose ceilings stop growing below the cap must not spin here.
@@ -544,9 +573,10 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
     if (m_state == State::Authenticating
         && (error.code == ErrorCode::Unauthorized
             || error.code == ErrorCode::UnsupportedProtocol)) {
-        fail(error.code == ErrorCode::Unauthorized
-                ? tr("The gateway did not accept the token.")
-                : tr("The gateway speaks another protocol version."));
+        if (error.code == ErrorCode::Unauthorized)
+            fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
+        else
+            fail(Failure::UnsupportedProtocol, tr("The gateway speaks another protocol version."));
         return;
     }
     if (error.code == ErrorCode::RateLimited) {

@@ -36,6 +36,15 @@ public:
     };
     Q_ENUM(State)
 
+    // Why the session is Failed: what the user must change before signing in again.
+    enum class Failure {
+        None,
+        TokenRefused, // the gateway did not accept the token
+        UnsupportedProtocol, // the gateway speaks another protocol version
+        NotAGateway, // the address answers HTTP, but no WebSocket upgrade (e.g. 200, 404)
+    };
+    Q_ENUM(Failure)
+
     struct Options {
         Protocol::Backoff::Policy backoff;
         // Online this long without trouble resets the backoff.
@@ -76,6 +85,9 @@ public:
     [[nodiscard]] int retryAttempt() const { return m_backoff.attempts(); }
     [[nodiscard]] std::chrono::milliseconds retryDelay() const { return m_retryDelay; }
     [[nodiscard]] QString errorString() const { return m_errorString; }
+    [[nodiscard]] Failure failure() const { return m_failure; }
+    // The address open() was given last.
+    [[nodiscard]] const QUrl &url() const { return m_url; }
     [[nodiscard]] const Protocol::UserInfo &self() const { return m_self; }
     [[nodiscard]] const Protocol::Limits &limits() const { return m_limits; }
     [[nodiscard]] Protocol::ChosenStatus chosenStatus() const { return m_chosenStatus; }
@@ -120,7 +132,10 @@ private:
     // Every timer of a connection attempt; a new attempt or a stop starts from none.
     void stopTimers();
     void scheduleReconnect(const QString &reason);
-    void fail(const QString &reason);
+    void fail(Failure failure, const QString &reason);
+    // A handshake the server answered with another HTTP status than 101: Failed for an
+    // address that is no gateway, true; false (retry) for a busy one (5xx, 429) or none.
+    bool failIfNotAGateway();
     void loseConnectionState();
     void onConnected();
     void onDisconnected();
@@ -156,6 +171,7 @@ private:
     QString m_token;
     State m_state = State::Disconnected;
     QString m_errorString;
+    Failure m_failure = Failure::None;
     Protocol::Backoff m_backoff;
     std::chrono::milliseconds m_retryDelay { 0 };
     QTimer m_retryTimer;

@@ -21,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 #include <QWebSocket>
 #include <QWebSocketServer>
@@ -300,6 +301,8 @@ private Q_SLOTS:
     void friendsArePagedCompletely();
     void badTokenFailsWithoutRetrying_data();
     void badTokenFailsWithoutRetrying();
+    void aWebServerIsNotAGateway_data();
+    void aWebServerIsNotAGateway();
 
     // Reconnecting
     void reconnectsAndResubscribesAfterGatewayRestart();
@@ -604,6 +607,7 @@ void TestSession::badTokenFailsWithoutRetrying()
     QCOMPARE(statesOf(states),
         (QList<State> { State::Connecting, State::Authenticating, State::Failed }));
     QVERIFY(!session.errorString().isEmpty());
+    QCOMPARE(session.failure(), GatewaySession::Failure::TokenRefused);
     QCOMPARE(errors.size(), 1);
     QCOMPARE(errors.at(0).at(0).toString(), u"unauthorized"_s);
     QVERIFY(signedIn.isEmpty());
@@ -617,6 +621,64 @@ void TestSession::badTokenFailsWithoutRetrying()
     QVERIFY(retries.isEmpty());
     QCOMPARE(gatewayConnections.size(), connectionEvents);
     QCOMPARE(gateway->connectionCount(), 0);
+}
+
+void TestSession::aWebServerIsNotAGateway_data()
+{
+    QTest::addColumn<QByteArray>("statusLine");
+    QTest::addColumn<bool>("gaveUp");
+    QTest::addColumn<QString>("words");
+    QTest::addRow("200") << QByteArray("200 OK") << true
+                         << u"is a web server, not a presence gateway (it answered HTTP 200 OK)"_s;
+    QTest::addRow("404") << QByteArray("404 Not Found") << true
+                         << u"refused the connection (HTTP 404 Not Found)"_s;
+    // Busy or restarting (the gateway's connection cap answers 503): worth trying again.
+    QTest::addRow("503") << QByteArray("503 Service Unavailable") << false << QString();
+}
+
+void TestSession::aWebServerIsNotAGateway()
+{
+    QFETCH(QByteArray, statusLine);
+    QFETCH(bool, gaveUp);
+    QFETCH(QString, words);
+
+    // A plain HTTP server on the address: it answers the upgrade with a page, not 101.
+    QTcpServer web;
+    QVERIFY(web.listen(QHostAddress::LocalHost, 0));
+    int requests = 0;
+    connect(&web, &QTcpServer::newConnection, &web, [&] {
+        while (QTcpSocket *peer = web.nextPendingConnection()) {
+            connect(peer, &QTcpSocket::readyRead, peer, [&requests, peer, statusLine] {
+                if (!peer->readAll().contains("\r\n\r\n"))
+                    return;
+                ++requests;
+                peer->write("HTTP/1.1 " + statusLine
+                    + "\r\nContent-Type: text/html\r\nContent-Length: 6\r\n"
+                      "Connection: close\r\n\r\nhello\n");
+                peer->disconnectFromHost();
+            });
+            connect(peer, &QTcpSocket::disconnected, peer, &QObject::deleteLater);
+        }
+    });
+    GatewaySession::Options options;
+    options.backoff.floor = 50ms;
+    options.backoff.base = 100ms;
+    GatewaySession session(options);
+    QSignalSpy retries(&session, &GatewaySession::retryScheduled);
+    session.open(QUrl(u"ws://127.0.0.1:%1/"_s.arg(web.serverPort())), u"token"_s);
+    if (gaveUp) {
+        QTRY_COMPARE(session.state(), State::Failed);
+        QCOMPARE(session.failure(), GatewaySession::Failure::NotAGateway);
+        QVERIFY2(session.errorString().contains(words), qPrintable(session.errorString()));
+        QVERIFY2(session.errorString().contains(u"127.0.0.1:%1"_s.arg(web.serverPort())),
+            qPrintable(session.errorString()));
+        QVERIFY(retries.isEmpty());
+        QCOMPARE(requests, 1);
+    } else {
+        QTRY_VERIFY(retries.size() >= 2); // it keeps trying
+        QCOMPARE(session.failure(), GatewaySession::Failure::None);
+        QVERIFY(session.state() != State::Failed);
+    }
 }
 
 // ---- Reconnecting --------------------------------------------------------------------------

@@ -21,6 +21,7 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
     , m_status(new QComboBox(this))
     , m_connection(new QLabel(this))
     , m_retry(new QPushButton(tr("Retry now"), this))
+    , m_signIn(new QPushButton(tr("Sign in…"), this))
 {
     QFont bold = m_user->font();
     bold.setBold(true);
@@ -37,6 +38,8 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
     m_connection->setAccessibleName(tr("Connection"));
     m_retry->setAccessibleName(tr("Retry connecting now"));
     connect(m_retry, &QPushButton::clicked, session, &GatewaySession::retryNow);
+    m_signIn->setAccessibleName(tr("Sign in with another token or gateway"));
+    connect(m_signIn, &QPushButton::clicked, this, &SessionHeader::signInRequested);
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget *old, QWidget *now) {
         if (now == m_retry && old != m_retry)
             m_focusBeforeRetry = old;
@@ -60,6 +63,7 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
     layout->addStretch(1);
     layout->addWidget(m_connection);
     layout->addWidget(m_retry);
+    layout->addWidget(m_signIn);
     refresh();
 }
 
@@ -76,8 +80,10 @@ void SessionHeader::refresh()
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         m_retryAt - std::chrono::steady_clock::now());
     m_connection->setText(connectionStatusText(state, left, m_session->errorString()));
-    const bool retryShown
-        = state == GatewaySession::State::Reconnecting || state == GatewaySession::State::Failed;
+    // Failed is final: the same token or address again cannot help, a new sign-in can.
+    const bool retryShown = state == GatewaySession::State::Reconnecting;
+    m_signIn->setVisible(
+        state == GatewaySession::State::Failed || state == GatewaySession::State::Disconnected);
     if (!retryShown && m_retry->hasFocus()) {
         if (m_focusBeforeRetry && m_focusBeforeRetry->isVisible())
             m_focusBeforeRetry->setFocus(Qt::OtherFocusReason); // no select-all, unlike Tab

@@ -80,11 +80,6 @@ SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QW
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SignInDialog::reject);
     connect(m_session, &GatewaySession::stateChanged, this, &SignInDialog::onStateChanged);
     connect(m_session, &GatewaySession::retryScheduled, this, &SignInDialog::onRetryScheduled);
-    connect(m_session, &GatewaySession::errorReceived, this,
-        [this](const QString &code, const QString &) {
-            if (m_phase != Phase::Idle)
-                m_lastErrorCode = code;
-        });
     m_countdownTimer.setSingleShot(true);
     connect(&m_countdownTimer, &QTimer::timeout, this, &SignInDialog::showRetryCountdown);
 }
@@ -136,7 +131,6 @@ void SignInDialog::signIn()
 
     m_attemptUrl = QUrl(urlText, QUrl::StrictMode);
     m_attemptToken = token;
-    m_lastErrorCode.clear();
     m_countdownTimer.stop();
     m_phase = Phase::Connecting;
     setInputsEnabled(false);
@@ -227,17 +221,31 @@ void SignInDialog::onFailed()
     m_phase = Phase::Idle;
     m_countdownTimer.stop();
     setInputsEnabled(true);
-    // Only a refused token or a protocol mismatch make the session give up.
-    if (m_lastErrorCode == "unsupported_protocol"_L1) {
-        showStatus(tr("The gateway at %1 speaks another version of the protocol than this app.")
-                       .arg(m_attemptUrl.toDisplayString()),
+    explainFailure();
+}
+
+void SignInDialog::explainFailure()
+{
+    const QString at = m_session->url().toDisplayString();
+    switch (m_session->failure()) {
+    case GatewaySession::Failure::None:
+        return;
+    case GatewaySession::Failure::UnsupportedProtocol:
+        showStatus(
+            tr("The gateway at %1 speaks another version of the protocol than this app.").arg(at),
             true);
-        m_urlEdit->setFocus();
+        break;
+    case GatewaySession::Failure::NotAGateway:
+        showStatus(m_session->errorString(), true); // names the address and its answer
+        break;
+    case GatewaySession::Failure::TokenRefused:
+        showStatus(tr("The gateway did not accept this token."), true);
+        m_tokenEdit->setFocus();
+        m_tokenEdit->selectAll();
         return;
     }
-    showStatus(tr("The gateway did not accept this token."), true);
-    m_tokenEdit->setFocus();
-    m_tokenEdit->selectAll();
+    m_urlEdit->setFocus();
+    m_urlEdit->selectAll();
 }
 
 void SignInDialog::showStatus(const QString &text, bool isError)

@@ -36,6 +36,9 @@ public:
 
     // Signs in with what the fields hold, as the Sign in button does.
     void signIn();
+    // Opened because the session failed (a refused token, an address that is no gateway):
+    // says why, and puts the cursor in the field to correct.
+    void explainFailure();
 
     // Closes the session, unless it signed in.
     void reject() override;
@@ -68,7 +71,6 @@ private:
     Phase m_phase = Phase::Idle;
     QUrl m_attemptUrl; // what signIn() opened: saved on success, whatever the fields say then
     QString m_attemptToken;
-    QString m_lastErrorCode;
     QUrl m_signedInUrl;
     QDeadlineTimer m_retryDeadline;
     QTimer m_countdownTimer;
