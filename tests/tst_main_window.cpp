@@ -13,8 +13,11 @@
 #include "ui/ChatPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
+#include "ui/MessageInput.h"
+#include "ui/MoreOnlineChip.h"
 #include "ui/SessionHeader.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -101,7 +104,9 @@ private Q_SLOTS:
     void headerAndStatusBarFollowTheSession();
     void searchAndSortThroughTheWidgets();
     void searchBoxLeadsToTheResults();
+    void keyboardMovesBetweenChats();
     void orderWaitsWhileTheListIsInHand();
+    void friendsOnlineAboveAreAnnouncedNotShown();
     void lostGatewayTurnsEveryDotUnknown();
 
 private:
@@ -237,6 +242,60 @@ void TestMainWindow::searchBoxLeadsToTheResults()
     QTRY_VERIFY(!noMatches->isVisible());
 }
 
+void TestMainWindow::keyboardMovesBetweenChats()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+    QApplication::setActiveWindow(&scene.window);
+    QTRY_VERIFY(scene.window.isActiveWindow());
+    QLineEdit *search = scene.window.friendList()->searchBox();
+    Presence::Ui::ChatPane *chat = scene.window.chatPane();
+
+    // Ctrl+K: the quick switcher is the search box, its old text selected; Enter opens the
+    // top match and puts the cursor in the message input.
+    search->setText(u"old words"_s);
+    chat->input()->setFocus();
+    QTest::keyClick(&scene.window, Qt::Key_K, Qt::ControlModifier);
+    QTRY_VERIFY(search->hasFocus());
+    QCOMPARE(search->selectedText(), u"old words"_s);
+    QTest::keyClicks(search, u"friend 42"_s);
+    QTRY_COMPARE(scene.proxy()->rowCount(), 1);
+    QTest::keyClick(search, Qt::Key_Return);
+    QTRY_COMPARE(chat->friendId(), friendId(kFriends + 1 - 42));
+    QTRY_VERIFY(chat->input()->hasFocus());
+    search->clear();
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+
+    // Alt+Down / Alt+Up: the next and previous friend in the list as it is shown.
+    const QStringList shown = scene.idsShown();
+    const qsizetype at = shown.indexOf(chat->friendId());
+    QVERIFY(at > 0 && at + 1 < shown.size());
+    QTest::keyClick(chat->input(), Qt::Key_Down, Qt::AltModifier);
+    QTRY_COMPARE(chat->friendId(), shown.at(at + 1));
+    QTest::keyClick(chat->input(), Qt::Key_Up, Qt::AltModifier);
+    QTest::keyClick(chat->input(), Qt::Key_Up, Qt::AltModifier);
+    QTRY_COMPARE(chat->friendId(), shown.at(at - 1));
+    QCOMPARE(
+        scene.view()->currentIndex().data(FriendListModel::IdRole).toString(), shown.at(at - 1));
+
+    // Tab: search, sort, list, message input, send.
+    search->setFocus();
+    QWidget *next = search->nextInFocusChain();
+    while (next && !(next->focusPolicy() & Qt::TabFocus))
+        next = next->nextInFocusChain();
+    QVERIFY(next && next->inherits("QComboBox"));
+    QTest::keyClick(search, Qt::Key_Tab);
+    QTRY_VERIFY(QApplication::focusWidget() && QApplication::focusWidget()->inherits("QComboBox"));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QTRY_COMPARE(QApplication::focusWidget(), scene.view());
+    QTest::keyClick(scene.view(), Qt::Key_Tab);
+    QTRY_COMPARE(QApplication::focusWidget(), chat->input());
+    chat->input()->setPlainText(u"hello"_s); // the send button is enabled with text
+    QTest::keyClick(chat->input(), Qt::Key_Tab);
+    QTRY_COMPARE(QApplication::focusWidget(), chat->sendButton());
+}
+
 void TestMainWindow::orderWaitsWhileTheListIsInHand()
 {
     Scene scene(m_gateway->url());
@@ -267,6 +326,56 @@ void TestMainWindow::orderWaitsWhileTheListIsInHand()
     // About 1.5 s after the last touch it sorts: online first.
     QTRY_COMPARE_WITH_TIMEOUT(scene.idsShown().constFirst(), last, 5000);
     QVERIFY(!scene.proxy()->movesHeld());
+}
+
+void TestMainWindow::friendsOnlineAboveAreAnnouncedNotShown()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+    QTRY_COMPARE(scene.model.coveredCount(), kFriends);
+    QListView *view = scene.view();
+    QScrollBar *bar = view->verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 2);
+    auto *chip = scene.window.friendList()->moreOnlineChip();
+    QVERIFY(!chip->isVisible());
+
+    // Scrolled to the bottom, the user reads the last rows while two friends from the middle
+    // of the list come online.
+    bar->setValue(bar->maximum());
+    const QModelIndex looked = view->indexAt(QPoint(1, 1));
+    const QString lookedAt = looked.data(FriendListModel::IdRole).toString();
+    const int lookedTop = view->visualRect(looked).top();
+    const QStringList byName = scene.idsShown();
+    std::vector<std::unique_ptr<GatewaySession>> friends;
+    for (const QString &id : { byName.at(kFriends / 2), byName.at(kFriends / 2 + 1) }) {
+        friends.push_back(std::make_unique<GatewaySession>());
+        friends.back()->open(m_gateway->url(), tokenOf(id));
+    }
+    QTRY_COMPARE(scene.model.countLiveIn(PresenceState::Online), 2);
+
+    // Once the order settles they sort to the top, out of sight: the chip says so, and the
+    // row the user looked at has not moved.
+    QTRY_COMPARE_WITH_TIMEOUT(scene.idsShown().mid(0, 2),
+        (QStringList { byName.at(kFriends / 2), byName.at(kFriends / 2 + 1) }), 5000);
+    QTRY_VERIFY(chip->isVisible());
+    QCOMPARE(chip->count(), 2);
+    QCOMPARE(chip->text(), u"2 more online ↑"_s);
+    const QModelIndex stillLooked = view->indexAt(QPoint(1, 1));
+    QCOMPARE(stillLooked.data(FriendListModel::IdRole).toString(), lookedAt);
+    QCOMPARE(view->visualRect(stillLooked).top(), lookedTop);
+
+    // One leaves again: one more online.
+    friends.back()->close();
+    QTRY_COMPARE_WITH_TIMEOUT(chip->count(), 1, 5000);
+    QCOMPARE(chip->text(), u"1 more online ↑"_s);
+
+    // A click goes up to them.
+    QTest::mouseClick(chip, Qt::LeftButton);
+    QCOMPARE(bar->value(), bar->minimum());
+    QCOMPARE(view->indexAt(QPoint(1, 1)).data(FriendListModel::IdRole).toString(),
+        byName.at(kFriends / 2));
+    QVERIFY(!chip->isVisible());
 }
 
 void TestMainWindow::lostGatewayTurnsEveryDotUnknown()

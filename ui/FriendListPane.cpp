@@ -3,6 +3,7 @@
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
 #include "ui/FriendDelegate.h"
+#include "ui/MoreOnlineChip.h"
 #include "ui/ViewportSubscriptions.h"
 #include "ui/VisibleRows.h"
 
@@ -99,6 +100,8 @@ FriendListPane::FriendListPane(
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &FriendListPane::updateNoMatches);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &FriendListPane::updateNoMatches);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &FriendListPane::updateNoMatches);
+    m_moreOnline = new MoreOnlineChip(m_view, m_proxy);
+    connect(m_moreOnline, &QPushButton::clicked, this, &FriendListPane::goToTop);
     connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) {
         Q_EMIT chatRequested(index.data(FriendListModel::IdRole).toString());
     });
@@ -110,6 +113,9 @@ FriendListPane::FriendListPane(
         m_subscriptions->setMaxSubscriptions(session->limits().maxSubscriptions);
     });
 
+    // Tab goes search → sort → list; the window continues into the chat.
+    setTabOrder(m_search, m_sort);
+    setTabOrder(m_sort, m_view);
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_search, 1);
     controls->addWidget(m_sort);
@@ -158,6 +164,21 @@ void FriendListPane::selectShownFriend()
     }
 }
 
+QString FriendListPane::friendNextTo(const QString &friendId, int step) const
+{
+    const int rows = m_proxy->rowCount();
+    if (rows == 0 || step == 0)
+        return {};
+    const auto *model = qobject_cast<const FriendListModel *>(m_proxy->sourceModel());
+    const auto source = model ? model->rowOf(friendId) : std::nullopt;
+    const QModelIndex shown
+        = source ? m_proxy->mapFromSource(model->index(*source)) : QModelIndex();
+    const int row = shown.isValid() ? shown.row() + step : (step > 0 ? 0 : rows - 1);
+    if (row < 0 || row >= rows)
+        return {};
+    return m_proxy->index(row, 0).data(FriendListModel::IdRole).toString();
+}
+
 void FriendListPane::makeCurrent(const QModelIndex &row)
 {
     m_view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect);
@@ -185,8 +206,23 @@ void FriendListPane::holdOrder()
     m_orderSettle.start();
 }
 
+void FriendListPane::goToTop()
+{
+    m_orderSettle.stop();
+    m_goingToTop = true;
+    m_proxy->setMovesHeld(false);
+    m_goingToTop = false;
+    m_restoringAnchor = true; // not the user's hand on the list: nothing to hold
+    m_view->scrollToTop();
+    m_restoringAnchor = false;
+}
+
 void FriendListPane::rememberAnchor()
 {
+    if (m_goingToTop) {
+        m_anchor = QPersistentModelIndex();
+        return;
+    }
     const QPoint mouse = m_view->viewport()->mapFromGlobal(QCursor::pos());
     QModelIndex anchor;
     if (m_view->viewport()->underMouse())

@@ -21,6 +21,7 @@ class GatewaySession;
 
 namespace Presence::Ui {
 
+class MoreOnlineChip;
 class ViewportSubscriptions;
 
 // The left side of the main window: a search box, the sort choice and the friend list,
@@ -43,8 +44,13 @@ public:
     // The friend whose chat is open: their row is the current, selected one whenever the
     // filter shows it (searching and clearing the search never leave another row highlighted).
     void showFriend(const QString &friendId);
+    // The friend `step` rows from `friendId` in the order shown (the first or last row when
+    // friendId is not shown); empty past either end.
+    [[nodiscard]] QString friendNextTo(const QString &friendId, int step) const;
     // "No friends match …", shown over an empty list while searching.
     [[nodiscard]] QLabel *noMatchesLabel() const { return m_noMatches; }
+    // "3 more online ↑": friends who came online above the rows in sight.
+    [[nodiscard]] MoreOnlineChip *moreOnlineChip() const { return m_moreOnline; }
 
 Q_SIGNALS:
     void chatRequested(const QString &friendId);
@@ -64,6 +70,8 @@ private:
     void holdOrder();
     void rememberAnchor();
     void restoreAnchor();
+    // The chip was clicked: the new order now, and the top of the list in sight.
+    void goToTop();
 
     Models::FriendSortFilterProxy *m_proxy;
     QLineEdit *m_search;
@@ -74,12 +82,14 @@ private:
     QSet<QString> m_pinned;
     QString m_shownFriend;
     QLabel *m_noMatches;
+    MoreOnlineChip *m_moreOnline;
     QTimer m_orderSettle;
     // The row the user looks at (hovered, else selected, else the top one) and where it was on
     // screen, kept in place when rows move above it.
     QPersistentModelIndex m_anchor;
     int m_anchorTop = 0;
     bool m_restoringAnchor = false; // our own scrolling is not the user's hand
+    bool m_goingToTop = false; // no anchor to keep: the user asked for the top
 };
 
 } // namespace Presence::Ui

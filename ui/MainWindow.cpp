@@ -4,6 +4,7 @@
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
 #include "ui/FriendListPane.h"
+#include "ui/MessageInput.h"
 #include "ui/SessionHeader.h"
 
 #include <QActionGroup>
@@ -13,6 +14,7 @@
 #include <QListView>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
@@ -48,16 +50,30 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
     statusBar()->addWidget(m_status, 1);
 
     connect(m_friends, &FriendListPane::chatRequested, this, &MainWindow::openChat);
+    connect(m_header, &SessionHeader::signInRequested, this, &MainWindow::signInRequested);
     // A click opens the chat too (activated() needs a double click on most styles).
     connect(m_friends->view(), &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
         openChat(index.data(Models::FriendListModel::IdRole).toString());
     });
     createMenus();
-    auto *search = new QShortcut(QKeySequence::Find, this);
-    connect(search, &QShortcut::activated, this, [this] {
-        m_friends->searchBox()->setFocus(Qt::ShortcutFocusReason);
-        m_friends->searchBox()->selectAll();
-    });
+    // Ctrl+F, and Ctrl+K as in other chat apps: type a name, Enter opens the top match.
+    for (const QKeySequence &keys :
+        { QKeySequence(QKeySequence::Find), QKeySequence(Qt::CTRL | Qt::Key_K) }) {
+        auto *search = new QShortcut(keys, this);
+        connect(search, &QShortcut::activated, this, [this] {
+            m_friends->searchBox()->setFocus(Qt::ShortcutFocusReason);
+            m_friends->searchBox()->selectAll();
+        });
+    }
+    // Alt+Up / Alt+Down: the chat with the friend above or below the open one in the list.
+    for (const int step : { -1, 1 }) {
+        auto *next = new QShortcut(Qt::ALT | (step < 0 ? Qt::Key_Up : Qt::Key_Down), this);
+        connect(next, &QShortcut::activated, this,
+            [this, step] { openChat(m_friends->friendNextTo(m_chat->friendId(), step)); });
+    }
+    // From the list into the conversation: the input, then its send button.
+    setTabOrder(m_friends->view(), m_chat->input());
+    setTabOrder(m_chat->input(), m_chat->sendButton());
 
     // The counts change with every presence push and scroll: recount at most 4 times a second.
     m_statusTimer.setSingleShot(true);
@@ -88,6 +104,9 @@ void MainWindow::openChat(const QString &friendId)
 void MainWindow::createMenus()
 {
     QMenu *app = menuBar()->addMenu(tr("&Presence"));
+    app->addAction(tr("S&witch account…"), this, &MainWindow::signInRequested);
+    app->addAction(tr("Sign &out"), this, &MainWindow::signOutRequested);
+    app->addSeparator();
     QAction *quit = app->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setShortcutContext(Qt::ApplicationShortcut);

@@ -48,6 +48,10 @@ public:
 Q_SIGNALS:
     void chatRequested(const QString &friendId);
     void autoAwayMinutesChosen(int minutes);
+    // Presence > Switch account…, or Sign in… after the session failed for good.
+    void signInRequested();
+    // Presence > Sign out: forget the remembered token and sign in again.
+    void signOutRequested();
 
 private:
     void createMenus();

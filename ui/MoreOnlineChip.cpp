@@ -1,0 +1,141 @@
+#include "ui/MoreOnlineChip.h"
+
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
+
+#include <QEvent>
+#include <QListView>
+#include <QScrollBar>
+
+namespace Presence::Ui {
+
+using Models::FriendListModel;
+using Models::FriendSortFilterProxy;
+using Models::PresenceState;
+
+namespace {
+
+bool sortsOnline(const QModelIndex &index)
+{
+    return index.data(FriendListModel::SortStatusRole).toInt() == int(PresenceState::Online);
+}
+
+} // namespace
+
+MoreOnlineChip::MoreOnlineChip(QListView *view, FriendSortFilterProxy *proxy)
+    : QPushButton(view->viewport())
+    , m_view(view)
+    , m_proxy(proxy)
+{
+    setCursor(Qt::PointingHandCursor);
+    // A pointer's shortcut: keyboard users have Home, and tabbing should not stop here.
+    setFocusPolicy(Qt::NoFocus);
+    hide();
+
+    if (FriendListModel *model = friends()) {
+        // The source model, not the proxy: friends hidden by a search still come online.
+        connect(model, &QAbstractItemModel::dataChanged, this, &MoreOnlineChip::onFriendsChanged);
+        connect(model, &QAbstractItemModel::modelReset, this, [this] {
+            m_cameOnline.clear();
+            rememberOnlineRows();
+            recount();
+        });
+    }
+    rememberOnlineRows();
+    // Where rows are, as the user sees them: after the proxy moved them, and while scrolling.
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &MoreOnlineChip::recount);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &MoreOnlineChip::recount);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &MoreOnlineChip::recount);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &MoreOnlineChip::recount);
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, &MoreOnlineChip::recount);
+    m_view->viewport()->installEventFilter(this);
+}
+
+FriendListModel *MoreOnlineChip::friends() const
+{
+    return qobject_cast<FriendListModel *>(m_proxy->sourceModel());
+}
+
+void MoreOnlineChip::rememberOnlineRows()
+{
+    m_online.clear();
+    const FriendListModel *model = friends();
+    for (int row = 0; model && row < model->rowCount(); ++row) {
+        const QModelIndex index = model->index(row);
+        if (sortsOnline(index))
+            m_online.insert(index.data(FriendListModel::IdRole).toString());
+    }
+}
+
+void MoreOnlineChip::onFriendsChanged(
+    const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles)
+{
+    if (!roles.isEmpty() && !roles.contains(FriendListModel::SortStatusRole))
+        return;
+    const bool atTop = isAtTop();
+    for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+        const QModelIndex index = topLeft.siblingAtRow(row);
+        const QString id = index.data(FriendListModel::IdRole).toString();
+        if (!sortsOnline(index)) {
+            m_online.remove(id);
+            m_cameOnline.remove(id);
+        } else if (!m_online.contains(id)) {
+            m_online.insert(id);
+            if (!atTop)
+                m_cameOnline.insert(id);
+        }
+    }
+    recount();
+}
+
+bool MoreOnlineChip::isAtTop() const
+{
+    const QScrollBar *bar = m_view->verticalScrollBar();
+    return bar->value() <= bar->minimum();
+}
+
+void MoreOnlineChip::recount()
+{
+    if (isAtTop())
+        m_cameOnline.clear(); // the top is in sight: nothing there is news
+    int count = 0;
+    const QModelIndex top = m_view->indexAt(QPoint(1, 1));
+    const FriendListModel *model = friends();
+    if (model && top.isValid()
+        && m_proxy->sortMode() == FriendSortFilterProxy::SortMode::Availability) {
+        for (const QString &id : std::as_const(m_cameOnline)) {
+            const auto row = model->rowOf(id);
+            const QModelIndex shown
+                = row ? m_proxy->mapFromSource(model->index(*row)) : QModelIndex();
+            if (shown.isValid() && shown.row() < top.row())
+                ++count;
+        }
+    }
+    if (count == m_count)
+        return;
+    m_count = count;
+    if (count > 0) {
+        //: Over the top of the friend list: friends above the rows in sight came online.
+        setText(tr("%n more online ↑", nullptr, count));
+        setAccessibleName(text());
+        place();
+        raise();
+    }
+    setVisible(count > 0);
+}
+
+void MoreOnlineChip::place()
+{
+    const QSize size = sizeHint();
+    const QRect area = m_view->viewport()->rect();
+    setGeometry(QRect(QPoint(area.center().x() - size.width() / 2, area.top() + 6), size));
+}
+
+bool MoreOnlineChip::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize && isVisible())
+        place();
+    return QPushButton::eventFilter(watched, event);
+}
+
+} // namespace Presence::Ui
