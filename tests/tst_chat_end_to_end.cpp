@@ -16,6 +16,7 @@
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 #include "ui/MessageInput.h"
+#include "ui/NewMessagesPill.h"
 
 #include <QLineEdit>
 #include <QListView>
@@ -132,6 +133,7 @@ private Q_SLOTS:
     void historyIsThereAfterReopening();
     void messageToAnOfflineFriendArrivesThroughHistory();
     void olderMessagesLoadPageByPage();
+    void messagesArrivingWhileScrolledUpShowThePill();
     void nonFriendIsRefused();
     void overLongAndBlankTextAreRefusedBeforeSending();
     void messageTypedWhileDisconnectedGoesOutOnReconnect();
@@ -393,6 +395,38 @@ void TestChatEndToEnd::olderMessagesLoadPageByPage()
     for (int n = 1; n <= kMessages; ++n)
         expected.append(u"message %1"_s.arg(n));
     QCOMPARE(textsOf(conversation), expected);
+}
+
+void TestChatEndToEnd::messagesArrivingWhileScrolledUpShowThePill()
+{
+    WindowClient alice(m_gateway->url(), u"alice"_s);
+    Client bob(m_gateway->url(), u"bob"_s);
+    QVERIFY(alice.waitOnline());
+    QVERIFY(bob.waitOnline());
+    QVERIFY(QTest::qWaitForWindowExposed(&alice.window));
+    alice.window.openChat(u"bob"_s);
+    for (int n = 1; n <= 30; ++n)
+        QVERIFY(!bob.chat.send(u"alice"_s, u"message %1"_s.arg(n)));
+    ChatModel *conversation = alice.shownConversation();
+    QTRY_COMPARE(conversation->rowCount(), 30);
+    QListView *view = alice.pane()->messageView();
+    QScrollBar *bar = view->verticalScrollBar();
+    // Read live at the bottom: followed, no pill.
+    QTRY_VERIFY(bar->maximum() > 0);
+    QTRY_COMPARE(bar->value(), bar->maximum());
+    Presence::Ui::NewMessagesPill *pill = alice.pane()->newMessagesPill();
+    QVERIFY(!pill->isVisible());
+
+    bar->setValue(0);
+    QVERIFY(!bob.chat.send(u"alice"_s, u"are you there?"_s));
+    QVERIFY(!bob.chat.send(u"alice"_s, u"hello?"_s));
+    QTRY_COMPARE(conversation->rowCount(), 32);
+    QTRY_COMPARE(pill->count(), 2);
+    QVERIFY(pill->isVisible());
+    QCOMPARE(bar->value(), 0);
+    QTest::mouseClick(pill, Qt::LeftButton);
+    QTRY_COMPARE(bar->value(), bar->maximum());
+    QTRY_VERIFY(!pill->isVisible());
 }
 
 void TestChatEndToEnd::nonFriendIsRefused()
