@@ -92,6 +92,26 @@ Decoded<ClientMessage> decodeHistory(FieldReader &in)
     return ClientMessage(request);
 }
 
+Decoded<ClientMessage> decodeConversations(FieldReader &in)
+{
+    ConversationsRequest request;
+    request.limit = int(in.integer("limit"_L1, 1, kMaxConversationsLimit, Need::Optional)
+                            .value_or(kDefaultConversationsLimit));
+    if (in.failed())
+        return in.error();
+    return ClientMessage(request);
+}
+
+Decoded<ClientMessage> decodeRead(FieldReader &in)
+{
+    ReadRequest request;
+    request.with = in.id("with"_L1, Need::Required);
+    request.upTo = in.id("up_to"_L1, u"a message id", Need::Required);
+    if (in.failed())
+        return in.error();
+    return ClientMessage(request);
+}
+
 QJsonArray toArray(const QStringList &ids)
 {
     return QJsonArray::fromStringList(ids);
@@ -157,6 +177,21 @@ QJsonObject toJson(const HistoryRequest &message)
     return object;
 }
 
+QJsonObject toJson(const ConversationsRequest &message)
+{
+    QJsonObject object = typed("conversations"_L1);
+    object.insert("limit"_L1, message.limit);
+    return object;
+}
+
+QJsonObject toJson(const ReadRequest &message)
+{
+    QJsonObject object = typed("read"_L1);
+    object.insert("with"_L1, message.with);
+    object.insert("up_to"_L1, message.upTo);
+    return object;
+}
+
 QJsonObject toJson(const PingRequest &)
 {
     return typed("ping"_L1);
@@ -195,6 +230,10 @@ Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
             return decodeSendMessage(in);
         if (envelope.type == u"history")
             return decodeHistory(in);
+        if (envelope.type == u"conversations")
+            return decodeConversations(in);
+        if (envelope.type == u"read")
+            return decodeRead(in);
         if (envelope.type == u"ping")
             return ClientMessage(PingRequest {});
         if (envelope.type == u"watch_availability")

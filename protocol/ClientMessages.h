@@ -17,6 +17,8 @@ inline constexpr int kMaxFriendsLimit = 1000;
 inline constexpr qsizetype kMaxMessageTextLength = 4000; // characters (UTF-16 code units)
 inline constexpr int kDefaultHistoryLimit = 50;
 inline constexpr int kMaxHistoryLimit = 200;
+inline constexpr int kDefaultConversationsLimit = 50;
+inline constexpr int kMaxConversationsLimit = 200;
 
 // Frames a client sends to the gateway. Unknown fields are ignored (forward compatibility).
 
@@ -60,6 +62,20 @@ struct HistoryRequest {
     int limit = kDefaultHistoryLimit;
 };
 
+// The signed-in user's conversations that hold at least one message, newest activity first:
+// at most `limit` of them. Answered with `conversations`.
+struct ConversationsRequest {
+    int limit = kDefaultConversationsLimit;
+};
+
+// The user has read the conversation with `with` up to the message `upTo` (inclusive). The
+// marker only moves forward; answered with `ok`, then a `read_marker` push to every connection
+// of the user when it moved.
+struct ReadRequest {
+    QString with;
+    QString upTo; // a message id
+};
+
 struct PingRequest { };
 
 // Coarse presence of every friend (up to the gateway's cap): which of them are available
@@ -71,7 +87,7 @@ struct UnwatchAvailabilityRequest { };
 
 using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, UnsubscribeRequest,
     SetStatusRequest, SendMessageRequest, HistoryRequest, PingRequest, WatchAvailabilityRequest,
-    UnwatchAvailabilityRequest>;
+    UnwatchAvailabilityRequest, ConversationsRequest, ReadRequest>;
 
 [[nodiscard]] QJsonObject toJson(const Hello &message);
 [[nodiscard]] QJsonObject toJson(const FriendsRequest &message);
@@ -80,6 +96,8 @@ using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, Unsu
 [[nodiscard]] QJsonObject toJson(const SetStatusRequest &message);
 [[nodiscard]] QJsonObject toJson(const SendMessageRequest &message);
 [[nodiscard]] QJsonObject toJson(const HistoryRequest &message);
+[[nodiscard]] QJsonObject toJson(const ConversationsRequest &message);
+[[nodiscard]] QJsonObject toJson(const ReadRequest &message);
 [[nodiscard]] QJsonObject toJson(const PingRequest &message);
 [[nodiscard]] QJsonObject toJson(const WatchAvailabilityRequest &message);
 [[nodiscard]] QJsonObject toJson(const UnwatchAvailabilityRequest &message);

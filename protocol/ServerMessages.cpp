@@ -208,6 +208,55 @@ Decoded<ServerMessage> decodeHistoryPage(const QJsonObject &body, FieldReader &i
     return ServerMessage(page);
 }
 
+ConversationSummary readConversation(const QJsonValue &value, FieldReader &outer)
+{
+    ConversationSummary summary;
+    if (!value.isObject()) {
+        outer.fail(u"field 'items' must hold objects"_s);
+        return summary;
+    }
+    FieldReader in(value.toObject(), u"conversations.items"_s);
+    summary.with = in.id("with"_L1, Need::Required);
+    const QJsonObject last = in.object("last"_L1, Need::Required);
+    if (!in.failed())
+        summary.last = readChatMessage(last, in, u"conversations.items.last"_s);
+    if (in.has("read"_L1))
+        summary.read = in.id("read"_L1, u"a message id", Need::Required);
+    summary.unread = readInt(in, "unread"_L1);
+    if (!in.failed() && summary.with != summary.last.from && summary.with != summary.last.to)
+        in.fail(u"field 'last' must be a message of the conversation with 'with'"_s);
+    if (in.failed())
+        outer.fail(in.error().message);
+    return summary;
+}
+
+Decoded<ServerMessage> decodeConversationsPage(const QJsonObject &body, FieldReader &in)
+{
+    ConversationsPage page;
+    const QJsonArray items = in.array("items"_L1, Need::Required);
+    page.items.reserve(items.size());
+    for (const QJsonValue &item : items) {
+        page.items.append(readConversation(item, in));
+        if (in.failed())
+            break;
+    }
+    page.more = readBool(body, in, "more"_L1);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(page);
+}
+
+Decoded<ServerMessage> decodeReadMarker(FieldReader &in)
+{
+    ReadMarkerEvent event;
+    event.with = in.id("with"_L1, Need::Required);
+    event.upTo = in.id("up_to"_L1, u"a message id", Need::Required);
+    event.unread = readInt(in, "unread"_L1);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(event);
+}
+
 Decoded<ServerMessage> decodeAvailability(FieldReader &in)
 {
     Availability availability;
@@ -334,6 +383,31 @@ QJsonObject toJson(const HistoryPage &message)
     return object;
 }
 
+QJsonObject toJson(const ConversationsPage &message)
+{
+    QJsonObject object = typed("conversations"_L1);
+    QJsonArray items;
+    for (const ConversationSummary &summary : message.items) {
+        QJsonObject item { { "with"_L1, summary.with },
+            { "last"_L1, chatMessageJson(summary.last) }, { "unread"_L1, summary.unread } };
+        if (summary.read)
+            item.insert("read"_L1, *summary.read);
+        items.append(item);
+    }
+    object.insert("items"_L1, items);
+    object.insert("more"_L1, message.more);
+    return object;
+}
+
+QJsonObject toJson(const ReadMarkerEvent &message)
+{
+    QJsonObject object = typed("read_marker"_L1);
+    object.insert("with"_L1, message.with);
+    object.insert("up_to"_L1, message.upTo);
+    object.insert("unread"_L1, message.unread);
+    return object;
+}
+
 QJsonObject toJson(const Ok &message)
 {
     QJsonObject object = typed("ok"_L1);
@@ -416,6 +490,10 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
             return decodeMessage(envelope.body, in);
         if (envelope.type == u"history")
             return decodeHistoryPage(envelope.body, in);
+        if (envelope.type == u"conversations")
+            return decodeConversationsPage(envelope.body, in);
+        if (envelope.type == u"read_marker")
+            return decodeReadMarker(in);
         if (envelope.type == u"ok")
             return decodeOk(in);
         if (envelope.type == u"pong")

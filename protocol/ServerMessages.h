@@ -122,6 +122,31 @@ struct HistoryPage {
     friend bool operator==(const HistoryPage &, const HistoryPage &) = default;
 };
 
+// One entry of the answer to `conversations`.
+struct ConversationSummary {
+    QString with; // the friend on the other side
+    ChatMessage last; // the conversation's newest message
+    std::optional<QString> read; // the user's read marker (a message id); none: nothing read yet
+    int unread = 0; // messages from `with` to the user after the marker, among those still held
+    friend bool operator==(const ConversationSummary &, const ConversationSummary &) = default;
+};
+
+// The answer to `conversations`: newest activity first.
+struct ConversationsPage {
+    QList<ConversationSummary> items;
+    bool more = false; // the user has more conversations than the ones listed
+    friend bool operator==(const ConversationsPage &, const ConversationsPage &) = default;
+};
+
+// The user's read marker of the conversation with `with` moved to `upTo`: pushed to every
+// connection of that user (the friend is never told), the one that sent the `read` included.
+struct ReadMarkerEvent {
+    QString with;
+    QString upTo; // a message id
+    int unread = 0; // what is left unread after it, as in ConversationSummary
+    friend bool operator==(const ReadMarkerEvent &, const ReadMarkerEvent &) = default;
+};
+
 struct Ok {
     // Only on the acknowledgement of a `message`: the id and time the gateway gave it.
     std::optional<QString> id;
@@ -141,7 +166,8 @@ struct ErrorMessage {
 };
 
 using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, MessageEvent,
-    HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged, Digest>;
+    HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged, Digest,
+    ConversationsPage, ReadMarkerEvent>;
 
 [[nodiscard]] QJsonObject toJson(const Welcome &message);
 [[nodiscard]] QJsonObject toJson(const FriendsPage &message);
@@ -149,6 +175,8 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 [[nodiscard]] QJsonObject toJson(const PresenceEvent &message);
 [[nodiscard]] QJsonObject toJson(const MessageEvent &message);
 [[nodiscard]] QJsonObject toJson(const HistoryPage &message);
+[[nodiscard]] QJsonObject toJson(const ConversationsPage &message);
+[[nodiscard]] QJsonObject toJson(const ReadMarkerEvent &message);
 [[nodiscard]] QJsonObject toJson(const Ok &message);
 [[nodiscard]] QJsonObject toJson(const Pong &message);
 [[nodiscard]] QJsonObject toJson(const ErrorMessage &message);

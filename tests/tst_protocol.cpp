@@ -101,6 +101,12 @@ void compareClient(const ClientMessage &actual, const ClientMessage &expected)
         QCOMPARE(std::get<UnsubscribeRequest>(actual).ids, unsubscribe->ids);
     } else if (const auto *setStatus = std::get_if<SetStatusRequest>(&expected)) {
         QCOMPARE(int(std::get<SetStatusRequest>(actual).status), int(setStatus->status));
+    } else if (const auto *conversations = std::get_if<ConversationsRequest>(&expected)) {
+        QCOMPARE(std::get<ConversationsRequest>(actual).limit, conversations->limit);
+    } else if (const auto *read = std::get_if<ReadRequest>(&expected)) {
+        const ReadRequest &got = std::get<ReadRequest>(actual);
+        QCOMPARE(got.with, read->with);
+        QCOMPARE(got.upTo, read->upTo);
     } else {
         // Requests without fields: the same alternative (compared above) is all there is.
         QVERIFY(std::holds_alternative<PingRequest>(expected)
@@ -151,6 +157,11 @@ QList<NamedClient> sampleClientMessages()
         { "ping", "ping", PingRequest {} },
         { "watch_availability", "watch_availability", WatchAvailabilityRequest {} },
         { "unwatch_availability", "unwatch_availability", UnwatchAvailabilityRequest {} },
+        { "conversations/default", "conversations", ConversationsRequest {} },
+        { "conversations/one", "conversations", ConversationsRequest { 1 } },
+        { "conversations/most", "conversations", ConversationsRequest { kMaxConversationsLimit } },
+        { "read", "read", ReadRequest { u"bob"_s, u"mk3v9x0qa.1z"_s } },
+        { "read/longest", "read", ReadRequest { longestId(), kAllAllowed.first(kMaxIdLength) } },
     };
 }
 
@@ -208,6 +219,18 @@ QList<NamedServer> sampleServerMessages()
             ErrorMessage { ErrorCode::Unknown, u"quota_exceeded"_s, u"try later"_s } },
         { "error/empty-message", "error",
             ErrorMessage { ErrorCode::BadRequest, u"bad_request"_s, QString() } },
+        { "conversations/empty", "conversations", ConversationsPage {} },
+        { "conversations/items", "conversations",
+            ConversationsPage {
+                { { u"bob"_s,
+                      { u"m1.9"_s, u"bob"_s, u"alice"_s, u"hi \"you\" 🙂"_s, 1700000000123 },
+                      u"m1.7"_s, 2 },
+                    { u"carol"_s, { u"m1.3"_s, u"alice"_s, u"carol"_s, u"x"_s, 0 }, std::nullopt,
+                        0 } },
+                true } },
+        { "read_marker", "read_marker", ReadMarkerEvent { u"bob"_s, u"m1.9"_s, 0 } },
+        { "read_marker/unread", "read_marker",
+            ReadMarkerEvent { longestId(), kAllAllowed.last(kMaxIdLength), 1000 } },
     };
     static const std::pair<ErrorCode, const char *> codes[] = {
         { ErrorCode::BadRequest, "error/bad_request" },
@@ -432,6 +455,12 @@ void TestProtocol::clientWireFormat_data()
     QTest::addRow("set_status/online") << R"({"type":"set_status","status":"online"})"_ba
                                        << ClientMessage(SetStatusRequest { ChosenStatus::Online });
     QTest::addRow("ping") << R"({"type":"ping"})"_ba << ClientMessage(PingRequest {});
+    QTest::addRow("conversations/defaults")
+        << R"({"type":"conversations"})"_ba << ClientMessage(ConversationsRequest { 50 });
+    QTest::addRow("conversations/limit-200") << R"({"type":"conversations","limit":200.0})"_ba
+                                             << ClientMessage(ConversationsRequest { 200 });
+    QTest::addRow("read") << R"({"type":"read","with":"bob","up_to":"m1.2","ref":"r1"})"_ba
+                          << ClientMessage(ReadRequest { u"bob"_s, u"m1.2"_s });
     QTest::addRow("ping/whitespace")
         << " \n{ \"type\" : \"ping\" }\n "_ba << ClientMessage(PingRequest {});
 }
@@ -484,6 +513,20 @@ void TestProtocol::serverWireFormat_data()
         << R"({"type":"availability_changed","away":["b"]})"_ba
         << ServerMessage(AvailabilityChanged { {}, { u"b"_s }, {} });
     QTest::addRow("ok") << R"({"type":"ok","ref":"1"})"_ba << ServerMessage(Ok {});
+    QTest::addRow("conversations")
+        << R"({"type":"conversations","ref":"c1","more":false,"items":[
+                  {"with":"bob","read":"m1.1","unread":1,
+                   "last":{"id":"m1.2","from":"bob","to":"alice","text":"hi","ts":5}},
+                  {"with":"carol","unread":0,
+                   "last":{"id":"m1.0","from":"alice","to":"carol","text":"yo","ts":4}}]})"_ba
+        << ServerMessage(ConversationsPage {
+               { { u"bob"_s, { u"m1.2"_s, u"bob"_s, u"alice"_s, u"hi"_s, 5 }, u"m1.1"_s, 1 },
+                   { u"carol"_s, { u"m1.0"_s, u"alice"_s, u"carol"_s, u"yo"_s, 4 }, std::nullopt,
+                       0 } },
+               false });
+    QTest::addRow("read_marker")
+        << R"({"type":"read_marker","with":"bob","up_to":"m1.2","unread":0})"_ba
+        << ServerMessage(ReadMarkerEvent { u"bob"_s, u"m1.2"_s, 0 });
     QTest::addRow("pong") << R"({"type":"pong"})"_ba << ServerMessage(Pong {});
     QTest::addRow("error/no-message")
         << R"({"type":"error","code":"rate_limited"})"_ba
@@ -775,6 +818,28 @@ void TestProtocol::clientRejections_data()
     bad("unsubscribe/no-ids", R"({"type":"unsubscribe"})"_ba, u"'ids'"_s);
     bad("unsubscribe/id-bad", R"({"type":"unsubscribe","ids":["ok","no!"]})"_ba, u"'ids' item 1"_s);
 
+    // conversations.
+    bad("conversations/limit-0", R"({"type":"conversations","limit":0})"_ba, u"'limit'"_s);
+    bad("conversations/limit-201", R"({"type":"conversations","limit":201})"_ba, u"'limit'"_s);
+    bad("conversations/limit-string", R"({"type":"conversations","limit":"5"})"_ba, u"'limit'"_s);
+    bad("conversations/limit-fraction", R"({"type":"conversations","limit":2.5})"_ba, u"'limit'"_s);
+    bad("conversations/limit-null", R"({"type":"conversations","limit":null})"_ba, u"'limit'"_s);
+
+    // read.
+    bad("read/no-with", R"({"type":"read","up_to":"m1.1"})"_ba, u"'with'"_s);
+    bad("read/with-number", R"({"type":"read","with":7,"up_to":"m1.1"})"_ba, u"'with'"_s);
+    bad("read/with-bad", R"({"type":"read","with":"b b","up_to":"m1.1"})"_ba, u"'with'"_s);
+    bad("read/no-up-to", R"({"type":"read","with":"bob"})"_ba, u"'up_to'"_s);
+    bad("read/up-to-null", R"({"type":"read","with":"bob","up_to":null})"_ba, u"'up_to'"_s);
+    bad("read/up-to-number", R"({"type":"read","with":"bob","up_to":12})"_ba, u"'up_to'"_s);
+    bad("read/up-to-empty", R"({"type":"read","with":"bob","up_to":""})"_ba, u"'up_to'"_s);
+    bad("read/up-to-slash", R"({"type":"read","with":"bob","up_to":"m1/2"})"_ba, u"'up_to'"_s);
+    bad("read/up-to-65",
+        withField({ { "type"_L1, "read"_L1 }, { "with"_L1, "bob"_L1 } }, "up_to"_L1,
+            QString(kMaxIdLength + 1, u'm')),
+        u"'up_to'"_s);
+    bad("read/camel-case-upTo", R"({"type":"read","with":"bob","upTo":"m1.2"})"_ba, u"'up_to'"_s);
+
     // set_status.
     bad("set_status/offline", R"({"type":"set_status","status":"offline"})"_ba, u"'status'"_s);
     bad("set_status/busy", R"({"type":"set_status","status":"busy"})"_ba, u"'status'"_s);
@@ -1011,6 +1076,45 @@ void TestProtocol::serverRejections_data()
                                   << u"typing"_s;
     QTest::addRow("client-type") << R"({"type":"subscribe","ids":[]})"_ba << ErrorCode::UnknownType
                                  << u"subscribe"_s;
+
+    const QByteArray last = R"("last":{"id":"m1","from":"bob","to":"a","text":"t","ts":1})"_ba;
+    bad("conversations/no-items", R"({"type":"conversations","more":false})"_ba, u"'items'"_s);
+    bad("conversations/no-more", R"({"type":"conversations","items":[]})"_ba, u"'more'"_s);
+    bad("conversations/item-not-object", R"({"type":"conversations","items":[1],"more":false})"_ba,
+        u"'items'"_s);
+    bad("conversations/no-with",
+        R"({"type":"conversations","more":false,"items":[{"unread":0,)"_ba + last + "}]}",
+        u"'with'"_s);
+    bad("conversations/no-last",
+        R"({"type":"conversations","more":false,"items":[{"with":"bob","unread":0}]})"_ba,
+        u"'last'"_s);
+    bad("conversations/last-without-ts",
+        R"({"type":"conversations","more":false,"items":[{"with":"bob","unread":0,)"
+        R"("last":{"id":"m1","from":"bob","to":"a","text":"t"}}]})"_ba,
+        u"'ts'"_s);
+    bad("conversations/last-of-another-pair",
+        R"({"type":"conversations","more":false,"items":[{"with":"carol","unread":0,)"_ba + last
+            + "}]}",
+        u"'last'"_s);
+    bad("conversations/unread-negative",
+        R"({"type":"conversations","more":false,"items":[{"with":"bob","unread":-1,)"_ba + last
+            + "}]}",
+        u"'unread'"_s);
+    bad("conversations/no-unread",
+        R"({"type":"conversations","more":false,"items":[{"with":"bob",)"_ba + last + "}]}",
+        u"'unread'"_s);
+    bad("conversations/read-null",
+        R"({"type":"conversations","more":false,"items":[{"with":"bob","unread":0,"read":null,)"_ba
+            + last + "}]}",
+        u"'read'"_s);
+    bad("read_marker/no-up-to", R"({"type":"read_marker","with":"bob","unread":0})"_ba,
+        u"'up_to'"_s);
+    bad("read_marker/bad-with", R"({"type":"read_marker","with":"","up_to":"m1","unread":0})"_ba,
+        u"'with'"_s);
+    bad("read_marker/unread-string",
+        R"({"type":"read_marker","with":"bob","up_to":"m1","unread":"0"})"_ba, u"'unread'"_s);
+    bad("read_marker/no-unread", R"({"type":"read_marker","with":"bob","up_to":"m1"})"_ba,
+        u"'unread'"_s);
 
     bad("availability/no-online", R"({"type":"availability","away":[],"covered":0,"total":0})"_ba,
         u"'online'"_s);
