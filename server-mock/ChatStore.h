@@ -25,13 +25,26 @@ public:
         QList<Protocol::ChatMessage> messages; // oldest first
         bool more = false; // older messages are held before the first one
     };
+    // One conversation as `conversations` lists it (docs/protocol.md §9).
+    using Summary = Protocol::ConversationSummary;
+    struct Summaries {
+        QList<Summary> items; // newest activity first
+        bool more = false; // more conversations passed the filter than were listed
+    };
     enum class Failure {
-        NotHeld, // `before` is not a message of this conversation that the store holds
+        // `before` (history) or `up_to` (read) is not a message of this conversation that the
+        // store holds
+        NotHeld,
         Unavailable, // the store cannot answer now (Redis away); try again later
     };
     // nullopt: the store could not keep the message (it is not stored anywhere).
     using StoredCallback = std::function<void(const std::optional<Protocol::ChatMessage> &)>;
     using PageCallback = std::function<void(const std::variant<Page, Failure> &)>;
+    using SummariesCallback = std::function<void(const std::variant<Summaries, Failure> &)>;
+    // Whether a conversation with that user may be listed (the gateway's friends rule).
+    using Filter = std::function<bool(const QString &otherId)>;
+    // The read went through (the marker moved, or it was already at or past upTo), or not.
+    using MarkCallback = std::function<void(const std::optional<Failure> &)>;
 
     using QObject::QObject;
     ~ChatStore() override = default;
@@ -47,6 +60,20 @@ public:
         int limit, QObject *context, PageCallback done)
         = 0;
 
+    // The conversations of `user` that hold at least one message and pass `filter`, newest
+    // activity first, at most `limit` (>= 1), each with its newest message, the user's read
+    // marker and how many messages from the other side came after it.
+    virtual void readSummaries(const QString &user, int limit, const Filter &filter,
+        QObject *context, SummariesCallback done)
+        = 0;
+    // Moves user's read marker of the conversation with `with` forward to the message upTo
+    // (which must be held in that conversation); an older one changes nothing. `done` first;
+    // then, when the marker moved, readMarkerMoved() for every gateway holding a connection
+    // of user (this one included).
+    virtual void markRead(const QString &user, const QString &with, const QString &upTo,
+        QObject *context, MarkCallback done)
+        = 0;
+
     // This gateway now holds a connection of userId (or none any more): a shared store relays
     // other gateways' messages to or from that user only in between.
     virtual void userArrived(const QString &userId) { Q_UNUSED(userId) }
@@ -55,6 +82,8 @@ public:
 Q_SIGNALS:
     // A message another gateway took, to or from userId, who has a connection here.
     void messageArrived(const QString &userId, const Presence::Protocol::ChatMessage &message);
+    // userId's read marker moved (on any gateway): every connection of userId here is told.
+    void readMarkerMoved(const QString &userId, const Presence::Protocol::ReadMarkerEvent &marker);
 };
 
 } // namespace Presence::Gateway

@@ -45,6 +45,7 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
     m_store->setParent(this);
     m_chats->setParent(this);
     connect(m_chats, &ChatStore::messageArrived, this, &Gateway::onChatMessageArrived);
+    connect(m_chats, &ChatStore::readMarkerMoved, this, &Gateway::onReadMarkerMoved);
     connect(&m_faults, &FaultInjector::faultStarted, this, &Gateway::onFaultStarted);
     connect(&m_faults, &FaultInjector::faultEnded, this, &Gateway::onFaultEnded);
     // A reordered push whose successor never comes goes out late rather than never.
@@ -294,6 +295,10 @@ void Gateway::onRequest(
                 handleSendMessage(connection, message, ref);
             else if constexpr (std::is_same_v<T, HistoryRequest>)
                 handleHistory(connection, message, ref);
+            else if constexpr (std::is_same_v<T, ConversationsRequest>)
+                handleConversations(connection, message, ref);
+            else if constexpr (std::is_same_v<T, ReadRequest>)
+                handleRead(connection, message, ref);
             else if constexpr (std::is_same_v<T, WatchAvailabilityRequest>)
                 handleWatchAvailability(connection, ref);
             else if constexpr (std::is_same_v<T, UnwatchAvailabilityRequest>) {
@@ -504,6 +509,65 @@ void Gateway::handleHistory(
                     ref });
             }
         });
+}
+
+void Gateway::handleConversations(ClientConnection *connection, const ConversationsRequest &request,
+    const std::optional<QString> &ref)
+{
+    // Only conversations with friends: one kept from an earlier users file names nobody.
+    const auto me = m_directory.indexOfId(connection->userId());
+    const auto isFriendOfMine = [this, me](const QString &otherId) {
+        const auto other = m_directory.indexOfId(otherId);
+        return me && other && m_directory.areFriends(*me, *other);
+    };
+    m_chats->readSummaries(connection->userId(), request.limit, isFriendOfMine, connection,
+        [connection, ref](const std::variant<ChatStore::Summaries, ChatStore::Failure> &result) {
+            if (const auto *summaries = std::get_if<ChatStore::Summaries>(&result)) {
+                connection->send(
+                    toJson(ConversationsPage { summaries->items, summaries->more }), ref);
+                return;
+            }
+            connection->sendError({ ErrorCode::Unavailable,
+                u"conversations: the gateway cannot read conversations right now; try again "
+                "later"_s,
+                ref });
+        });
+}
+
+void Gateway::handleRead(
+    ClientConnection *connection, const ReadRequest &request, const std::optional<QString> &ref)
+{
+    // As for message and history: unknown ids, strangers and oneself look alike.
+    if (!isFriend(connection, request.with)) {
+        connection->sendError({ ErrorCode::Forbidden,
+            u"read: you can only mark conversations with your friends as read"_s, ref });
+        return;
+    }
+    m_chats->markRead(connection->userId(), request.with, request.upTo, connection,
+        [connection, ref](const std::optional<ChatStore::Failure> &failure) {
+            if (!failure) {
+                connection->send(toJson(Ok {}), ref);
+            } else if (*failure == ChatStore::Failure::NotHeld) {
+                connection->sendError({ ErrorCode::BadRequest,
+                    u"read: unknown message: 'up_to' is not a message of this conversation held "
+                    "by the gateway"_s,
+                    ref });
+            } else {
+                connection->sendError({ ErrorCode::Unavailable,
+                    u"read: the gateway cannot store read markers right now; try again later"_s,
+                    ref });
+            }
+        });
+}
+
+void Gateway::onReadMarkerMoved(const QString &userId, const ReadMarkerEvent &marker)
+{
+    // Every device of the user, the one that sent the read included; never the friend.
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(marker)));
+    const QList<ClientConnection *> devices = m_connectionsOfUser.values(userId);
+    for (ClientConnection *device : devices)
+        device->sendSerialized(frame);
+    m_metrics.frameOut(u"read_marker"_s, quint64(devices.size()));
 }
 
 void Gateway::onDisconnected(ClientConnection *connection)

@@ -132,6 +132,12 @@ private:
         const Protocol::SendMessageRequest &request, const std::optional<QString> &ref);
     void handleHistory(ClientConnection *connection, const Protocol::HistoryRequest &request,
         const std::optional<QString> &ref);
+    void handleConversations(ClientConnection *connection,
+        const Protocol::ConversationsRequest &request, const std::optional<QString> &ref);
+    void handleRead(ClientConnection *connection, const Protocol::ReadRequest &request,
+        const std::optional<QString> &ref);
+    // Tells every connection of userId here that their read marker moved.
+    void onReadMarkerMoved(const QString &userId, const Protocol::ReadMarkerEvent &marker);
     void handleWatchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
     // Whether the user of connection and otherId are friends (false for unknown ids).
     [[nodiscard]] bool isFriend(const ClientConnection *connection, const QString &otherId) const;

@@ -1,5 +1,6 @@
 #include "server-mock/RedisChatStore.h"
 
+#include "protocol/Identifiers.h"
 #include "server-mock/Logging.h"
 #include "server-mock/RedisScripts.h"
 
@@ -42,8 +43,10 @@ RedisChatStore::RedisChatStore(RedisChatOptions options, QObject *parent)
     , m_instance(randomBase36(12))
 {
     m_options.capacity = std::max<qsizetype>(1, m_options.capacity);
-    connect(&m_client, &RedisClient::ready, this,
-        [this] { m_client.loadScripts({ &RedisScripts::chatAppend() }); });
+    connect(&m_client, &RedisClient::ready, this, [this] {
+        m_client.loadScripts({ &RedisScripts::chatAppend(), &RedisScripts::chatRead(),
+            &RedisScripts::chatSummaries() });
+    });
     connect(&m_subscriber, &RedisSubscriber::messageReceived, this, &RedisChatStore::onMessage);
     m_client.connectTo(m_options.url);
     m_subscriber.connectTo(m_options.url);
@@ -60,6 +63,16 @@ QByteArray RedisChatStore::conversationKey(const QString &a, const QString &b) c
 QByteArray RedisChatStore::channelOf(const QString &userId) const
 {
     return m_options.prefix + "msg:" + userId.toUtf8();
+}
+
+QByteArray RedisChatStore::conversationsKey(const QString &userId) const
+{
+    return m_options.prefix + "convs:" + userId.toUtf8();
+}
+
+QByteArray RedisChatStore::markersKey(const QString &userId) const
+{
+    return m_options.prefix + "read:" + userId.toUtf8();
 }
 
 std::optional<ChatMessage> RedisChatStore::decodeStored(const QByteArray &frame)
@@ -149,6 +162,104 @@ void RedisChatStore::readPage(const QString &a, const QString &b,
         });
 }
 
+void RedisChatStore::readSummaries(
+    const QString &user, int limit, const Filter &filter, QObject *context, SummariesCallback done)
+{
+    // Round trip 1: who, newest activity first. The list is one member per conversation the
+    // user ever had (bounded by their friends), so it is read whole and filtered here.
+    m_client.command({ "ZREVRANGE", conversationsKey(user), "0", "-1" }, context,
+        [this, user, limit = std::max(1, limit), filter, context, done = std::move(done)](
+            const RedisReply &reply) {
+            if (!reply.isArray()) {
+                if (!reply.isConnectionError())
+                    qCWarning(lcRedis) << "reading a conversation list:" << reply.errorMessage();
+                done(Failure::Unavailable);
+                return;
+            }
+            QStringList others;
+            bool moreBeyond = false;
+            for (const RedisReply &member : reply.elements) {
+                const QString other = QString::fromUtf8(member.toBytes().value_or(QByteArray()));
+                if (!Protocol::isValidId(other) || other == user || (filter && !filter(other)))
+                    continue;
+                // One more than asked, to tell `more`, should one of them be gone.
+                if (others.size() > limit) {
+                    moreBeyond = true;
+                    break;
+                }
+                others.append(other);
+            }
+            if (others.isEmpty()) {
+                done(Summaries {});
+                return;
+            }
+            readSummariesOf(user, others, limit, moreBeyond, context, done);
+        });
+}
+
+void RedisChatStore::readSummariesOf(const QString &user, const QStringList &others, int limit,
+    bool moreBeyond, QObject *context, SummariesCallback done)
+{
+    // Round trip 2: one script reads each conversation's newest message, the marker and the
+    // unread count.
+    QList<QByteArray> args { m_options.prefix, user.toUtf8() };
+    for (const QString &other : others)
+        args << other.toUtf8() << conversationKey(user, other);
+    m_client.evalScript(RedisScripts::chatSummaries(), std::move(args), context,
+        [user, others, limit, moreBeyond, done = std::move(done)](const RedisReply &reply) {
+            if (!reply.isArray() || reply.elements.size() != others.size() * 3) {
+                if (!reply.isConnectionError())
+                    qCWarning(lcRedis)
+                        << "the conversations script answered" << reply.errorMessage();
+                done(Failure::Unavailable);
+                return;
+            }
+            Summaries summaries;
+            qsizetype listed = 0;
+            for (qsizetype i = 0; i < others.size(); ++i) {
+                const auto frame = reply.elements.at(i * 3).toBytes();
+                const auto last = frame ? decodeStored(*frame) : std::nullopt;
+                if (!last)
+                    continue; // the conversation is gone (Redis lost it): nothing to list
+                if (++listed > limit) {
+                    summaries.more = true;
+                    break;
+                }
+                Summary summary { others.at(i), *last, std::nullopt,
+                    int(reply.elements.at(i * 3 + 2).toInteger().value_or(0)) };
+                const QString read = QString::fromUtf8(
+                    reply.elements.at(i * 3 + 1).toBytes().value_or(QByteArray()));
+                if (Protocol::isValidId(read))
+                    summary.read = read;
+                summaries.items.append(summary);
+            }
+            summaries.more = summaries.more || moreBeyond;
+            done(summaries);
+        });
+}
+
+void RedisChatStore::markRead(const QString &user, const QString &with, const QString &upTo,
+    QObject *context, MarkCallback done)
+{
+    const auto &[first, second] = user < with ? std::pair(user, with) : std::pair(with, user);
+    m_client.evalScript(RedisScripts::chatRead(),
+        { m_options.prefix, user.toUtf8(), with.toUtf8(), upTo.toUtf8(), first.toUtf8(),
+            second.toUtf8() },
+        context, [done = std::move(done)](const RedisReply &reply) {
+            const auto outcome = reply.type == RedisReply::Type::Integer
+                ? std::optional<qint64>(reply.integer)
+                : std::nullopt;
+            if (!outcome) {
+                if (!reply.isConnectionError())
+                    qCWarning(lcRedis) << "the read script answered" << reply.errorMessage();
+                done(Failure::Unavailable);
+                return;
+            }
+            // The push comes from the channel, to every gateway alike.
+            done(*outcome == 0 ? std::optional(Failure::NotHeld) : std::nullopt);
+        });
+}
+
 void RedisChatStore::userArrived(const QString &userId)
 {
     m_subscriber.subscribe(channelOf(userId));
@@ -168,7 +279,23 @@ void RedisChatStore::onMessage(const QByteArray &channel, const QByteArray &payl
     }
     if (payload.first(newline) == m_instance)
         return; // this gateway took it and has delivered it already
-    const auto message = decodeStored(payload.sliced(newline + 1));
+    const QByteArray frame = payload.sliced(newline + 1);
+    if (payload.first(newline).isEmpty()) {
+        // Read markers, for every gateway, the one that moved it included.
+        const auto decoded = Protocol::decodeServerFrame(frame);
+        const auto *marker
+            = decoded.ok() ? std::get_if<Protocol::ReadMarkerEvent>(&decoded.value()) : nullptr;
+        const QByteArray ours = m_options.prefix + "msg:";
+        const QString user
+            = QString::fromUtf8(channel.sliced(std::min(ours.size(), channel.size())));
+        if (!marker || !channel.startsWith(ours) || !Protocol::isValidId(user)) {
+            qCWarning(lcRedis) << "ignoring a malformed read marker on" << channel;
+            return;
+        }
+        Q_EMIT readMarkerMoved(user, *marker);
+        return;
+    }
+    const auto message = decodeStored(frame);
     if (!message)
         return;
     // Whoever can publish on our channels can send anything: the channel must be one of theirs.

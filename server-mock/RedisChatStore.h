@@ -20,7 +20,12 @@ struct RedisChatOptions {
 // interleave. The script publishes each message on the two users' message channels; a gateway
 // subscribes to a user's channel only while it holds a connection of that user.
 //
-// While Redis is away, storeMessage() and readPage() fail at once (Failure::Unavailable): a
+// Each user's conversations by last activity (a sorted set the append script keeps) and read
+// markers (a hash) live there too, so they survive a gateway's restart. A moved marker is
+// published on the user's message channel, and every gateway holding a connection of the user
+// (the one that moved it included) delivers it from there: one order with the messages.
+//
+// While Redis is away, every request fails at once (Failure::Unavailable): a
 // message is either stored and relayed or refused, never half done.
 class RedisChatStore : public ChatStore {
     Q_OBJECT
@@ -32,6 +37,10 @@ public:
         StoredCallback done) override;
     void readPage(const QString &a, const QString &b, const std::optional<QString> &before,
         int limit, QObject *context, PageCallback done) override;
+    void readSummaries(const QString &user, int limit, const Filter &filter, QObject *context,
+        SummariesCallback done) override;
+    void markRead(const QString &user, const QString &with, const QString &upTo, QObject *context,
+        MarkCallback done) override;
     void userArrived(const QString &userId) override;
     void userLeft(const QString &userId) override;
 
@@ -40,8 +49,13 @@ public:
     [[nodiscard]] const RedisSubscriber &subscriber() const { return m_subscriber; }
     [[nodiscard]] QByteArray conversationKey(const QString &a, const QString &b) const;
     [[nodiscard]] QByteArray channelOf(const QString &userId) const;
+    [[nodiscard]] QByteArray conversationsKey(const QString &userId) const;
+    [[nodiscard]] QByteArray markersKey(const QString &userId) const;
 
 private:
+    // The second round trip of readSummaries(): the conversations with `others`.
+    void readSummariesOf(const QString &user, const QStringList &others, int limit, bool moreBeyond,
+        QObject *context, SummariesCallback done);
     void onMessage(const QByteArray &channel, const QByteArray &payload);
     // A stored `message` frame as a message; nullopt (and a warning) when it is not one.
     [[nodiscard]] static std::optional<Protocol::ChatMessage> decodeStored(const QByteArray &frame);

@@ -207,15 +207,39 @@ if next_due[2] then wait = math.max(0, tonumber(next_due[2]) - now) end
 return { #due, wait, store_epoch(p) }
 )lua";
 
-// Keys: <p>chat:<a>|<b> (ZSET score n -> the message frame, a < b), <p>chat:ids (HASH epoch,
-// next); channel <p>msg:<u>. Message n of the Redis store is "m<epoch>.<n>": n grows along every
-// conversation, and a new epoch after Redis lost the hash keeps ids from repeating.
+// Shared by the chat scripts. Keys: <p>chat:<a>|<b> (ZSET score n -> the message frame, a < b),
+// <p>chat:ids (HASH epoch, next), <p>convs:<u> (ZSET other user -> n of the conversation's
+// newest message), <p>read:<u> (HASH other user -> the id of u's read marker); channel
+// <p>msg:<u>. Message n of the Redis store is "m<epoch>.<n>": n grows along every conversation,
+// and a new epoch after Redis lost the hash keeps ids from repeating.
+constexpr char kChatCommon[] = R"lua(
+-- The n of a message id, or nil.
+local function number_of(id)
+  return tonumber(string.match(id or '', '^m[0-9a-z]+%.([0-9]+)$') or '')
+end
+
+-- Messages of conv after the one numbered n that `from` sent. Members are cjson's compact
+-- encoding, where a text holding the same characters has its quotes escaped: a plain find is
+-- exact, and cheaper than decoding each member.
+local function count_unread(conv, n, from)
+  local needle = '"from":' .. cjson.encode(from)
+  local unread = 0
+  for _, m in ipairs(redis.call('ZRANGEBYSCORE', conv, '(' .. n, '+inf')) do
+    if string.find(m, needle, 1, true) then unread = unread + 1 end
+  end
+  return unread
+end
+)lua";
+
 constexpr char kChatAppend[] = R"lua(
 local p, from, to, text = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local cap, epoch_new, origin, a, b = tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8], ARGV[9]
 local conv, ids = p .. 'chat:' .. a .. '|' .. b, p .. 'chat:ids'
+local convs_from, convs_to = p .. 'convs:' .. from, p .. 'convs:' .. to
 drop_foreign(conv, 'zset')
 drop_foreign(ids, 'hash')
+drop_foreign(convs_from, 'zset')
+drop_foreign(convs_to, 'zset')
 local epoch = redis.call('HGET', ids, 'epoch')
 if not epoch or not string.match(epoch, '^[0-9a-z]+$') or #epoch > 16 then
   epoch = epoch_new
@@ -232,20 +256,76 @@ if last[2] then
     ts = math.max(ts, frame.ts)
   end
 end
+-- And above both users' newest activity, so that their conversation lists stay in order.
+for _, convs in ipairs({ convs_from, convs_to }) do
+  local top = redis.call('ZRANGE', convs, -1, -1, 'WITHSCORES')
+  if top[2] then n = math.max(n, math.floor(tonumber(top[2]) or 0) + 1) end
+end
 redis.call('HSET', ids, 'next', n)
 local member = cjson.encode({ type = 'message', id = 'm' .. epoch .. '.' .. n, from = from,
   to = to, text = text, ts = ts })
 redis.call('ZADD', conv, n, member)
 redis.call('ZREMRANGEBYRANK', conv, 0, -(cap + 1))
+redis.call('ZADD', convs_from, n, to)
+redis.call('ZADD', convs_to, n, from)
 redis.call('PUBLISH', p .. 'msg:' .. to, origin .. '\n' .. member)
 redis.call('PUBLISH', p .. 'msg:' .. from, origin .. '\n' .. member)
 return member
 )lua";
 
-RedisScript make(const char *body)
+// ARGV: prefix, user, with, up_to, then the two user ids as the gateway sorts them. Returns 0
+// when up_to is not a message of the conversation, 1 when the marker is at or past it already,
+// 2 when it moved there (and was published on the user's channel with an empty origin, so that
+// every gateway delivers it, the one that ran this included).
+constexpr char kChatRead[] = R"lua(
+local p, user, with, up_to, a, b = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local conv, marks = p .. 'chat:' .. a .. '|' .. b, p .. 'read:' .. user
+drop_foreign(marks, 'hash')
+local n = number_of(up_to)
+if not n or redis.call('TYPE', conv).ok ~= 'zset' then return 0 end
+local held = false
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', conv, n, n)) do
+  local ok, frame = pcall(cjson.decode, m)
+  if ok and type(frame) == 'table' and frame.id == up_to then held = true end
+end
+if not held then return 0 end
+local current = number_of(redis.call('HGET', marks, with) or nil)
+if current and current >= n then return 1 end
+redis.call('HSET', marks, with, up_to)
+local unread = count_unread(conv, n, with)
+redis.call('PUBLISH', p .. 'msg:' .. user, '\n' .. cjson.encode({ type = 'read_marker',
+  with = with, up_to = up_to, unread = unread }))
+return 2
+)lua";
+
+// ARGV: prefix, user, then pairs of the other user and the conversation's key. Returns, flat,
+// for each pair: the newest message (nil when the conversation is gone), the user's marker
+// (nil when none) and the unread count.
+constexpr char kChatSummaries[] = R"lua(
+local p, user = ARGV[1], ARGV[2]
+local marks = p .. 'read:' .. user
+local has_marks = redis.call('TYPE', marks).ok == 'hash'
+local result = {}
+for i = 3, #ARGV - 1, 2 do
+  local other, conv = ARGV[i], ARGV[i + 1]
+  local last, mark, unread = false, false, 0
+  if redis.call('TYPE', conv).ok == 'zset' then
+    local top = redis.call('ZRANGE', conv, -1, -1)
+    if top[1] then last = top[1] end
+    if has_marks then mark = redis.call('HGET', marks, other) end
+    unread = count_unread(conv, number_of(mark or nil) or 0, other)
+  end
+  result[#result + 1] = last
+  result[#result + 1] = mark
+  result[#result + 1] = unread
+end
+return result
+)lua";
+
+RedisScript make(const char *body, const char *extra = "")
 {
     RedisScript script;
-    script.source = QByteArray(kCommon) + QByteArray(body);
+    script.source = QByteArray(kCommon) + QByteArray(extra) + QByteArray(body);
     script.sha1 = QCryptographicHash::hash(script.source, QCryptographicHash::Sha1).toHex();
     return script;
 }
@@ -272,7 +352,19 @@ const RedisScript &RedisScripts::sweep()
 
 const RedisScript &RedisScripts::chatAppend()
 {
-    static const RedisScript script = make(kChatAppend);
+    static const RedisScript script = make(kChatAppend, kChatCommon);
+    return script;
+}
+
+const RedisScript &RedisScripts::chatRead()
+{
+    static const RedisScript script = make(kChatRead, kChatCommon);
+    return script;
+}
+
+const RedisScript &RedisScripts::chatSummaries()
+{
+    static const RedisScript script = make(kChatSummaries, kChatCommon);
     return script;
 }
 

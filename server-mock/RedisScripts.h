@@ -33,8 +33,16 @@ public:
     // (the gateway's instance id), then the two user ids in the order the gateway sorts them
     // (the conversation's key). Stores the message, trims the conversation to `capacity` and
     // publishes "<origin>\n<frame>" on both users' message channels. Returns the `message`
-    // frame it stored (JSON), with the id and ts it gave.
+    // frame it stored (JSON), with the id and ts it gave. Also moves the conversation to the
+    // top of both users' conversation lists (convs:).
     [[nodiscard]] static const RedisScript &chatAppend();
+    // ARGV: prefix, user, with, up_to, then the two user ids as the gateway sorts them. Moves
+    // user's read marker of the conversation forward to up_to and publishes a `read_marker`
+    // frame on user's message channel. Returns 0 (up_to not held), 1 (unchanged), 2 (moved).
+    [[nodiscard]] static const RedisScript &chatRead();
+    // ARGV: prefix, user, then pairs (other user, conversation key). Returns, flat, for each
+    // pair: the newest message frame or nil, user's marker or nil, the unread count.
+    [[nodiscard]] static const RedisScript &chatSummaries();
 };
 
 } // namespace Presence::Gateway

@@ -1,6 +1,7 @@
 // 1:1 chat: the `message` and `history` frames of the protocol, and the gateway relaying
 // messages between friends over real loopback sockets (acks, pushes to every device,
-// history paging, offline delivery, refusals, the per-conversation cap) and its MemoryChatStore.
+// history paging, offline delivery, refusals, the per-conversation cap) and its MemoryChatStore;
+// the conversation list (`conversations`) and read markers (`read`, `read_marker`).
 
 #include "ClientSteps.h"
 #include "GatewayFixture.h"
@@ -25,6 +26,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Protocol;
+using Presence::Gateway::ChatStore;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
 using Presence::Gateway::MemoryChatStore;
@@ -151,10 +153,17 @@ private Q_SLOTS:
     void historyKeepsLastThousand();
     void messagesCountTowardTheRateLimit();
     void idsDoNotRepeatAcrossRestarts();
+    void conversationsNewestFirstWithPreviews();
+    void unreadCountsAndReadMarkers();
+    void readMarkerOnlyMovesForward();
+    void badReadAndConversationsRequests_data();
+    void badReadAndConversationsRequests();
+    void strangerLearnsNothing();
 
     // MemoryChatStore on its own.
     void storeTimestampsNeverGoBack();
     void storeKeysConversationsByPair();
+    void storeUnreadCountsOnlyWhatIsHeld();
 
 private:
     [[nodiscard]] std::unique_ptr<TestClient> login(const QString &id);
@@ -164,6 +173,14 @@ private:
         const std::optional<QString> &before = std::nullopt, std::optional<int> limit = 200);
     // Message pushes that arrived before the answer to a ping sent now (and not taken yet).
     [[nodiscard]] static QList<QJsonObject> messagesAfterRoundTrip(TestClient &client);
+    [[nodiscard]] static QList<QJsonObject> markersAfterRoundTrip(TestClient &client);
+    [[nodiscard]] static QJsonObject conversations(
+        TestClient &client, std::optional<int> limit = std::nullopt);
+    [[nodiscard]] static QJsonObject markRead(
+        TestClient &client, const QString &with, const QString &upTo);
+    // Sends a message and returns its history entry (empty when it was not acknowledged).
+    [[nodiscard]] static QJsonObject sent(
+        TestClient &client, const QString &from, const QString &to, const QString &text);
     [[nodiscard]] bool closeAndWait(TestClient &client);
     void restart(const GatewayConfig &config);
 
@@ -218,6 +235,36 @@ QList<QJsonObject> TestGatewayChat::messagesAfterRoundTrip(TestClient &client)
 {
     ClientSteps::roundTrip(client);
     return client.pending(u"message"_s);
+}
+
+QList<QJsonObject> TestGatewayChat::markersAfterRoundTrip(TestClient &client)
+{
+    ClientSteps::roundTrip(client);
+    return client.pending(u"read_marker"_s);
+}
+
+QJsonObject TestGatewayChat::conversations(TestClient &client, std::optional<int> limit)
+{
+    QJsonObject frame { { "type"_L1, "conversations"_L1 } };
+    if (limit)
+        frame.insert("limit"_L1, *limit);
+    QJsonObject answer = client.request(frame);
+    answer.remove("ref"_L1);
+    return answer;
+}
+
+QJsonObject TestGatewayChat::markRead(TestClient &client, const QString &with, const QString &upTo)
+{
+    return client.request({ { "type"_L1, "read"_L1 }, { "with"_L1, with }, { "up_to"_L1, upTo } });
+}
+
+QJsonObject TestGatewayChat::sent(
+    TestClient &client, const QString &from, const QString &to, const QString &text)
+{
+    const QJsonObject ack = sendMessage(client, to, text);
+    if (ack.value("type"_L1).toString() != u"ok")
+        return {};
+    return entry(ack.value("id"_L1).toString(), from, to, text, ack.value("ts"_L1).toInteger());
 }
 
 bool TestGatewayChat::closeAndWait(TestClient &client)
@@ -820,7 +867,312 @@ void TestGatewayChat::idsDoNotRepeatAcrossRestarts()
     QCOMPARE(QSet<QString>(firstIds.cbegin(), firstIds.cend()).size(), firstIds.size());
 }
 
+namespace {
+
+QJsonObject item(const QString &with, const QJsonObject &last, int unread,
+    const std::optional<QString> &read = std::nullopt)
+{
+    QJsonObject object { { "with"_L1, with }, { "last"_L1, last }, { "unread"_L1, unread } };
+    if (read)
+        object.insert("read"_L1, *read);
+    return object;
+}
+
+QJsonObject page(const QJsonArray &items, bool more = false)
+{
+    return { { "type"_L1, "conversations"_L1 }, { "items"_L1, items }, { "more"_L1, more } };
+}
+
+QJsonObject marker(const QString &with, const QString &upTo, int unread)
+{
+    return { { "type"_L1, "read_marker"_L1 }, { "with"_L1, with }, { "up_to"_L1, upTo },
+        { "unread"_L1, unread } };
+}
+
+QString idOf(const QJsonObject &entry)
+{
+    return entry.value("id"_L1).toString();
+}
+
+} // namespace
+
+void TestGatewayChat::conversationsNewestFirstWithPreviews()
+{
+    auto alice = login(u"alice"_s);
+    auto bob = login(u"bob"_s);
+    auto carol = login(u"carol"_s);
+    auto dave = login(u"dave"_s);
+    QVERIFY(alice && bob && carol && dave);
+
+    // Nothing yet: no conversation is listed, not even with friends.
+    QCOMPARE(conversations(*alice), page({}));
+
+    const QJsonObject one = sent(*alice, u"alice"_s, u"bob"_s, u"one"_s);
+    const QJsonObject two = sent(*carol, u"carol"_s, u"alice"_s, u"two"_s);
+    const QJsonObject three = sent(*bob, u"bob"_s, u"alice"_s, u"three"_s);
+    QVERIFY(!one.isEmpty() && !two.isEmpty() && !three.isEmpty());
+
+    // Newest activity first, whoever wrote last; unread counts only the friend's messages.
+    QCOMPARE(conversations(*alice), page({ item(u"bob"_s, three, 1), item(u"carol"_s, two, 1) }));
+    QCOMPARE(conversations(*bob), page({ item(u"alice"_s, three, 1) }));
+    QCOMPARE(conversations(*carol), page({ item(u"alice"_s, two, 0) }));
+    QCOMPARE(conversations(*dave), page({}));
+
+    // An older conversation comes back to the top with its next message.
+    const QJsonObject four = sent(*alice, u"alice"_s, u"carol"_s, u"four"_s);
+    QVERIFY(!four.isEmpty());
+    QCOMPARE(conversations(*alice), page({ item(u"carol"_s, four, 1), item(u"bob"_s, three, 1) }));
+
+    // limit cuts from the oldest end and says there is more.
+    QCOMPARE(conversations(*alice, 1), page({ item(u"carol"_s, four, 1) }, true));
+    QCOMPARE(conversations(*alice, 2),
+        page({ item(u"carol"_s, four, 1), item(u"bob"_s, three, 1) }, false));
+
+    // The default limit is 50: 60 conversations, the newest 50.
+    QList<TestUser> many { { u"hub"_s, {} } };
+    for (int i = 0; i < 60; ++i)
+        many[0].friends.append(u"f%1"_s.arg(i));
+    for (int i = 0; i < 60; ++i)
+        many.append({ u"f%1"_s.arg(i), {} });
+    GatewayConfig config = testConfig();
+    config.maxFramesPerSecond = 100000;
+    config.frameBurst = 100000;
+    m_gateway.reset();
+    m_gateway = startGateway(many, config);
+    QVERIFY(m_gateway);
+    auto hub = login(u"hub"_s);
+    QVERIFY(hub);
+    for (int i = 0; i < 60; ++i)
+        QVERIFY(!sent(*hub, u"hub"_s, u"f%1"_s.arg(i), u"n%1"_s.arg(i)).isEmpty());
+    const QJsonObject list = conversations(*hub);
+    const QJsonArray items = list.value("items"_L1).toArray();
+    QCOMPARE(items.size(), kDefaultConversationsLimit);
+    QCOMPARE(items.first().toObject().value("with"_L1).toString(), u"f59"_s);
+    QCOMPARE(items.last().toObject().value("with"_L1).toString(), u"f10"_s);
+    QCOMPARE(list.value("more"_L1), QJsonValue(true));
+    QCOMPARE(conversations(*hub, 200).value("items"_L1).toArray().size(), 60);
+}
+
+void TestGatewayChat::unreadCountsAndReadMarkers()
+{
+    auto laptop = login(u"alice"_s);
+    auto phone = login(u"alice"_s);
+    auto bob = login(u"bob"_s);
+    auto carol = login(u"carol"_s);
+    QVERIFY(laptop && phone && bob && carol);
+
+    QList<QJsonObject> fromBob;
+    for (int i = 0; i < 3; ++i)
+        fromBob.append(sent(*bob, u"bob"_s, u"alice"_s, u"b%1"_s.arg(i)));
+    const QJsonObject mine = sent(*laptop, u"alice"_s, u"bob"_s, u"mine"_s);
+    QVERIFY(!mine.isEmpty());
+    // alice's own message does not count, nor does it read anything.
+    QCOMPARE(conversations(*phone), page({ item(u"bob"_s, mine, 3) }));
+    QCOMPARE(conversations(*bob), page({ item(u"alice"_s, mine, 1) }));
+
+    // Read up to the second: ok to the sender, then the marker to every device of alice,
+    // the sender included.
+    laptop->sendJson({ { "type"_L1, "read"_L1 }, { "with"_L1, "bob"_L1 },
+        { "up_to"_L1, idOf(fromBob[1]) }, { "ref"_L1, "read-1"_L1 } });
+    const QJsonObject ok { { "type"_L1, "ok"_L1 }, { "ref"_L1, "read-1"_L1 } };
+    QCOMPARE(laptop->waitFor(u"ok"_s), ok);
+    const QJsonObject expected = marker(u"bob"_s, idOf(fromBob[1]), 1);
+    QCOMPARE(laptop->waitFor(u"read_marker"_s), expected);
+    QVERIFY2(laptop->received().indexOf(ok) < laptop->received().indexOf(expected),
+        dump(laptop->received()));
+    QCOMPARE(phone->waitFor(u"read_marker"_s), expected);
+    // Not to bob (no read receipts), nor anyone else.
+    QVERIFY2(markersAfterRoundTrip(*bob).isEmpty(), dump(bob->received()));
+    QVERIFY2(markersAfterRoundTrip(*carol).isEmpty(), dump(carol->received()));
+    QVERIFY2(markersAfterRoundTrip(*laptop).isEmpty(), dump(laptop->received()));
+
+    QCOMPARE(conversations(*phone), page({ item(u"bob"_s, mine, 1, idOf(fromBob[1])) }));
+    // bob's side is his own: alice reading changed nothing of it.
+    QCOMPARE(conversations(*bob), page({ item(u"alice"_s, mine, 1) }));
+
+    // A new message from bob is one more unread.
+    const QJsonObject later = sent(*bob, u"bob"_s, u"alice"_s, u"later"_s);
+    QCOMPARE(conversations(*laptop), page({ item(u"bob"_s, later, 2, idOf(fromBob[1])) }));
+
+    // Reading up to one's own message reads everything before it: unread counts after it.
+    QCOMPARE(markRead(*phone, u"bob"_s, idOf(mine)).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(laptop->waitFor(u"read_marker"_s), marker(u"bob"_s, idOf(mine), 1));
+    QCOMPARE(phone->waitFor(u"read_marker"_s), marker(u"bob"_s, idOf(mine), 1));
+    QCOMPARE(markRead(*phone, u"bob"_s, idOf(later)).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(phone->waitFor(u"read_marker"_s), marker(u"bob"_s, idOf(later), 0));
+    QCOMPARE(conversations(*laptop), page({ item(u"bob"_s, later, 0, idOf(later)) }));
+
+    // A device that signs in later gets the same from conversations.
+    auto tablet = login(u"alice"_s);
+    QVERIFY(tablet);
+    QCOMPARE(conversations(*tablet), page({ item(u"bob"_s, later, 0, idOf(later)) }));
+}
+
+void TestGatewayChat::readMarkerOnlyMovesForward()
+{
+    auto alice = login(u"alice"_s);
+    auto phone = login(u"alice"_s);
+    auto bob = login(u"bob"_s);
+    QVERIFY(alice && phone && bob);
+    QList<QJsonObject> fromBob;
+    for (int i = 0; i < 4; ++i)
+        fromBob.append(sent(*bob, u"bob"_s, u"alice"_s, u"b%1"_s.arg(i)));
+
+    QCOMPARE(markRead(*alice, u"bob"_s, idOf(fromBob[2])).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(phone->waitFor(u"read_marker"_s), marker(u"bob"_s, idOf(fromBob[2]), 1));
+    QCOMPARE(alice->waitFor(u"read_marker"_s), marker(u"bob"_s, idOf(fromBob[2]), 1));
+
+    // Older, or the same again: ok, nothing changes and nobody is told.
+    for (const int older : { 0, 1, 2 }) {
+        const QJsonObject answer = markRead(*alice, u"bob"_s, idOf(fromBob[older]));
+        QCOMPARE(answer.value("type"_L1).toString(), u"ok"_s);
+        QVERIFY2(!answer.contains("code"_L1), toString(answer));
+    }
+    QVERIFY2(markersAfterRoundTrip(*alice).isEmpty(), dump(alice->received()));
+    QVERIFY2(markersAfterRoundTrip(*phone).isEmpty(), dump(phone->received()));
+    QCOMPARE(conversations(*phone), page({ item(u"bob"_s, fromBob[3], 1, idOf(fromBob[2])) }));
+}
+
+void TestGatewayChat::badReadAndConversationsRequests_data()
+{
+    QTest::addColumn<QJsonObject>("request");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("mention");
+
+    const auto read = [](const QJsonValue &with, const QJsonValue &upTo) {
+        QJsonObject frame { { "type"_L1, "read"_L1 } };
+        if (!with.isUndefined())
+            frame.insert("with"_L1, with);
+        if (!upTo.isUndefined())
+            frame.insert("up_to"_L1, upTo);
+        return frame;
+    };
+    const QJsonValue none(QJsonValue::Undefined);
+    // FIRST stands for the id of the first alice|bob message, OTHER for the alice|carol one.
+    QTest::addRow("read/stranger") << read(u"dave"_s, u"FIRST"_s) << u"forbidden"_s << u"friends"_s;
+    QTest::addRow("read/unknown-user")
+        << read(u"nobody"_s, u"FIRST"_s) << u"forbidden"_s << u"friends"_s;
+    QTest::addRow("read/oneself") << read(u"alice"_s, u"FIRST"_s) << u"forbidden"_s << u"friends"_s;
+    QTest::addRow("read/unknown-message")
+        << read(u"bob"_s, u"m-never.1"_s) << u"bad_request"_s << u"unknown message"_s;
+    QTest::addRow("read/message-of-another-conversation")
+        << read(u"bob"_s, u"OTHER"_s) << u"bad_request"_s << u"unknown message"_s;
+    QTest::addRow("read/friend-without-conversation")
+        << read(u"carol"_s, u"FIRST"_s) << u"bad_request"_s << u"unknown message"_s;
+    QTest::addRow("read/no-up-to") << read(u"bob"_s, none) << u"bad_request"_s << u"'up_to'"_s;
+    QTest::addRow("read/up-to-number") << read(u"bob"_s, 3) << u"bad_request"_s << u"'up_to'"_s;
+    QTest::addRow("read/up-to-65")
+        << read(u"bob"_s, QString(kMaxIdLength + 1, u'm')) << u"bad_request"_s << u"'up_to'"_s;
+    QTest::addRow("read/no-with") << read(none, u"FIRST"_s) << u"bad_request"_s << u"'with'"_s;
+    QTest::addRow("read/with-array")
+        << read(QJsonArray { u"bob"_s }, u"FIRST"_s) << u"bad_request"_s << u"'with'"_s;
+    QTest::addRow("conversations/limit-0")
+        << QJsonObject { { "type"_L1, "conversations"_L1 }, { "limit"_L1, 0 } } << u"bad_request"_s
+        << u"'limit'"_s;
+    QTest::addRow("conversations/limit-201")
+        << QJsonObject { { "type"_L1, "conversations"_L1 }, { "limit"_L1, 201 } }
+        << u"bad_request"_s << u"'limit'"_s;
+    QTest::addRow("conversations/limit-string")
+        << QJsonObject { { "type"_L1, "conversations"_L1 }, { "limit"_L1, "5"_L1 } }
+        << u"bad_request"_s << u"'limit'"_s;
+}
+
+void TestGatewayChat::badReadAndConversationsRequests()
+{
+    QFETCH(QJsonObject, request);
+    QFETCH(QString, code);
+    QFETCH(QString, mention);
+
+    auto alice = login(u"alice"_s);
+    auto phone = login(u"alice"_s);
+    auto bob = login(u"bob"_s);
+    QVERIFY(alice && phone && bob);
+    const QJsonObject first = sent(*alice, u"alice"_s, u"bob"_s, u"first"_s);
+    const QJsonObject other = sent(*alice, u"alice"_s, u"carol"_s, u"other"_s);
+    QVERIFY(!first.isEmpty() && !other.isEmpty());
+    const QString placeholder = request.value("up_to"_L1).toString();
+    if (placeholder == u"FIRST")
+        request.insert("up_to"_L1, idOf(first));
+    else if (placeholder == u"OTHER")
+        request.insert("up_to"_L1, idOf(other));
+
+    const QJsonObject error = alice->request(request);
+    QCOMPARE(error.value("type"_L1).toString(), u"error"_s);
+    QCOMPARE(error.value("code"_L1).toString(), code);
+    QVERIFY(error.value("ref"_L1).isString());
+    QVERIFY2(error.value("message"_L1).toString().contains(mention), toString(error));
+    QVERIFY(alice->isOpen());
+    // Nothing moved, nobody was told.
+    QVERIFY2(markersAfterRoundTrip(*phone).isEmpty(), dump(phone->received()));
+    QVERIFY2(markersAfterRoundTrip(*bob).isEmpty(), dump(bob->received()));
+    QCOMPARE(conversations(*alice), page({ item(u"carol"_s, other, 0), item(u"bob"_s, first, 0) }));
+}
+
+void TestGatewayChat::strangerLearnsNothing()
+{
+    auto alice = login(u"alice"_s);
+    auto bob = login(u"bob"_s);
+    auto carol = login(u"carol"_s);
+    auto dave = login(u"dave"_s);
+    QVERIFY(alice && bob && carol && dave);
+    const QJsonObject hi = sent(*alice, u"alice"_s, u"bob"_s, u"hi"_s);
+    QVERIFY(!hi.isEmpty());
+
+    // carol is alice's friend but not bob's; dave is nobody's. Neither sees the conversation
+    // of alice and bob, nor can tell it exists from the answers.
+    QCOMPARE(conversations(*carol), page({}));
+    QCOMPARE(conversations(*dave), page({}));
+    const QJsonObject asCarol = markRead(*carol, u"bob"_s, idOf(hi));
+    QCOMPARE(asCarol.value("code"_L1).toString(), u"forbidden"_s);
+    const QJsonObject asCarolNoSuchUser = markRead(*carol, u"zed"_s, idOf(hi));
+    QCOMPARE(asCarolNoSuchUser.value("code"_L1).toString(), u"forbidden"_s);
+    QCOMPARE(asCarol.value("message"_L1), asCarolNoSuchUser.value("message"_L1));
+    // Naming a friend and a message of someone else's conversation: as unknown as any id.
+    const QJsonObject foreign = markRead(*carol, u"alice"_s, idOf(hi));
+    const QJsonObject never = markRead(*carol, u"alice"_s, u"m-never.1"_s);
+    QCOMPARE(foreign.value("code"_L1).toString(), u"bad_request"_s);
+    QCOMPARE(foreign.value("message"_L1), never.value("message"_L1));
+
+    // bob reads; alice (the friend) is not told, neither are the others.
+    QCOMPARE(markRead(*bob, u"alice"_s, idOf(hi)).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(bob->waitFor(u"read_marker"_s), marker(u"alice"_s, idOf(hi), 0));
+    for (TestClient *client : { alice.get(), carol.get(), dave.get() })
+        QVERIFY2(markersAfterRoundTrip(*client).isEmpty(), dump(client->received()));
+    QCOMPARE(conversations(*alice), page({ item(u"bob"_s, hi, 0) }));
+}
+
 // ---- MemoryChatStore -------------------------------------------------------------------------
+
+void TestGatewayChat::storeUnreadCountsOnlyWhatIsHeld()
+{
+    MemoryChatStore store(3);
+    const ChatMessage first = store.append(u"b"_s, u"a"_s, u"1"_s);
+    for (int i = 2; i <= 5; ++i)
+        (void)store.append(u"b"_s, u"a"_s, QString::number(i));
+    // Five sent, three held: that is all that can be unread.
+    auto listed = store.summaries(u"a"_s, 10, {});
+    QCOMPARE(listed.items.size(), 1);
+    QCOMPARE(listed.items.first().unread, 3);
+    QCOMPARE(listed.items.first().last.text, u"5"_s);
+    // A dropped message cannot be read up to, and a marker the cap dropped still counts from
+    // the oldest held.
+    QVERIFY(std::holds_alternative<ChatStore::Failure>(store.mark(u"a"_s, u"b"_s, first.id)));
+    const auto third = store.page(u"a"_s, u"b"_s, std::nullopt, 3)->messages.first();
+    const auto moved = store.mark(u"a"_s, u"b"_s, third.id);
+    QCOMPARE(std::get<std::optional<ReadMarkerEvent>>(moved)->unread, 2);
+    for (int i = 6; i <= 8; ++i)
+        (void)store.append(u"b"_s, u"a"_s, QString::number(i));
+    listed = store.summaries(u"a"_s, 10, {});
+    QCOMPARE(listed.items.first().read, std::optional<QString>(third.id));
+    QCOMPARE(listed.items.first().unread, 3);
+    // The filter leaves conversations out before the limit.
+    (void)store.append(u"c"_s, u"a"_s, u"from c"_s);
+    QCOMPARE(store.summaries(u"a"_s, 1, {}).items.first().with, u"c"_s);
+    const auto onlyB = store.summaries(u"a"_s, 1, [](const QString &id) { return id == u"b"; });
+    QCOMPARE(onlyB.items.size(), 1);
+    QCOMPARE(onlyB.items.first().with, u"b"_s);
+    QVERIFY(!onlyB.more);
+}
 
 void TestGatewayChat::storeTimestampsNeverGoBack()
 {

@@ -59,6 +59,47 @@ QJsonObject history(TestClient &client, const QString &with, int limit,
     return client.request(frame);
 }
 
+QJsonObject conversations(TestClient &client, int limit = 50)
+{
+    QJsonObject answer
+        = client.request({ { "type"_L1, "conversations"_L1 }, { "limit"_L1, limit } });
+    answer.remove("ref"_L1);
+    return answer;
+}
+
+QJsonObject markRead(TestClient &client, const QString &with, const QString &upTo)
+{
+    return client.request({ { "type"_L1, "read"_L1 }, { "with"_L1, with }, { "up_to"_L1, upTo } });
+}
+
+// A message as history and conversations show it, from its ok.
+QJsonObject entryOf(
+    const QJsonObject &ok, const QString &from, const QString &to, const QString &text)
+{
+    return { { "id"_L1, ok.value("id"_L1) }, { "from"_L1, from }, { "to"_L1, to },
+        { "text"_L1, text }, { "ts"_L1, ok.value("ts"_L1) } };
+}
+
+QJsonObject item(const QString &with, const QJsonObject &last, int unread,
+    const std::optional<QString> &read = std::nullopt)
+{
+    QJsonObject object { { "with"_L1, with }, { "last"_L1, last }, { "unread"_L1, unread } };
+    if (read)
+        object.insert("read"_L1, *read);
+    return object;
+}
+
+QJsonObject listOf(const QJsonArray &items, bool more = false)
+{
+    return { { "type"_L1, "conversations"_L1 }, { "items"_L1, items }, { "more"_L1, more } };
+}
+
+QJsonObject marker(const QString &with, const QString &upTo, int unread)
+{
+    return { { "type"_L1, "read_marker"_L1 }, { "with"_L1, with }, { "up_to"_L1, upTo },
+        { "unread"_L1, unread } };
+}
+
 QStringList textsOf(const QJsonObject &page)
 {
     QStringList texts;
@@ -86,6 +127,10 @@ private Q_SLOTS:
     void garbageInRedisIsDroppedOrSkipped();
     void forgedChannelMessagesAreIgnored();
     void redisAwayRefusesThenRecovers();
+    void conversationsAreOneListForEveryGateway();
+    void readMarkerReachesEveryDeviceOnEveryGateway();
+    void markersAndConversationsSurviveARestart();
+    void badReadsAreRefusedAsOnOneGateway();
 
 private:
     // Starts m_a and m_b over the Redis at url and waits until their stores are ready.
@@ -428,6 +473,152 @@ void TestRedisChat::redisAwayRefusesThenRecovers()
     // The private Redis goes with this function: nothing to clean up there.
     m_a.reset();
     m_b.reset();
+}
+
+void TestRedisChat::conversationsAreOneListForEveryGateway()
+{
+    QVERIFY(startGateways(m_redis.url()));
+    auto alice = login(*m_a, u"alice"_s);
+    auto bob = login(*m_b, u"bob"_s);
+    auto carol = login(*m_a, u"carol"_s);
+    auto erin = login(*m_b, u"erin"_s);
+    QVERIFY(alice && bob && carol && erin);
+
+    QCOMPARE(conversations(*alice), listOf({}));
+    const QJsonObject one = sendMessage(*alice, u"bob"_s, u"one"_s);
+    const QJsonObject two = sendMessage(*erin, u"alice"_s, u"two"_s);
+    const QJsonObject three = sendMessage(*carol, u"alice"_s, u"three"_s);
+    const QJsonObject four = sendMessage(*bob, u"alice"_s, u"four"_s);
+    for (const QJsonObject &ok : { one, two, three, four })
+        QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+
+    const QJsonObject expected
+        = listOf({ item(u"bob"_s, entryOf(four, u"bob"_s, u"alice"_s, u"four"_s), 1),
+            item(u"carol"_s, entryOf(three, u"carol"_s, u"alice"_s, u"three"_s), 1),
+            item(u"erin"_s, entryOf(two, u"erin"_s, u"alice"_s, u"two"_s), 1) });
+    QCOMPARE(conversations(*alice), expected);
+    // The same from the other gateway.
+    auto alicePhone = login(*m_b, u"alice"_s);
+    QVERIFY(alicePhone);
+    QCOMPARE(conversations(*alicePhone), expected);
+    QCOMPARE(conversations(*alicePhone, 2),
+        listOf({ expected.value("items"_L1).toArray().at(0),
+                   expected.value("items"_L1).toArray().at(1) },
+            true));
+    QCOMPARE(conversations(*bob),
+        listOf({ item(u"alice"_s, entryOf(four, u"bob"_s, u"alice"_s, u"four"_s), 1) }));
+
+    // The list is kept by the append script, one sorted set per user, scored by n.
+    const RedisReply scores = m_redis.run({ "ZRANGE", key("convs:alice"), "0", "-1" });
+    QCOMPARE(scores.elements.size(), 3);
+    QCOMPARE(scores.elements.at(2).bytes, "bob"_ba);
+    // A user who is not a friend any more (a conversation from another users file) is not
+    // listed: dave never talked to alice, yet a conversation names him.
+    QCOMPARE(m_redis.run({ "ZADD", key("convs:alice"), "999999", "dave" }).toInteger(), 1);
+    QCOMPARE(conversations(*alice), expected);
+}
+
+void TestRedisChat::readMarkerReachesEveryDeviceOnEveryGateway()
+{
+    QVERIFY(startGateways(m_redis.url()));
+    auto laptop = login(*m_a, u"alice"_s);
+    auto phone = login(*m_b, u"alice"_s);
+    auto bob = login(*m_b, u"bob"_s);
+    auto bobOnA = login(*m_a, u"bob"_s);
+    QVERIFY(laptop && phone && bob && bobOnA);
+    QTRY_COMPARE(subscribers({ "alice", "bob" }), (QList<qint64> { 2, 2 }));
+
+    QStringList ids;
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject ok = sendMessage(*bob, u"alice"_s, u"b%1"_s.arg(i));
+        QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+        ids.append(ok.value("id"_L1).toString());
+    }
+    QCOMPARE(markRead(*laptop, u"bob"_s, ids[1]).value("type"_L1).toString(), u"ok"_s);
+    // Both of alice's devices, on both gateways, the sender's included; bob on neither.
+    QCOMPARE(laptop->waitFor(u"read_marker"_s), marker(u"bob"_s, ids[1], 1));
+    QCOMPARE(phone->waitFor(u"read_marker"_s), marker(u"bob"_s, ids[1], 1));
+    QCOMPARE(m_redis.run({ "HGET", key("read:alice"), "bob" }).bytes, ids[1].toUtf8());
+
+    // An older id is ok and moves nothing: the next marker anyone gets is the later one.
+    QCOMPARE(markRead(*phone, u"bob"_s, ids[0]).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(markRead(*phone, u"bob"_s, ids[1]).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(m_redis.run({ "HGET", key("read:alice"), "bob" }).bytes, ids[1].toUtf8());
+    QCOMPARE(markRead(*phone, u"bob"_s, ids[2]).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(laptop->waitFor(u"read_marker"_s), marker(u"bob"_s, ids[2], 0));
+    QCOMPARE(phone->waitFor(u"read_marker"_s), marker(u"bob"_s, ids[2], 0));
+
+    // A message after a marker, pushed in order with it on the other gateway: the client's
+    // count (the marker's, plus one per message from the friend after it) is the truth.
+    const QJsonObject later = sendMessage(*bobOnA, u"alice"_s, u"later"_s);
+    QTRY_COMPARE(phone->pending(u"message"_s).value(3).value("id"_L1), later.value("id"_L1));
+    QCOMPARE(conversations(*phone),
+        listOf({ item(u"bob"_s, entryOf(later, u"bob"_s, u"alice"_s, u"later"_s), 1, ids[2]) }));
+
+    // The friend was told nothing, on either gateway.
+    ClientSteps::roundTrip(*bob);
+    ClientSteps::roundTrip(*bobOnA);
+    QCOMPARE(bob->pending(u"read_marker"_s).size(), 0);
+    QCOMPARE(bobOnA->pending(u"read_marker"_s).size(), 0);
+    QCOMPARE(laptop->pending(u"read_marker"_s).size(), 0);
+    QCOMPARE(phone->pending(u"read_marker"_s).size(), 0);
+}
+
+void TestRedisChat::markersAndConversationsSurviveARestart()
+{
+    QVERIFY(startGateways(m_redis.url()));
+    QJsonObject expected;
+    {
+        auto alice = login(*m_a, u"alice"_s);
+        auto bob = login(*m_b, u"bob"_s);
+        auto carol = login(*m_b, u"carol"_s);
+        QVERIFY(alice && bob && carol);
+        const QJsonObject first = sendMessage(*bob, u"alice"_s, u"first"_s);
+        const QJsonObject second = sendMessage(*bob, u"alice"_s, u"second"_s);
+        const QJsonObject third = sendMessage(*carol, u"alice"_s, u"third"_s);
+        QCOMPARE(
+            markRead(*alice, u"bob"_s, first.value("id"_L1).toString()).value("type"_L1).toString(),
+            u"ok"_s);
+        expected = listOf({ item(u"carol"_s, entryOf(third, u"carol"_s, u"alice"_s, u"third"_s), 1),
+            item(u"bob"_s, entryOf(second, u"bob"_s, u"alice"_s, u"second"_s), 1,
+                first.value("id"_L1).toString()) });
+        QCOMPARE(conversations(*alice), expected);
+    }
+    // Both gateways go; new ones over the same Redis know it all.
+    m_a.reset();
+    m_b.reset();
+    QVERIFY(startGateways(m_redis.url()));
+    auto alice = login(*m_b, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(conversations(*alice), expected);
+}
+
+void TestRedisChat::badReadsAreRefusedAsOnOneGateway()
+{
+    QVERIFY(startGateways(m_redis.url()));
+    auto alice = login(*m_a, u"alice"_s);
+    auto phone = login(*m_b, u"alice"_s);
+    auto dave = login(*m_b, u"dave"_s);
+    QVERIFY(alice && phone && dave);
+    QTRY_COMPARE(subscribers({ "alice" }), (QList<qint64> { 2 }));
+    const QString toBob = sendMessage(*alice, u"bob"_s, u"b"_s).value("id"_L1).toString();
+    const QString toCarol = sendMessage(*alice, u"carol"_s, u"c"_s).value("id"_L1).toString();
+    QVERIFY(!toBob.isEmpty() && !toCarol.isEmpty());
+
+    QCOMPARE(markRead(*dave, u"alice"_s, toBob).value("code"_L1).toString(), u"forbidden"_s);
+    QCOMPARE(conversations(*dave), listOf({}));
+    for (const QString &bogus :
+        { toCarol, u"m"_s, u"mabc.0"_s, u"x1.2"_s, u"mzzzzzzzz.999999"_s, toBob + u"0"_s }) {
+        const QJsonObject refused = markRead(*alice, u"bob"_s, bogus);
+        QCOMPARE(refused.value("code"_L1).toString(), u"bad_request"_s);
+        QVERIFY2(refused.value("message"_L1).toString().contains(u"unknown message"_s),
+            qPrintable(refused.value("message"_L1).toString()));
+    }
+    QCOMPARE(m_redis.run({ "EXISTS", key("read:alice") }).toInteger(), 0);
+    // Then a good one: the first marker the other device sees is this one.
+    QCOMPARE(markRead(*alice, u"bob"_s, toBob).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(phone->waitFor(u"read_marker"_s), marker(u"bob"_s, toBob, 0));
+    QCOMPARE(phone->pending(u"read_marker"_s).size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestRedisChat)
