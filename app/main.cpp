@@ -1,4 +1,5 @@
 #include "app/ClientOptions.h"
+#include "app/Translations.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
@@ -13,6 +14,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QIcon>
+#include <QLocale>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QSystemTrayIcon>
@@ -81,6 +83,9 @@ int main(int argc, char *argv[])
 
     QApplication app(argc, argv);
     describeApplication();
+    // The system's language (LANG, LC_MESSAGES, LANGUAGE), before the first widget exists.
+    App::Translations translations;
+    translations.install(QLocale::system());
     QApplication::setWindowIcon(QIcon(u":/presence/presence-chat.svg"_s));
     QGuiApplication::setDesktopFileName(u"presence-chat"_s);
     if (const auto exitCode = answerCommandLine(QApplication::arguments(), &options))

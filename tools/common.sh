@@ -8,11 +8,14 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # libqt6svg6 is Qt's SVG icon engine plugin: without it the application icon draws as nothing.
 # libhiredis-dev is the gateway's Redis client library, found through pkg-config; redis-server
 # is for the Redis tests. qt6-httpserver-dev is the gateway's admin and heartbeat HTTP server (it
-# brings the runtime library, libqt6httpserver6).
+# brings the runtime library, libqt6httpserver6). qt6-l10n-tools (lupdate, lrelease) compiles the
+# interface's translations, and qt6-tools-dev holds the CMake package that finds them
+# (Qt6LinguistTools); qt6-translations-l10n is Qt's own translations (standard buttons, menus).
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-websockets-dev qt6-httpserver-dev
     libqt6svg6
+    qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
     pkg-config libhiredis-dev redis-server
 )
 

@@ -1,0 +1,590 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de">
+<context>
+    <name>ConnectionStatus</name>
+    <message numerus="yes">
+        <source>reconnecting in %n s…</source>
+        <translation>
+            <numerusform>neuer Verbindungsversuch in %n s…</numerusform>
+            <numerusform>neuer Verbindungsversuch in %n s…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Session::ChatController</name>
+    <message>
+        <source>Type a message first.</source>
+        <translation>Schreib zuerst eine Nachricht.</translation>
+    </message>
+    <message>
+        <source>The message is 1 character too long (at most %1).</source>
+        <translation>Die Nachricht ist 1 Zeichen zu lang (höchstens %1).</translation>
+    </message>
+    <message>
+        <source>The message is %1 characters too long (at most %2).</source>
+        <translation>Die Nachricht ist %1 Zeichen zu lang (höchstens %2).</translation>
+    </message>
+    <message>
+        <source>Not delivered: only friends can message each other.</source>
+        <translation>Nicht zugestellt: Nur Freunde können sich gegenseitig schreiben.</translation>
+    </message>
+    <message>
+        <source>Not delivered: %1</source>
+        <translation>Nicht zugestellt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Session::GatewaySession</name>
+    <message>
+        <source>The gateway did not answer in time.</source>
+        <translation>Das Gateway hat nicht rechtzeitig geantwortet.</translation>
+    </message>
+    <message>
+        <source>The message is larger than this gateway accepts.</source>
+        <translation>Die Nachricht ist größer, als dieses Gateway annimmt.</translation>
+    </message>
+    <message>
+        <source>%1 is a web server, not a presence gateway (it answered %2).</source>
+        <translation>%1 ist ein Webserver, kein Presence-Gateway (Antwort: %2).</translation>
+    </message>
+    <message>
+        <source>%1 refused the connection (%2): is this the gateway&apos;s address?</source>
+        <translation>%1 hat die Verbindung abgelehnt (%2): Ist das die Adresse des Gateways?</translation>
+    </message>
+    <message>
+        <source>The gateway did not accept the token.</source>
+        <translation>Das Gateway hat das Token nicht angenommen.</translation>
+    </message>
+    <message>
+        <source>The gateway speaks another protocol version.</source>
+        <translation>Das Gateway spricht eine andere Protokollversion.</translation>
+    </message>
+    <message>
+        <source>The gateway dropped a request (rate limited).</source>
+        <translation>Das Gateway hat eine Anfrage verworfen (Ratenbegrenzung).</translation>
+    </message>
+    <message>
+        <source>The gateway stopped answering.</source>
+        <translation>Das Gateway antwortet nicht mehr.</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui</name>
+    <message>
+        <source>not connected</source>
+        <translation>nicht verbunden</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>verbunden</translation>
+    </message>
+    <message>
+        <source>reconnecting…</source>
+        <translation>verbinde erneut…</translation>
+    </message>
+    <message>
+        <source>cannot connect</source>
+        <translation>keine Verbindung möglich</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::ChatHeader</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::ChatMessageDelegate</name>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>%1 · waiting for connection</source>
+        <translation>%1 · wartet auf Verbindung</translation>
+    </message>
+    <message>
+        <source>%1 · sending…</source>
+        <translation>%1 · wird gesendet…</translation>
+    </message>
+    <message>
+        <source>%1 · not confirmed yet</source>
+        <translation>%1 · noch nicht bestätigt</translation>
+    </message>
+    <message>
+        <source>%1 · sent</source>
+        <translation>%1 · gesendet</translation>
+    </message>
+    <message>
+        <source>%1 · not sent</source>
+        <translation>%1 · nicht gesendet</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1, %2: %3</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>Du</translation>
+    </message>
+    <message>
+        <source>New messages</source>
+        <translation>Neue Nachrichten</translation>
+    </message>
+    <message>
+        <source>Right-click to send it again or discard it.</source>
+        <translation>Rechtsklick, um sie erneut zu senden oder zu verwerfen.</translation>
+    </message>
+    <message>
+        <source>Goes out as soon as the connection is back.</source>
+        <translation>Wird gesendet, sobald die Verbindung wieder steht.</translation>
+    </message>
+    <message>
+        <source>The connection dropped before the gateway confirmed this message; it is checked and, if needed, sent again once reconnected.</source>
+        <translation>Die Verbindung brach ab, bevor das Gateway diese Nachricht bestätigt hat. Nach dem Wiederverbinden wird sie geprüft und bei Bedarf erneut gesendet.</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::ChatPane</name>
+    <message>
+        <source>Select a friend to chat.</source>
+        <translation>Wähle einen Freund zum Chatten aus.</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Senden</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Nachrichten</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Nachricht</translation>
+    </message>
+    <message>
+        <source>Send message</source>
+        <translation>Nachricht senden</translation>
+    </message>
+    <message>
+        <source>Message %1 — Enter sends, Shift+Enter adds a line</source>
+        <translation>Nachricht an %1 — Eingabe sendet, Umschalt+Eingabe für neue Zeile</translation>
+    </message>
+    <message>
+        <source>Message %1</source>
+        <translation>Nachricht an %1</translation>
+    </message>
+    <message>
+        <source>Send again</source>
+        <translation>Erneut senden</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Open link</source>
+        <translation>Link öffnen</translation>
+    </message>
+    <message>
+        <source>Copy link</source>
+        <translation>Link kopieren</translation>
+    </message>
+    <message>
+        <source>Copy text</source>
+        <translation>Text kopieren</translation>
+    </message>
+    <message>
+        <source>Messages load once connected.</source>
+        <translation>Die Nachrichten werden geladen, sobald eine Verbindung besteht.</translation>
+    </message>
+    <message>
+        <source>Loading messages…</source>
+        <translation>Nachrichten werden geladen…</translation>
+    </message>
+    <message>
+        <source>Loading earlier messages…</source>
+        <translation>Ältere Nachrichten werden geladen…</translation>
+    </message>
+    <message>
+        <source>No messages with %1 yet. Say hello!</source>
+        <translation>Noch keine Nachrichten mit %1. Sag Hallo!</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::ChatRowContext</name>
+    <message>
+        <source>Today</source>
+        <translation>Heute</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>Gestern</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::FriendListPane</name>
+    <message>
+        <source>Search friends</source>
+        <translation>Freunde suchen</translation>
+    </message>
+    <message>
+        <source>Online first</source>
+        <translation>Online zuerst</translation>
+    </message>
+    <message>
+        <source>By name</source>
+        <translation>Nach Name</translation>
+    </message>
+    <message>
+        <source>Sort friends</source>
+        <translation>Freunde sortieren</translation>
+    </message>
+    <message>
+        <source>Friends</source>
+        <translation>Freunde</translation>
+    </message>
+    <message>
+        <source>No friends match “%1”</source>
+        <extracomment>Over the empty friend list; %1 is what the user typed.</extracomment>
+        <translation>Keine Freunde passen zu „%1“</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::FriendOnlineNotifier</name>
+    <message>
+        <source>%1 is online</source>
+        <translation>%1 ist online</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are online</source>
+        <translation>%1 und %2 sind online</translation>
+    </message>
+    <message>
+        <source>%1, %2 and %3 are online</source>
+        <translation>%1, %2 und %3 sind online</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2 and %n others are online</source>
+        <translation>
+            <numerusform>%1, %2 und %n weiterer Freund sind online</numerusform>
+            <numerusform>%1, %2 und %n weitere Freunde sind online</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Friend online</source>
+        <translation>Freund online</translation>
+    </message>
+    <message>
+        <source>Friends online</source>
+        <translation>Freunde online</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::MainWindow</name>
+    <message>
+        <source>Presence Chat</source>
+        <translation>Presence Chat</translation>
+    </message>
+    <message>
+        <source>&amp;Presence</source>
+        <translation>&amp;Presence</translation>
+    </message>
+    <message>
+        <source>S&amp;witch account…</source>
+        <translation>Konto &amp;wechseln…</translation>
+    </message>
+    <message>
+        <source>Sign &amp;out</source>
+        <translation>&amp;Abmelden</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Notify when a friend comes online</source>
+        <translation>&amp;Benachrichtigen, wenn ein Freund online geht</translation>
+    </message>
+    <message>
+        <source>A desktop notification (system tray) when a friend comes online</source>
+        <translation>Eine Desktop-Benachrichtigung (im Infobereich), wenn ein Freund online geht</translation>
+    </message>
+    <message>
+        <source>&amp;Away when idle for</source>
+        <translation>&amp;Abwesend bei Inaktivität nach</translation>
+    </message>
+    <message>
+        <source>1 minute</source>
+        <translation>1 Minute</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 Minuten</translation>
+    </message>
+    <message>
+        <source>%1 friends · %2 online · %3 not known</source>
+        <translation>%1 Freunde · %2 online · %3 unbekannt</translation>
+    </message>
+    <message>
+        <source>%1 friends · %2 online</source>
+        <translation>%1 Freunde · %2 online</translation>
+    </message>
+    <message>
+        <source>%1 watched exactly (the rows on screen) · %2 covered by the availability set</source>
+        <extracomment>The status bar&apos;s tooltip, for the curious: what the client asks the gateway for.</extracomment>
+        <translation>%1 genau beobachtet (die sichtbaren Zeilen) · %2 über die Verfügbarkeitsliste erfasst</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::MoreOnlineChip</name>
+    <message numerus="yes">
+        <source>%n more online ↑</source>
+        <extracomment>Over the top of the friend list: friends above the rows in sight came online.</extracomment>
+        <translation>
+            <numerusform>%n weiterer online ↑</numerusform>
+            <numerusform>%n weitere online ↑</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::NewMessagesPill</name>
+    <message>
+        <source>Scroll to the newest message</source>
+        <translation>Zur neuesten Nachricht scrollen</translation>
+    </message>
+    <message>
+        <source>1 new message ↓</source>
+        <translation>1 neue Nachricht ↓</translation>
+    </message>
+    <message>
+        <source>%1 new messages ↓</source>
+        <translation>%1 neue Nachrichten ↓</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::PresenceText</name>
+    <message>
+        <source>online</source>
+        <translation>online</translation>
+    </message>
+    <message>
+        <source>away</source>
+        <translation>abwesend</translation>
+    </message>
+    <message>
+        <source>offline</source>
+        <translation>offline</translation>
+    </message>
+    <message>
+        <source>status unknown</source>
+        <translation>Status unbekannt</translation>
+    </message>
+    <message>
+        <source>online moments ago</source>
+        <extracomment>A friend no longer watched: what was known, and how long ago.</extracomment>
+        <translation>vor Kurzem online</translation>
+    </message>
+    <message>
+        <source>away moments ago</source>
+        <translation>vor Kurzem abwesend</translation>
+    </message>
+    <message>
+        <source>online %1 min ago</source>
+        <translation>vor %1 Min. online</translation>
+    </message>
+    <message>
+        <source>away %1 min ago</source>
+        <translation>vor %1 Min. abwesend</translation>
+    </message>
+    <message>
+        <source>online %1 h ago</source>
+        <translation>vor %1 Std. online</translation>
+    </message>
+    <message>
+        <source>away %1 h ago</source>
+        <translation>vor %1 Std. abwesend</translation>
+    </message>
+    <message>
+        <source>last seen just now</source>
+        <translation>zuletzt gesehen: gerade eben</translation>
+    </message>
+    <message>
+        <source>last seen %1 min ago</source>
+        <translation>zuletzt gesehen vor %1 Min.</translation>
+    </message>
+    <message>
+        <source>last seen %1 h ago</source>
+        <translation>zuletzt gesehen vor %1 Std.</translation>
+    </message>
+    <message>
+        <source>last seen yesterday</source>
+        <translation>zuletzt gesehen gestern</translation>
+    </message>
+    <message>
+        <source>last seen %1</source>
+        <translation>zuletzt gesehen am %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2) — %3</source>
+        <extracomment>A friend-list tooltip and accessible text: the friend&apos;s name, their handle (@id), then the presence.</extracomment>
+        <translation>%1 (%2) — %3</translation>
+    </message>
+    <message>
+        <source>%1, 1 unread message</source>
+        <extracomment>Appended to a friend&apos;s summary when they sent messages not read yet.</extracomment>
+        <translation>%1, 1 ungelesene Nachricht</translation>
+    </message>
+    <message>
+        <source>%1, %2 unread messages</source>
+        <translation>%1, %2 ungelesene Nachrichten</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::SessionHeader</name>
+    <message>
+        <source>Retry now</source>
+        <translation>Jetzt erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Sign in…</source>
+        <translation>Anmelden…</translation>
+    </message>
+    <message>
+        <source>Online</source>
+        <translation>Online</translation>
+    </message>
+    <message>
+        <source>Away</source>
+        <translation>Abwesend</translation>
+    </message>
+    <message>
+        <source>Invisible</source>
+        <translation>Unsichtbar</translation>
+    </message>
+    <message>
+        <source>My status</source>
+        <translation>Mein Status</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>Retry connecting now</source>
+        <translation>Jetzt erneut verbinden</translation>
+    </message>
+    <message>
+        <source>Sign in with another token or gateway</source>
+        <translation>Mit einem anderen Token oder Gateway anmelden</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::SignInDialog</name>
+    <message>
+        <source>&amp;Remember token on this computer</source>
+        <translation>Token auf diesem Computer &amp;merken</translation>
+    </message>
+    <message>
+        <source>&amp;Sign in</source>
+        <translation>&amp;Anmelden</translation>
+    </message>
+    <message>
+        <source>Sign in to Presence Chat</source>
+        <translation>Bei Presence Chat anmelden</translation>
+    </message>
+    <message>
+        <source>Gateway address</source>
+        <translation>Gateway-Adresse</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Remember token on this computer</source>
+        <translation>Token auf diesem Computer merken</translation>
+    </message>
+    <message>
+        <source>Sign-in status</source>
+        <translation>Anmeldestatus</translation>
+    </message>
+    <message>
+        <source>&amp;Gateway:</source>
+        <translation>&amp;Gateway:</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>&amp;Token:</translation>
+    </message>
+    <message>
+        <source>Enter the gateway address, for example %1</source>
+        <translation>Gib die Adresse des Gateways ein, zum Beispiel %1</translation>
+    </message>
+    <message>
+        <source>“%1” is not a gateway address. It should look like %2</source>
+        <translation>„%1“ ist keine Gateway-Adresse. Sie sollte so aussehen: %2</translation>
+    </message>
+    <message>
+        <source>The gateway address must start with ws:// or wss://, not %1://.</source>
+        <translation>Die Gateway-Adresse muss mit ws:// oder wss:// beginnen, nicht mit %1://.</translation>
+    </message>
+    <message>
+        <source>The gateway address has no host name. It should look like %1</source>
+        <translation>Der Gateway-Adresse fehlt der Hostname. Sie sollte so aussehen: %1</translation>
+    </message>
+    <message>
+        <source>Enter your token.</source>
+        <translation>Gib dein Token ein.</translation>
+    </message>
+    <message>
+        <source>This token is too long to be right (a token has at most %1 characters).</source>
+        <translation>Dieses Token ist zu lang, um zu stimmen (ein Token hat höchstens %1 Zeichen).</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbindung wird hergestellt…</translation>
+    </message>
+    <message>
+        <source>Cannot reach the gateway at %1 (trying again now…)</source>
+        <translation>Das Gateway unter %1 ist nicht erreichbar (neuer Versuch läuft…)</translation>
+    </message>
+    <message>
+        <source>Signing in…</source>
+        <translation>Anmeldung läuft…</translation>
+    </message>
+    <message>
+        <source>Cannot reach the gateway at %1 (retrying in %2 s)</source>
+        <translation>Das Gateway unter %1 ist nicht erreichbar (neuer Versuch in %2 s)</translation>
+    </message>
+    <message>
+        <source>Signed in.</source>
+        <translation>Angemeldet.</translation>
+    </message>
+    <message>
+        <source>The gateway at %1 speaks another version of the protocol than this app.</source>
+        <translation>Das Gateway unter %1 spricht eine andere Protokollversion als diese App.</translation>
+    </message>
+    <message>
+        <source>The gateway did not accept this token.</source>
+        <translation>Das Gateway hat dieses Token nicht angenommen.</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Presence Chat</source>
+        <translation>Presence Chat</translation>
+    </message>
+</context>
+</TS>
