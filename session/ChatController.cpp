@@ -1,6 +1,7 @@
 #include "session/ChatController.h"
 
 #include "models/ChatModel.h"
+#include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
 #include "protocol/ClientMessages.h"
 #include "session/Logging.h"
@@ -27,6 +28,27 @@ ChatMessageRecord toRecord(const Protocol::ChatMessage &message)
     return record;
 }
 
+// The newest message from `friendId` that the gateway took, or nothing.
+std::optional<int> newestFrom(const ChatModel &model, const QString &friendId)
+{
+    for (int row = model.deliveredCount() - 1; row >= 0; --row) {
+        if (model.at(row).from == friendId && !model.at(row).id.isEmpty())
+            return row;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> rowOfId(const ChatModel &model, const QString &id)
+{
+    if (id.isEmpty() || !model.contains(id))
+        return std::nullopt;
+    for (int row = model.deliveredCount() - 1; row >= 0; --row) {
+        if (model.at(row).id == id)
+            return row;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 ChatController::ChatController(
@@ -34,6 +56,7 @@ ChatController::ChatController(
     : QObject(parent)
     , m_session(session)
     , m_friends(friends)
+    , m_list(new Models::ConversationListModel(friends, this))
 {
     connect(session, &GatewaySession::signedIn, this, &ChatController::onSignedIn);
     connect(session, &GatewaySession::stateChanged, this, &ChatController::onStateChanged);
@@ -42,8 +65,22 @@ ChatController::ChatController(
         session, &GatewaySession::chatMessageAcknowledged, this, &ChatController::onAcknowledged);
     connect(session, &GatewaySession::historyReceived, this, &ChatController::onHistory);
     connect(session, &GatewaySession::requestRefused, this, &ChatController::onRefused);
-    if (session->state() == GatewaySession::State::Online)
+    connect(
+        session, &GatewaySession::conversationsReceived, this, &ChatController::onConversations);
+    connect(session, &GatewaySession::readAcknowledged, this, &ChatController::onReadAcknowledged);
+    connect(session, &GatewaySession::readMarkerReceived, this, &ChatController::onReadMarker);
+    if (friends) {
+        // A reloaded friend list shows the counts held here.
+        connect(
+            friends, &QAbstractItemModel::modelReset, this, &ChatController::applyUnreadToFriends);
+        connect(friends, &QAbstractItemModel::rowsInserted, this,
+            &ChatController::applyUnreadToFriends);
+    }
+    if (session->state() == GatewaySession::State::Online) {
         m_selfId = session->self().id;
+        m_list->setSelfId(m_selfId);
+        m_conversationsRef = session->requestConversations(kConversationsLimit);
+    }
     m_wasOnline = isOnline();
 }
 
@@ -67,10 +104,33 @@ void ChatController::setActiveConversation(const QString &friendId)
     m_active = friendId;
     if (friendId.isEmpty())
         return;
-    if (m_friends)
-        m_friends->setUnreadCount(friendId, 0);
+    if (isReading(friendId))
+        setUnread(friendId, 0);
     if (conversation(friendId)->historyState() == ChatModel::HistoryState::NotLoaded)
         requestLatest(friendId, false);
+    else if (isReading(friendId))
+        markRead(friendId);
+}
+
+void ChatController::setInFront(bool inFront)
+{
+    if (inFront == m_inFront)
+        return;
+    m_inFront = inFront;
+    if (!isReading(m_active))
+        return;
+    setUnread(m_active, 0);
+    markRead(m_active);
+}
+
+bool ChatController::isReading(const QString &friendId) const
+{
+    return m_inFront && !friendId.isEmpty() && friendId == m_active;
+}
+
+int ChatController::totalUnread() const
+{
+    return m_list->totalUnread();
 }
 
 void ChatController::loadOlder(const QString &friendId)
@@ -136,6 +196,11 @@ void ChatController::onSignedIn(const Protocol::UserInfo &self)
     if (!m_selfId.isEmpty() && self.id != m_selfId)
         clearConversations(); // another user: nothing held is theirs
     m_selfId = self.id;
+    m_list->setSelfId(m_selfId);
+    // Asked before any history: its answer comes first, so catch-up pages know whose counts
+    // are the truth.
+    m_gatewayCounts = false;
+    m_conversationsRef = m_session->requestConversations(kConversationsLimit);
     for (auto it = m_conversations.cbegin(); it != m_conversations.cend(); ++it) {
         ChatModel *model = *it;
         const bool read
@@ -153,6 +218,10 @@ void ChatController::onStateChanged(GatewaySession::State state)
         // Answers to what was asked on that connection will never come.
         m_sends.clear();
         m_histories.clear();
+        m_reads.clear();
+        m_readInFlight.clear();
+        m_readAgain.clear();
+        m_conversationsRef.clear();
         for (ChatModel *model : std::as_const(m_conversations)) {
             model->markSendingUnconfirmed();
             if (model->historyState() == ChatModel::HistoryState::Loading)
@@ -168,9 +237,14 @@ void ChatController::onMessage(const Protocol::ChatMessage &message)
         return;
     const bool outgoing = message.from == m_selfId;
     const QString friendId = outgoing ? message.to : message.from;
-    if (!conversation(friendId)->appendDelivered(toRecord(message)) || outgoing)
+    if (!conversation(friendId)->appendDelivered(toRecord(message)))
         return;
-    if (friendId != m_active)
+    m_list->noteMessage(friendId, toRecord(message));
+    if (outgoing)
+        return;
+    if (isReading(friendId))
+        markRead(friendId);
+    else
         addUnread(friendId, 1);
     Q_EMIT messageReceived(friendId, toRecord(message));
 }
@@ -178,8 +252,18 @@ void ChatController::onMessage(const Protocol::ChatMessage &message)
 void ChatController::onAcknowledged(const QString &ref, const QString &id, qint64 ts)
 {
     const auto pending = m_sends.take(ref);
-    if (ChatModel *model = m_conversations.value(pending.friendId))
-        model->acknowledge(pending.key, id, ts);
+    ChatModel *model = m_conversations.value(pending.friendId);
+    if (!model)
+        return;
+    const auto row = model->rowOfKey(pending.key);
+    const QString text = row ? model->at(*row).text : QString();
+    model->acknowledge(pending.key, id, ts);
+    ChatMessageRecord sent;
+    sent.id = id;
+    sent.from = m_selfId;
+    sent.text = text;
+    sent.ts = ts;
+    m_list->noteMessage(pending.friendId, sent);
 }
 
 void ChatController::onHistory(const QString &ref, const Protocol::HistoryPage &page)
@@ -202,13 +286,30 @@ void ChatController::onHistory(const QString &ref, const Protocol::HistoryPage &
     }
     model->mergeHistory(records, asked.older, page.more);
     model->setHistoryState(ChatModel::HistoryState::Loaded);
-    if (asked.catchUp && asked.friendId != m_active)
+    if (!asked.older && !records.isEmpty())
+        m_list->noteMessage(asked.friendId, records.last());
+    // With the gateway's read markers its counts already hold what arrived meanwhile.
+    if (asked.catchUp && !m_gatewayCounts && !isReading(asked.friendId))
         addUnread(asked.friendId, newIncoming);
+    if (isReading(asked.friendId))
+        markRead(asked.friendId);
     flush(asked.friendId);
 }
 
 void ChatController::onRefused(const QString &ref, const QString &code, const QString &message)
 {
+    if (ref == m_conversationsRef) {
+        // A gateway without read markers: the counts are ours to keep.
+        qCInfo(lcSession) << "conversations refused:" << code << message;
+        m_conversationsRef.clear();
+        return;
+    }
+    if (const auto read = m_reads.take(ref); !read.friendId.isEmpty()) {
+        qCInfo(lcSession) << "read refused:" << code << message;
+        m_readInFlight.remove(read.friendId);
+        m_readAgain.remove(read.friendId);
+        return;
+    }
     if (const auto send = m_sends.take(ref); !send.key.isEmpty()) {
         const QString reason = code == Protocol::toString(Protocol::ErrorCode::Forbidden)
             ? tr("Not delivered: only friends can message each other.")
@@ -254,13 +355,116 @@ void ChatController::flush(const QString &friendId)
     }
 }
 
+void ChatController::onConversations(
+    const QString &ref, const QList<Protocol::ConversationSummary> &conversations)
+{
+    if (ref != m_conversationsRef)
+        return;
+    m_conversationsRef.clear();
+    m_gatewayCounts = true;
+    QList<Models::ConversationSummary> summaries;
+    summaries.reserve(conversations.size());
+    for (const Protocol::ConversationSummary &item : conversations) {
+        if (item.read)
+            advanceMarker(item.with, *item.read);
+        // Held messages newer than the gateway's newest cannot be; older ones can (we sent
+        // one meanwhile and it was acknowledged after this answer left): keep the later.
+        ChatMessageRecord last = toRecord(item.last);
+        if (const auto held = m_list->rowOf(item.with); held && m_list->at(*held).last.ts > last.ts)
+            last = m_list->at(*held).last;
+        summaries.append({ item.with, last, isReading(item.with) ? 0 : item.unread });
+    }
+    m_list->setConversations(summaries);
+    applyUnreadToFriends();
+    if (isReading(m_active))
+        markRead(m_active);
+}
+
+void ChatController::onReadAcknowledged(const QString &ref)
+{
+    const PendingRead read = m_reads.take(ref);
+    if (read.friendId.isEmpty())
+        return;
+    advanceMarker(read.friendId, read.upTo);
+    m_readInFlight.remove(read.friendId);
+    if (m_readAgain.remove(read.friendId))
+        markRead(read.friendId);
+}
+
+void ChatController::onReadMarker(const QString &with, const QString &upTo, int unread)
+{
+    advanceMarker(with, upTo);
+    if (isReading(with)) {
+        setUnread(with, 0);
+        markRead(with); // anything newer than that marker is in front of us
+        return;
+    }
+    setUnread(with, unread);
+}
+
+void ChatController::markRead(const QString &friendId)
+{
+    ChatModel *model = m_conversations.value(friendId);
+    if (!model || !isOnline() || !m_gatewayCounts)
+        return;
+    const auto newest = newestFrom(*model, friendId);
+    if (!newest)
+        return;
+    const QString id = model->at(*newest).id;
+    const QString marker = m_markers.value(friendId);
+    if (marker == id)
+        return;
+    if (const auto markerRow = rowOfId(*model, marker); markerRow && *markerRow >= *newest)
+        return; // only forward
+    if (m_readInFlight.contains(friendId)) {
+        m_readAgain.insert(friendId);
+        return;
+    }
+    const QString ref = m_session->markRead(friendId, id);
+    if (ref.isEmpty())
+        return;
+    m_reads.insert(ref, { friendId, id });
+    m_readInFlight.insert(friendId);
+}
+
+void ChatController::advanceMarker(const QString &friendId, const QString &upTo)
+{
+    if (upTo.isEmpty())
+        return;
+    // The gateway moves markers only forward; a marker of ours in flight that it has not
+    // answered yet may be behind one from another device, never the other way round.
+    if (ChatModel *model = m_conversations.value(friendId)) {
+        const auto held = rowOfId(*model, m_markers.value(friendId));
+        const auto next = rowOfId(*model, upTo);
+        if (held && next && *next < *held)
+            return;
+    }
+    m_markers.insert(friendId, upTo);
+}
+
+void ChatController::setUnread(const QString &friendId, int count)
+{
+    m_list->setUnread(friendId, count);
+    // The friend list shows the same numbers (and keeps them across friend-list reloads).
+    if (m_friends)
+        m_friends->setUnreadCount(friendId, count);
+}
+
+void ChatController::applyUnreadToFriends()
+{
+    if (!m_friends)
+        return;
+    for (int row = 0; row < m_friends->rowCount(); ++row) {
+        const QString id = m_friends->index(row).data(Models::FriendListModel::IdRole).toString();
+        m_friends->setUnreadCount(id, m_list->unread(id));
+    }
+}
+
 void ChatController::addUnread(const QString &friendId, int count)
 {
     if (count <= 0)
         return;
-    // The friend list holds the counts (and keeps them across friend-list reloads).
-    if (m_friends)
-        m_friends->setUnreadCount(friendId, m_friends->unreadCount(friendId) + count);
+    setUnread(friendId, m_list->unread(friendId) + count);
 }
 
 void ChatController::clearConversations()
@@ -270,13 +474,13 @@ void ChatController::clearConversations()
     m_conversations.clear();
     m_sends.clear();
     m_histories.clear();
-    if (m_friends) {
-        // Nothing the previous user had unread is this user's.
-        for (int row = 0; row < m_friends->rowCount(); ++row) {
-            m_friends->setUnreadCount(
-                m_friends->index(row).data(Models::FriendListModel::IdRole).toString(), 0);
-        }
-    }
+    m_reads.clear();
+    m_readInFlight.clear();
+    m_readAgain.clear();
+    m_markers.clear();
+    // Nothing the previous user had unread is this user's.
+    m_list->clear();
+    applyUnreadToFriends();
     m_active.clear();
 }
 

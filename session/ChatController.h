@@ -6,12 +6,14 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <memory>
 #include <optional>
 
 namespace Presence::Models {
 class ChatModel;
+class ConversationListModel;
 class FriendListModel;
 } // namespace Presence::Models
 
@@ -27,8 +29,14 @@ namespace Presence::Session {
 //   is sent again, so a message is neither lost nor (as far as the page can tell) doubled.
 // - Conversations read on this connection reload their latest page after a reconnect, so
 //   nothing pushed meanwhile is missed; what a friend sent meanwhile counts as unread.
-// - Unread counts cover what arrived while this client was running; the gateway keeps no
-//   read markers, so a fresh start shows none.
+// - The list of chats (conversationList()) and the unread counts come from the gateway's
+//   `conversations` at every sign-in and its `read_marker` pushes, so they survive a restart
+//   and agree across devices; new messages move them on live. The friend list's badges show
+//   the same numbers. A gateway without read markers leaves the counts to this client: what
+//   arrived while it ran.
+// - The conversation being read (the open one, while its window is in front and its newest
+//   message in view: setInFront) is marked read on the gateway up to the friend's newest
+//   message: at most one `read` in flight per conversation, and only forward.
 class ChatController : public QObject {
     Q_OBJECT
 public:
@@ -46,6 +54,20 @@ public:
     // The conversation the user is reading (its unread count stays 0); empty for none.
     void setActiveConversation(const QString &friendId);
     [[nodiscard]] QString activeConversation() const { return m_active; }
+    // Whether the active conversation is in front of the user: its window active and its
+    // newest message in view. True until a window says otherwise (without one, opening a
+    // conversation is reading it). Its messages count as unread while it is not.
+    void setInFront(bool inFront);
+    [[nodiscard]] bool isInFront() const { return m_inFront; }
+    // The user is reading this conversation now.
+    [[nodiscard]] bool isReading(const QString &friendId) const;
+
+    // The chats, by unread then last activity; owned by the controller.
+    [[nodiscard]] Models::ConversationListModel *conversationList() const { return m_list; }
+    // Unread messages over every conversation.
+    [[nodiscard]] int totalUnread() const;
+    // How many conversations `conversations` asks for at sign-in.
+    static inline constexpr int kConversationsLimit = 50;
 
     // Loads the page before the oldest message held, if the gateway has one and no page of
     // that conversation is loading.
@@ -74,6 +96,10 @@ private:
         QString friendId;
         QString key;
     };
+    struct PendingRead {
+        QString friendId;
+        QString upTo;
+    };
     struct PendingHistory {
         QString friendId;
         bool older = false;
@@ -86,6 +112,18 @@ private:
     void onAcknowledged(const QString &ref, const QString &id, qint64 ts);
     void onHistory(const QString &ref, const Protocol::HistoryPage &page);
     void onRefused(const QString &ref, const QString &code, const QString &message);
+    void onConversations(
+        const QString &ref, const QList<Protocol::ConversationSummary> &conversations);
+    void onReadAcknowledged(const QString &ref);
+    void onReadMarker(const QString &with, const QString &upTo, int unread);
+    // Sends `read` up to the friend's newest message held, if it is past the marker and no
+    // read of that conversation is in flight (then it goes once that one is answered).
+    void markRead(const QString &friendId);
+    // Moves the marker held for `friendId` to `upTo` unless it is already further.
+    void advanceMarker(const QString &friendId, const QString &upTo);
+    void setUnread(const QString &friendId, int count);
+    // Every friend row's badge from the conversation list.
+    void applyUnreadToFriends();
     void requestLatest(const QString &friendId, bool catchUp);
     // Sends the conversation's queued messages, in order, when nothing must come first.
     void flush(const QString &friendId);
@@ -100,6 +138,14 @@ private:
     QHash<QString, Models::ChatModel *> m_conversations; // owned (children)
     QHash<QString, PendingSend> m_sends; // ref -> message in flight
     QHash<QString, PendingHistory> m_histories; // ref -> page asked
+    Models::ConversationListModel *m_list; // owned (child)
+    QString m_conversationsRef; // of the `conversations` in flight
+    bool m_gatewayCounts = false; // the gateway keeps read markers: its counts are the truth
+    bool m_inFront = true;
+    QHash<QString, QString> m_markers; // friend -> the last message id read (gateway's word)
+    QHash<QString, PendingRead> m_reads; // ref -> read in flight
+    QSet<QString> m_readInFlight; // friends with a read in flight
+    QSet<QString> m_readAgain; // friends to mark read again once it is answered
     quint64 m_keyCounter = 0;
     bool m_wasOnline = false;
 };

@@ -160,9 +160,42 @@ QString GatewaySession::requestHistory(const QString &with, const QString &befor
     return ref;
 }
 
+QString GatewaySession::requestConversations(int limit)
+{
+    if (m_state != State::Online)
+        return {};
+    const QString ref = nextRef(u'c');
+    m_pendingChat.insert(ref);
+    sendFrame(toJson(ConversationsRequest { std::clamp(limit, 1, kMaxConversationsLimit) }), ref);
+    return ref;
+}
+
+QString GatewaySession::markRead(const QString &with, const QString &upTo)
+{
+    if (m_state != State::Online || with.isEmpty() || upTo.isEmpty())
+        return {};
+    const QString ref = nextRef(u'r');
+    m_pendingChat.insert(ref);
+    m_pendingReads.insert(ref);
+    sendFrame(toJson(ReadRequest { with, upTo }), ref);
+    return ref;
+}
+
+void GatewaySession::onConversations(const ConversationsPage &page, const QString &ref)
+{
+    if (m_pendingChat.remove(ref))
+        Q_EMIT conversationsReceived(ref, page.items);
+}
+
 void GatewaySession::onOk(const Ok &ok, const QString &ref)
 {
-    if (!m_pendingChat.remove(ref) || !ok.id)
+    if (!m_pendingChat.remove(ref))
+        return;
+    if (m_pendingReads.remove(ref)) {
+        Q_EMIT readAcknowledged(ref);
+        return;
+    }
+    if (!ok.id)
         return;
     Q_EMIT chatMessageAcknowledged(ref, *ok.id, ok.ts.value_or(0));
 }
@@ -267,6 +300,7 @@ void GatewaySession::loseConnectionState()
     m_subscribed.clear();
     m_pendingSubscribes.clear();
     m_pendingChat.clear();
+    m_pendingReads.clear();
     m_held.clear();
     m_available.clear();
     m_availabilityRef.clear();
@@ -360,6 +394,10 @@ void GatewaySession::onTextMessage(const QString &text)
                 onAvailabilityChanged(message);
             else if constexpr (std::is_same_v<T, Digest>)
                 onDigest(message);
+            else if constexpr (std::is_same_v<T, ConversationsPage>)
+                onConversations(message, ref);
+            else if constexpr (std::is_same_v<T, ReadMarkerEvent>)
+                Q_EMIT readMarkerReceived(message.with, message.upTo, message.unread);
         },
         decoded.value());
 }
@@ -376,6 +414,7 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_denied.clear();
     m_pendingSubscribes.clear();
     m_pendingChat.clear();
+    m_pendingReads.clear();
     m_held.clear();
     m_available.clear();
     m_friends.clear();
@@ -587,6 +626,7 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         return;
     }
     if (m_pendingChat.remove(ref)) {
+        m_pendingReads.remove(ref);
         Q_EMIT requestRefused(ref, error.codeText, error.message);
         return;
     }

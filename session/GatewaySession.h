@@ -80,6 +80,13 @@ public:
     // requestRefused, instead of getting the connection closed.
     QString sendChatMessage(const QString &to, const QString &text);
     QString requestHistory(const QString &with, const QString &before, int limit);
+    // The conversations holding messages, newest activity first, with their unread counts
+    // (conversationsReceived). Returns the ref, or an empty string when not online.
+    QString requestConversations(int limit);
+    // Tells the gateway we have read the conversation with `with` up to the message `upTo`
+    // (readAcknowledged, then readMarkerReceived on every connection of ours). Returns the
+    // ref, or an empty string when not online.
+    QString markRead(const QString &with, const QString &upTo);
 
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] int retryAttempt() const { return m_backoff.attempts(); }
@@ -123,6 +130,12 @@ Q_SIGNALS:
     void chatMessageReceived(const Presence::Protocol::ChatMessage &message);
     void chatMessageAcknowledged(const QString &ref, const QString &id, qint64 ts);
     void historyReceived(const QString &ref, const Presence::Protocol::HistoryPage &page);
+    void conversationsReceived(
+        const QString &ref, const QList<Presence::Protocol::ConversationSummary> &conversations);
+    void readAcknowledged(const QString &ref);
+    // Our read marker of the conversation with `with` moved (from this device or another):
+    // `unread` of the friend's messages are left after it.
+    void readMarkerReceived(const QString &with, const QString &upTo, int unread);
     // The gateway refused a chat request of ours; `code` is the protocol's error code.
     void requestRefused(const QString &ref, const QString &code, const QString &message);
 
@@ -147,6 +160,7 @@ private:
     void onError(const Protocol::ErrorMessage &error, const QString &ref);
     void onOk(const Protocol::Ok &ok, const QString &ref);
     void onHistory(const Protocol::HistoryPage &page, const QString &ref);
+    void onConversations(const Protocol::ConversationsPage &page, const QString &ref);
     void onAvailability(const Protocol::Availability &availability, const QString &ref);
     void onAvailabilityChanged(const Protocol::AvailabilityChanged &changed);
     void onDigest(const Protocol::Digest &digest);
@@ -192,7 +206,9 @@ private:
     QSet<QString> m_subscribed;
     QSet<QString> m_denied; // refused by the gateway this connection: never asked again
     QHash<QString, QStringList> m_pendingSubscribes; // ref -> ids
-    QSet<QString> m_pendingChat; // refs of message and history requests awaiting answers
+    // refs of message, history, conversations and read requests awaiting answers
+    QSet<QString> m_pendingChat;
+    QSet<QString> m_pendingReads; // those of them that are reads
     // What we hold of each subscribed user, seq included: pushes not newer are dropped, and the
     // gateway's digest is compared with it.
     QHash<QString, Protocol::UserPresence> m_held;
