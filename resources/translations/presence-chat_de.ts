@@ -229,6 +229,68 @@
     </message>
 </context>
 <context>
+    <name>Presence::Ui::ChatsPane</name>
+    <message>
+        <source>Chats</source>
+        <translation>Chats</translation>
+    </message>
+    <message>
+        <source>No chats yet.
+Open a friend in Friends and say hello.</source>
+        <translation>Noch keine Chats.
+Öffne einen Freund unter „Freunde“ und sag Hallo.</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::ConnectionBanner</name>
+    <message>
+        <source>Retry now</source>
+        <translation>Jetzt erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Sign in…</source>
+        <translation>Anmelden…</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>Retry connecting now</source>
+        <translation>Jetzt erneut verbinden</translation>
+    </message>
+    <message>
+        <source>Sign in with another token or gateway</source>
+        <translation>Mit einem anderen Token oder Gateway anmelden</translation>
+    </message>
+    <message>
+        <source>Connection problem</source>
+        <translation>Verbindungsproblem</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::ConversationDelegate</name>
+    <message>
+        <source>You: %1</source>
+        <extracomment>The preview of a chat whose latest message is ours.</extracomment>
+        <translation>Du: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unread</source>
+        <translation>
+            <numerusform>%n ungelesen</numerusform>
+            <numerusform>%n ungelesen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::DesktopNotifications</name>
+    <message>
+        <source>Notifications cannot be shown: this desktop has no notification service and no system tray</source>
+        <translation>Benachrichtigungen können nicht angezeigt werden: Dieser Desktop hat weder einen Benachrichtigungsdienst noch einen Infobereich</translation>
+    </message>
+</context>
+<context>
     <name>Presence::Ui::FriendListPane</name>
     <message>
         <source>Search friends</source>
@@ -345,6 +407,34 @@
         <extracomment>The status bar&apos;s tooltip, for the curious: what the client asks the gateway for.</extracomment>
         <translation>%1 genau beobachtet (die sichtbaren Zeilen) · %2 über die Verfügbarkeitsliste erfasst</translation>
     </message>
+    <message>
+        <source>Chats</source>
+        <extracomment>Tab of the left pane: recent conversations.</extracomment>
+        <translation>Chats</translation>
+    </message>
+    <message>
+        <source>Friends</source>
+        <extracomment>Tab of the left pane: the friend list.</extracomment>
+        <translation>Freunde</translation>
+    </message>
+    <message>
+        <source>(%1) Presence Chat</source>
+        <extracomment>The window title while messages are unread: (3) Presence Chat.</extracomment>
+        <translation>(%1) Presence Chat</translation>
+    </message>
+    <message>
+        <source>Chats (%1)</source>
+        <extracomment>The Chats tab while messages are unread.</extracomment>
+        <translation>Chats (%1)</translation>
+    </message>
+    <message>
+        <source>Notify on new &amp;messages</source>
+        <translation>Bei neuen &amp;Nachrichten benachrichtigen</translation>
+    </message>
+    <message>
+        <source>A desktop notification for a message whose chat is not in front</source>
+        <translation>Eine Desktop-Benachrichtigung bei einer Nachricht, deren Chat nicht im Vordergrund ist</translation>
+    </message>
 </context>
 <context>
     <name>Presence::Ui::MoreOnlineChip</name>
@@ -453,14 +543,6 @@
 <context>
     <name>Presence::Ui::SessionHeader</name>
     <message>
-        <source>Retry now</source>
-        <translation>Jetzt erneut versuchen</translation>
-    </message>
-    <message>
-        <source>Sign in…</source>
-        <translation>Anmelden…</translation>
-    </message>
-    <message>
         <source>Online</source>
         <translation>Online</translation>
     </message>
@@ -481,12 +563,17 @@
         <translation>Verbindung</translation>
     </message>
     <message>
-        <source>Retry connecting now</source>
-        <translation>Jetzt erneut verbinden</translation>
+        <source>Connection to the gateway lost — %1</source>
+        <extracomment>The banner while the connection is down; %1 is &quot;reconnecting in 4 s…&quot;.</extracomment>
+        <translation>Verbindung zum Gateway verloren — %1</translation>
     </message>
     <message>
-        <source>Sign in with another token or gateway</source>
-        <translation>Mit einem anderen Token oder Gateway anmelden</translation>
+        <source>Connection to the gateway lost — reconnecting…</source>
+        <translation>Verbindung zum Gateway verloren — verbinde erneut…</translation>
+    </message>
+    <message>
+        <source>Not signed in.</source>
+        <translation>Nicht angemeldet.</translation>
     </message>
 </context>
 <context>
