@@ -27,6 +27,7 @@ const QString kGeometryKey = u"window/geometry"_s;
 const QString kSplitterKey = u"window/splitterState"_s;
 const QString kAutoAwayKey = u"presence/autoAwayMinutes"_s;
 const QString kTrayKey = u"notifications/tray"_s;
+const QString kMessagesKey = u"notifications/messages"_s;
 
 constexpr auto kOwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
 
@@ -151,6 +152,7 @@ void ClientSettings::load()
     }
 
     m_trayNotifications = readBool(kTrayKey).value_or(false);
+    m_messageNotifications = readBool(kMessagesKey).value_or(true);
 }
 
 void ClientSettings::warnInvalid(
@@ -330,6 +332,12 @@ void ClientSettings::setTrayNotifications(bool enabled)
 {
     m_trayNotifications = enabled;
     m_settings->setValue(kTrayKey, enabled);
+}
+
+void ClientSettings::setMessageNotifications(bool enabled)
+{
+    m_messageNotifications = enabled;
+    m_settings->setValue(kMessagesKey, enabled);
 }
 
 } // namespace Presence::Ui

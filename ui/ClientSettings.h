@@ -72,6 +72,10 @@ public:
     [[nodiscard]] bool trayNotifications() const { return m_trayNotifications; }
     void setTrayNotifications(bool enabled);
 
+    // "Notify on new messages": on unless turned off.
+    [[nodiscard]] bool messageNotifications() const { return m_messageNotifications; }
+    void setMessageNotifications(bool enabled);
+
 private:
     void load();
     void restrictPermissions() const;
@@ -92,6 +96,7 @@ private:
     QByteArray m_splitterState;
     int m_autoAwayMinutes = kDefaultAutoAwayMinutes;
     bool m_trayNotifications = false;
+    bool m_messageNotifications = true;
 };
 
 } // namespace Presence::Ui

@@ -1,6 +1,7 @@
 #include "ui/FriendOnlineNotifier.h"
 
 #include "models/FriendListModel.h"
+#include "ui/DesktopNotifications.h"
 
 #include <QSystemTrayIcon>
 
@@ -55,6 +56,11 @@ void FriendOnlineNotifier::setTrayIcon(QSystemTrayIcon *icon)
 QSystemTrayIcon *FriendOnlineNotifier::trayIcon() const
 {
     return m_tray;
+}
+
+void FriendOnlineNotifier::setNotifications(DesktopNotifications *notifications)
+{
+    m_notifications = notifications;
 }
 
 void FriendOnlineNotifier::setSelfId(const QString &id)
@@ -169,6 +175,10 @@ void FriendOnlineNotifier::onWindowClosed()
     const QString title = names.size() == 1 ? tr("Friend online") : tr("Friends online");
 
     Q_EMIT notificationReady(title, message);
+    if (m_notifications) {
+        m_notifications->show(title, message, QStringLiteral("friends-online"));
+        return;
+    }
     if (m_tray && m_tray->isVisible() && QSystemTrayIcon::isSystemTrayAvailable())
         m_tray->showMessage(title, message, m_tray->icon());
 }

@@ -19,6 +19,8 @@ class FriendListModel;
 
 namespace Presence::Ui {
 
+class DesktopNotifications;
+
 // Tells the user when a friend comes online: "Alice is online", as a desktop (tray)
 // notification. Off by default, like the trayNotifications setting it follows.
 //
@@ -54,6 +56,9 @@ public:
     // destroyed at any time). Shown only while the platform has a tray and the icon is visible.
     void setTrayIcon(QSystemTrayIcon *icon);
     [[nodiscard]] QSystemTrayIcon *trayIcon() const;
+    // Where notifications are shown instead of the tray icon when set (not owned; may be null
+    // or destroyed at any time): the desktop's notification service, else its tray.
+    void setNotifications(DesktopNotifications *notifications);
 
     // The signed-in user: never announced, should the list ever hold them.
     void setSelfId(const QString &id);
@@ -78,6 +83,7 @@ private:
 
     Models::FriendListModel *m_model;
     QPointer<QSystemTrayIcon> m_tray;
+    QPointer<DesktopNotifications> m_notifications;
     QString m_selfId;
     bool m_enabled = false;
     // Last fresh state per friend id; a friend absent here has no live baseline.

@@ -1,10 +1,15 @@
 #include "ui/MainWindow.h"
 
+#include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
+#include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
+#include "ui/ChatsPane.h"
+#include "ui/DesktopNotifications.h"
 #include "ui/FriendListPane.h"
 #include "ui/MessageInput.h"
+#include "ui/MessageNotifier.h"
 #include "ui/SessionHeader.h"
 
 #include <QActionGroup>
@@ -19,6 +24,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace Presence::Ui {
@@ -28,14 +34,24 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
     : QMainWindow(parent)
     , m_session(session)
     , m_model(model)
+    , m_chatController(chat)
     , m_header(new SessionHeader(session, this))
     , m_friends(new FriendListPane(session, model, this))
+    , m_chats(new ChatsPane(chat->conversationList(), this))
+    , m_tabs(new QTabWidget(this))
     , m_chat(new ChatPane(chat, model, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_notifications(new DesktopNotifications(this))
+    , m_messageNotifier(new MessageNotifier(chat, model, m_notifications, this))
     , m_status(new QLabel(this))
 {
-    setWindowTitle(tr("Presence Chat"));
-    m_splitter->addWidget(m_friends);
+    //: Tab of the left pane: recent conversations.
+    m_tabs->addTab(m_chats, tr("Chats"));
+    //: Tab of the left pane: the friend list.
+    m_tabs->addTab(m_friends, tr("Friends"));
+    m_tabs->setCurrentWidget(m_friends);
+    m_tabs->setDocumentMode(true);
+    m_splitter->addWidget(m_tabs);
     m_splitter->addWidget(m_chat);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 2);
@@ -50,6 +66,7 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
     statusBar()->addWidget(m_status, 1);
 
     connect(m_friends, &FriendListPane::chatRequested, this, &MainWindow::openChat);
+    connect(m_chats, &ChatsPane::chatRequested, this, &MainWindow::openChat);
     connect(m_header, &SessionHeader::signInRequested, this, &MainWindow::signInRequested);
     // A click opens the chat too (activated() needs a double click on most styles).
     connect(m_friends->view(), &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
@@ -61,6 +78,7 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
         { QKeySequence(QKeySequence::Find), QKeySequence(Qt::CTRL | Qt::Key_K) }) {
         auto *search = new QShortcut(keys, this);
         connect(search, &QShortcut::activated, this, [this] {
+            m_tabs->setCurrentWidget(m_friends);
             m_friends->searchBox()->setFocus(Qt::ShortcutFocusReason);
             m_friends->searchBox()->selectAll();
         });
@@ -87,6 +105,54 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
     connect(m_friends->view()->verticalScrollBar(), &QScrollBar::valueChanged, this, schedule);
     connect(m_friends->proxy(), &QAbstractItemModel::layoutChanged, this, schedule);
     updateStatus();
+
+    // What is in front of the user: the active window, the open chat, its newest message.
+    QScrollBar *messages = m_chat->messageView()->verticalScrollBar();
+    connect(messages, &QScrollBar::valueChanged, this, &MainWindow::updateFront);
+    connect(messages, &QScrollBar::rangeChanged, this, &MainWindow::updateFront);
+    connect(chat->conversationList(), &Models::ConversationListModel::totalUnreadChanged, this,
+        &MainWindow::updateTitle);
+    connect(chat, &Session::ChatController::messageReceived, this, [this] {
+        if (!isActiveWindow())
+            QApplication::alert(this);
+    });
+    updateTitle();
+    updateFront();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::ActivationChange)
+        updateFront();
+}
+
+void MainWindow::updateFront()
+{
+    const bool active = isActiveWindow();
+    const QString open = m_chat->friendId();
+    const QScrollBar *messages = m_chat->messageView()->verticalScrollBar();
+    // The newest message is in view when the list is at (or within a pixel of) its bottom.
+    const bool newestInView = messages->value() >= messages->maximum() - 1;
+    m_messageNotifier->setFrontChat(active ? open : QString());
+    m_chatController->setInFront(active && !open.isEmpty() && newestInView);
+}
+
+void MainWindow::updateTitle()
+{
+    const int unread = m_chatController->totalUnread();
+    //: The window title while messages are unread: (3) Presence Chat.
+    setWindowTitle(unread > 0 ? tr("(%1) Presence Chat").arg(unread) : tr("Presence Chat"));
+    //: The Chats tab while messages are unread.
+    m_tabs->setTabText(0, unread > 0 ? tr("Chats (%1)").arg(unread) : tr("Chats"));
+}
+
+void MainWindow::updateNotificationAvailability()
+{
+    const bool possible = m_notifications->canNotify();
+    m_notifyAction->setEnabled(possible);
+    m_messageNotifyAction->setEnabled(possible);
+    m_unavailableAction->setVisible(!possible);
 }
 
 void MainWindow::openChat(const QString &friendId)
@@ -95,9 +161,11 @@ void MainWindow::openChat(const QString &friendId)
         return;
     m_friends->showFriend(friendId);
     m_friends->setPinned({ friendId });
+    m_chats->showFriend(friendId);
     if (m_chat->friendId() != friendId)
         m_chat->setFriend(friendId);
     m_chat->focusInput();
+    updateFront();
     Q_EMIT chatRequested(friendId);
 }
 
@@ -116,6 +184,17 @@ void MainWindow::createMenus()
     m_notifyAction->setCheckable(true);
     m_notifyAction->setToolTip(tr("A desktop notification (system tray) when a friend comes "
                                   "online"));
+    m_messageNotifyAction = settings->addAction(tr("Notify on new &messages"));
+    m_messageNotifyAction->setCheckable(true);
+    m_messageNotifyAction->setChecked(true);
+    m_messageNotifyAction->setToolTip(
+        tr("A desktop notification for a message whose chat is not in front"));
+    connect(
+        m_messageNotifyAction, &QAction::toggled, m_messageNotifier, &MessageNotifier::setEnabled);
+    m_unavailableAction = settings->addAction(DesktopNotifications::unavailableText());
+    m_unavailableAction->setEnabled(false);
+    connect(settings, &QMenu::aboutToShow, this, &MainWindow::updateNotificationAvailability);
+    updateNotificationAvailability();
 
     QMenu *away = settings->addMenu(tr("&Away when idle for"));
     m_awayChoices = new QActionGroup(this);

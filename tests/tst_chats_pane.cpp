@@ -1,0 +1,371 @@
+// The Chats tab: the list and its rows (times, "You: …", the unread badge in the palette's
+// colour), and against a real gateway through the real main window: new messages move rows
+// and count as unread, a click opens the chat, and (with a gateway that keeps read markers)
+// unread counts that survive a restart and follow the user across devices.
+
+#include "GatewayFixture.h"
+#include "PaletteProbe.h"
+#include "SessionFixture.h"
+
+#include "models/ChatModel.h"
+#include "models/ConversationListModel.h"
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "session/SessionModelBridge.h"
+#include "ui/ChatPane.h"
+#include "ui/ChatsPane.h"
+#include "ui/ConversationDelegate.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QLabel>
+#include <QListView>
+#include <QLoggingCategory>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+#include <QTimeZone>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using Presence::Gateway::Gateway;
+using Presence::Models::ChatMessageRecord;
+using Presence::Models::ConversationListModel;
+using Presence::Models::FriendListModel;
+using Presence::Session::ChatController;
+using Presence::Session::GatewaySession;
+using Presence::Session::SessionModelBridge;
+using Presence::Ui::ChatsPane;
+using Presence::Ui::ConversationDelegate;
+using Presence::Ui::MainWindow;
+
+namespace {
+
+QList<TestUser> population()
+{
+    return {
+        { u"alice"_s, { u"bob"_s, u"dave"_s }, u"Alice Liddell"_s },
+        { u"bob"_s, {}, u"Bob Dylan"_s },
+        { u"dave"_s, {}, u"Dave Brubeck"_s },
+    };
+}
+
+ChatMessageRecord record(const QString &id, const QString &from, qint64 ts, const QString &text)
+{
+    ChatMessageRecord message;
+    message.id = id;
+    message.from = from;
+    message.text = text;
+    message.ts = ts;
+    return message;
+}
+
+// A client without widgets.
+struct Headless {
+    Headless(const QUrl &url, const QString &id)
+        : session(quickSessionOptions())
+        , bridge(&session, &friends)
+        , chat(&session, &friends)
+    {
+        session.open(url, tokenOf(id));
+    }
+    [[nodiscard]] bool waitOnline() const
+    {
+        return QTest::qWaitFor(
+            [this] {
+                return session.state() == GatewaySession::State::Online && friends.rowCount() > 0;
+            },
+            5000);
+    }
+    GatewaySession session;
+    FriendListModel friends;
+    SessionModelBridge bridge;
+    ChatController chat;
+};
+
+// alice's window, wired as the application wires it.
+struct Window {
+    explicit Window(const QUrl &url)
+        : session(quickSessionOptions())
+        , bridge(&session, &friends)
+        , chat(&session, &friends)
+        , window(&session, &friends, &chat)
+    {
+        window.resize(800, 500);
+        window.show();
+        session.open(url, tokenOf(u"alice"_s));
+    }
+    [[nodiscard]] bool waitOnline() const
+    {
+        return QTest::qWaitFor(
+            [this] {
+                return session.state() == GatewaySession::State::Online && friends.rowCount() == 2;
+            },
+            5000);
+    }
+    [[nodiscard]] ConversationListModel *list() const { return chat.conversationList(); }
+    [[nodiscard]] QStringList order() const
+    {
+        QStringList ids;
+        for (int row = 0; row < list()->rowCount(); ++row)
+            ids.append(list()->at(row).friendId);
+        return ids;
+    }
+    GatewaySession session;
+    FriendListModel friends;
+    SessionModelBridge bridge;
+    ChatController chat;
+    MainWindow window;
+};
+
+// How many pixels of `image` are (nearly) `color`.
+int pixelsOf(const QImage &image, const QColor &color)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor pixel = image.pixelColor(x, y);
+            if (std::abs(pixel.red() - color.red()) + std::abs(pixel.green() - color.green())
+                    + std::abs(pixel.blue() - color.blue())
+                < 12)
+                ++count;
+        }
+    }
+    return count;
+}
+
+} // namespace
+
+class TestChatsPane : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
+        QLocale::setDefault(QLocale::c());
+    }
+    void cleanup() { m_gateway.reset(); }
+
+    void timesAndPreviews();
+    void badgeIsPaintedFromThePalette_data();
+    void badgeIsPaintedFromThePalette();
+    void paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne();
+    void newMessagesFillTheChatsTabLive();
+    void unreadSurvivesARestartAndFollowsAcrossDevices();
+
+private:
+    std::unique_ptr<Gateway> m_gateway;
+};
+
+void TestChatsPane::timesAndPreviews()
+{
+    const QDateTime now(QDate(2026, 3, 14), QTime(15, 30), Qt::UTC);
+    const qint64 earlierToday
+        = QDateTime(QDate(2026, 3, 14), QTime(9, 5), Qt::UTC).toMSecsSinceEpoch();
+    const qint64 yesterday
+        = QDateTime(QDate(2026, 3, 13), QTime(23, 59), Qt::UTC).toMSecsSinceEpoch();
+    QCOMPARE(ConversationDelegate::timeText(earlierToday, now), u"09:05"_s);
+    QCOMPARE(ConversationDelegate::timeText(yesterday, now),
+        QLocale().toString(QDate(2026, 3, 13), QLocale::ShortFormat));
+    QVERIFY(ConversationDelegate::timeText(yesterday, now) != u"23:59"_s);
+
+    ConversationListModel model;
+    model.setSelfId(u"me"_s);
+    model.setConversations({ { u"bob"_s, record(u"1"_s, u"me"_s, earlierToday, u"see\nyou"_s), 0 },
+        { u"dave"_s, record(u"2"_s, u"dave"_s, yesterday, u"hello"_s), 2 } });
+    const QModelIndex dave = model.index(0);
+    const QModelIndex bob = model.index(1);
+    QCOMPARE(ConversationDelegate::previewText(bob), u"You: see you"_s);
+    QCOMPARE(ConversationDelegate::previewText(dave), u"hello"_s);
+    const QString spoken = ConversationDelegate::accessibleText(dave, now);
+    QVERIFY2(spoken.contains(u"2 unread"_s), qPrintable(spoken));
+    QVERIFY2(spoken.startsWith(u"dave"_s), qPrintable(spoken));
+}
+
+void TestChatsPane::badgeIsPaintedFromThePalette_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::addRow("light") << u"light"_s;
+    QTest::addRow("dark") << u"dark"_s;
+}
+
+void TestChatsPane::badgeIsPaintedFromThePalette()
+{
+    QFETCH(QString, palette);
+    QPalette colours = paletteNamed(palette);
+    colours.setColor(QPalette::Highlight, QColor(0xd0, 0x20, 0xc0)); // a colour nothing else has
+    ConversationListModel model;
+    model.setConversations({ { u"bob"_s, record(u"1"_s, u"bob"_s, 1000, u"hi"_s), 3 },
+        { u"dave"_s, record(u"2"_s, u"dave"_s, 900, u"yo"_s), 0 } });
+    ConversationDelegate delegate;
+    QStyleOptionViewItem option;
+    option.palette = colours;
+    option.font = QApplication::font();
+    option.rect
+        = QRect(QPoint(0, 0), delegate.sizeHint(option, model.index(0)).expandedTo({ 320, 0 }));
+    option.state = QStyle::State_Enabled;
+    const auto paintRow = [&](int row) {
+        QImage image(option.rect.size(), QImage::Format_RGB32);
+        image.fill(colours.color(QPalette::Base));
+        QPainter painter(&image);
+        delegate.paint(&painter, option, model.index(row));
+        return image;
+    };
+    const QColor highlight = colours.color(QPalette::Highlight);
+    QVERIFY2(pixelsOf(paintRow(0), highlight) > 20, "an unread row shows the badge");
+    QCOMPARE(pixelsOf(paintRow(1), highlight), 0);
+}
+
+void TestChatsPane::paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne()
+{
+    ConversationListModel model;
+    ChatsPane pane(&model);
+    pane.resize(300, 400);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QVERIFY(pane.isShowingEmptyState());
+    QVERIFY(pane.emptyState()->isVisible());
+    model.noteMessage(u"bob"_s, record(u"1"_s, u"bob"_s, 1000, u"hi"_s));
+    model.noteMessage(u"dave"_s, record(u"2"_s, u"dave"_s, 2000, u"yo"_s));
+    QVERIFY(!pane.isShowingEmptyState());
+    QVERIFY(pane.view()->isVisible());
+
+    QSignalSpy requested(&pane, &ChatsPane::chatRequested);
+    QVERIFY(requested.isValid());
+    const QRect bobRow = pane.view()->visualRect(model.index(*model.rowOf(u"bob"_s)));
+    QTest::mouseClick(pane.view()->viewport(), Qt::LeftButton, {}, bobRow.center());
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.at(0).at(0).toString(), u"bob"_s);
+
+    // The open chat's row stays the current one when the order changes.
+    pane.showFriend(u"bob"_s);
+    model.noteMessage(u"bob"_s, record(u"3"_s, u"bob"_s, 3000, u"again"_s));
+    QCOMPARE(model.rowOf(u"bob"_s), std::optional<int>(0));
+    QCOMPARE(
+        pane.view()->currentIndex().data(ConversationListModel::FriendIdRole).toString(), u"bob"_s);
+}
+
+void TestChatsPane::newMessagesFillTheChatsTabLive()
+{
+    m_gateway = startGateway(population());
+    QVERIFY(m_gateway);
+    Window alice(m_gateway->url());
+    Headless bob(m_gateway->url(), u"bob"_s);
+    Headless dave(m_gateway->url(), u"dave"_s);
+    QVERIFY(alice.waitOnline());
+    QVERIFY(bob.waitOnline());
+    QVERIFY(dave.waitOnline());
+    QTabWidget *tabs = alice.window.leftTabs();
+    QCOMPARE(tabs->count(), 2);
+    QCOMPARE(tabs->widget(0), alice.window.chatsPane());
+    QCOMPARE(tabs->widget(1), alice.window.friendList());
+    tabs->setCurrentWidget(alice.window.chatsPane());
+
+    QVERIFY(bob.chat.send(u"alice"_s, u"hi from bob"_s) == std::nullopt);
+    QTRY_COMPARE(alice.order(), QStringList { u"bob"_s });
+    QVERIFY(dave.chat.send(u"alice"_s, u"hi from dave"_s) == std::nullopt);
+    QTRY_COMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+    QCOMPARE(alice.list()->unread(u"bob"_s), 1);
+    QCOMPARE(alice.friends.unreadCount(u"bob"_s), 1); // the friend list says the same
+    QCOMPARE(
+        alice.list()->index(0).data(ConversationListModel::NameRole).toString(), u"Dave Brubeck"_s);
+    QTRY_COMPARE(alice.window.windowTitle(), u"(2) Presence Chat"_s);
+    QCOMPARE(tabs->tabText(0), u"Chats (2)"_s);
+
+    // A click on Bob's row opens his chat and reads it; his row keeps its place (no unread
+    // left on either, so the newest activity decides).
+    ChatsPane *pane = alice.window.chatsPane();
+    const QRect bobRow
+        = pane->view()->visualRect(alice.list()->index(*alice.list()->rowOf(u"bob"_s)));
+    QTest::mouseClick(pane->view()->viewport(), Qt::LeftButton, {}, bobRow.center());
+    QCOMPARE(alice.window.chatPane()->friendId(), u"bob"_s);
+    QTRY_COMPARE(alice.list()->unread(u"bob"_s), 0);
+    QCOMPARE(alice.friends.unreadCount(u"bob"_s), 0);
+    QTRY_COMPARE(alice.window.windowTitle(), u"(1) Presence Chat"_s);
+
+    // Our answer goes to the top with "You: …".
+    QVERIFY(alice.chat.send(u"bob"_s, u"hello bob"_s) == std::nullopt);
+    QTRY_COMPARE(alice.list()->index(1).data(ConversationListModel::LastTextRole).toString(),
+        u"hello bob"_s);
+    // Dave still has an unread message: he stays above.
+    QCOMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+    QCOMPARE(ConversationDelegate::previewText(alice.list()->index(1)), u"You: hello bob"_s);
+    // Bob's list has Alice's answer as the latest, from her.
+    QTRY_COMPARE(
+        bob.chat.conversationList()->index(0).data(ConversationListModel::LastTextRole).toString(),
+        u"hello bob"_s);
+    QVERIFY(!bob.chat.conversationList()
+                 ->index(0)
+                 .data(ConversationListModel::LastFromSelfRole)
+                 .toBool());
+}
+
+void TestChatsPane::unreadSurvivesARestartAndFollowsAcrossDevices()
+{
+    m_gateway = startGateway(population());
+    QVERIFY(m_gateway);
+    {
+        // Bob writes while Alice is away.
+        Headless bob(m_gateway->url(), u"bob"_s);
+        QVERIFY(bob.waitOnline());
+        QVERIFY(bob.chat.send(u"alice"_s, u"one"_s) == std::nullopt);
+        QVERIFY(bob.chat.send(u"alice"_s, u"two"_s) == std::nullopt);
+        QTRY_COMPARE(bob.chat.conversation(u"alice"_s)->deliveredCount(), 2);
+    }
+    auto phone = std::make_unique<Headless>(m_gateway->url(), u"alice"_s);
+    QVERIFY(phone->waitOnline());
+    // A fresh client knows what is unread: the gateway said so.
+    QTRY_COMPARE(phone->chat.conversationList()->unread(u"bob"_s), 2);
+    QTRY_COMPARE(phone->friends.unreadCount(u"bob"_s), 2);
+    QCOMPARE(phone->chat.conversationList()->at(0).last.text, u"two"_s);
+
+    Window desk(m_gateway->url());
+    QVERIFY(desk.waitOnline());
+    QTRY_COMPARE(desk.list()->unread(u"bob"_s), 2);
+    QTRY_COMPARE(desk.window.windowTitle(), u"(2) Presence Chat"_s);
+
+    // Reading on the desk clears the phone's badge too.
+    desk.window.activateWindow();
+    QTRY_VERIFY(desk.window.isActiveWindow());
+    desk.window.openChat(u"bob"_s);
+    QTRY_COMPARE(desk.chat.conversation(u"bob"_s)->deliveredCount(), 2);
+    QTRY_COMPARE(phone->chat.conversationList()->unread(u"bob"_s), 0);
+    QCOMPARE(phone->friends.unreadCount(u"bob"_s), 0);
+    QCOMPARE(desk.list()->unread(u"bob"_s), 0);
+    QTRY_COMPARE(desk.window.windowTitle(), u"Presence Chat"_s);
+
+    // A new message while the desk reads: the phone counts it, then hears it was read.
+    Headless bob(m_gateway->url(), u"bob"_s);
+    QVERIFY(bob.waitOnline());
+    QSignalSpy markers(&phone->session, &GatewaySession::readMarkerReceived);
+    QVERIFY(markers.isValid());
+    QVERIFY(bob.chat.send(u"alice"_s, u"three"_s) == std::nullopt);
+    QTRY_COMPARE(desk.chat.conversation(u"bob"_s)->deliveredCount(), 3);
+    QTRY_VERIFY(!markers.isEmpty());
+    QCOMPARE(markers.last().at(0).toString(), u"bob"_s);
+    QCOMPARE(markers.last().at(2).toInt(), 0);
+    QTRY_COMPARE(phone->chat.conversationList()->unread(u"bob"_s), 0);
+    QCOMPARE(phone->chat.conversationList()->at(0).last.text, u"three"_s);
+
+    // A restart keeps it: nothing unread, the latest message known.
+    phone.reset();
+    phone = std::make_unique<Headless>(m_gateway->url(), u"alice"_s);
+    QVERIFY(phone->waitOnline());
+    QTRY_COMPARE(phone->chat.conversationList()->rowCount(), 1);
+    QCOMPARE(phone->chat.conversationList()->unread(u"bob"_s), 0);
+    QCOMPARE(phone->chat.conversationList()->at(0).last.text, u"three"_s);
+
+    // Reading is coalesced and forward only: the desk sent one read per newest message.
+    QCOMPARE(markers.size(), 1);
+}
+
+QTEST_MAIN(TestChatsPane)
+#include "tst_chats_pane.moc"

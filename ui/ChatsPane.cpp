@@ -1,0 +1,90 @@
+#include "ui/ChatsPane.h"
+
+#include "models/ConversationListModel.h"
+#include "ui/ConversationDelegate.h"
+
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QListView>
+#include <QStackedLayout>
+#include <QVBoxLayout>
+
+namespace Presence::Ui {
+
+using Models::ConversationListModel;
+
+ChatsPane::ChatsPane(ConversationListModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_view(new QListView(this))
+    , m_delegate(new ConversationDelegate(m_view))
+    , m_empty(new QLabel(this))
+{
+    m_view->setModel(model);
+    m_view->setItemDelegate(m_delegate);
+    m_view->setUniformItemSizes(true);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_view->setAccessibleName(tr("Chats"));
+
+    m_empty->setText(tr("No chats yet.\nOpen a friend in Friends and say hello."));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+
+    auto *pages = new QStackedLayout;
+    pages->setStackingMode(QStackedLayout::StackAll);
+    pages->addWidget(m_empty);
+    pages->addWidget(m_view);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(pages);
+
+    connect(m_view, &QAbstractItemView::clicked, this, &ChatsPane::request);
+    connect(m_view, &QAbstractItemView::activated, this, &ChatsPane::request);
+    for (const auto signal :
+        { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
+        connect(model, signal, this, &ChatsPane::updateEmptyState);
+    connect(model, &QAbstractItemModel::modelReset, this, &ChatsPane::updateEmptyState);
+    // A re-sort or a new list keeps the open chat's row current.
+    const auto keepShown = [this] { showFriend(m_shownFriend); };
+    connect(model, &QAbstractItemModel::modelReset, this, keepShown);
+    connect(model, &QAbstractItemModel::rowsMoved, this, keepShown);
+    connect(model, &QAbstractItemModel::rowsInserted, this, keepShown);
+    updateEmptyState();
+}
+
+bool ChatsPane::isShowingEmptyState() const
+{
+    return !m_empty->isHidden();
+}
+
+void ChatsPane::showFriend(const QString &friendId)
+{
+    m_shownFriend = friendId;
+    const auto row = m_model->rowOf(friendId);
+    if (!row) {
+        m_view->selectionModel()->clearSelection();
+        return;
+    }
+    const QModelIndex index = m_model->index(*row);
+    if (m_view->currentIndex() != index || !m_view->selectionModel()->isSelected(index))
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect);
+}
+
+void ChatsPane::updateEmptyState()
+{
+    const bool empty = m_model->rowCount() == 0;
+    m_empty->setVisible(empty);
+    m_view->setVisible(!empty);
+}
+
+void ChatsPane::request(const QModelIndex &index)
+{
+    const QString id = index.data(ConversationListModel::FriendIdRole).toString();
+    if (!id.isEmpty())
+        Q_EMIT chatRequested(id);
+}
+
+} // namespace Presence::Ui

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QListView;
+class QModelIndex;
+
+namespace Presence::Models {
+class ConversationListModel;
+}
+
+namespace Presence::Ui {
+
+class ConversationDelegate;
+
+// The "Chats" side of the main window's left pane: conversations with unread messages first,
+// then by last activity (ConversationListModel's order). A click, or Enter on the current
+// row, asks for that chat. Without any conversation it says how to start one.
+class ChatsPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChatsPane(Models::ConversationListModel *model, QWidget *parent = nullptr);
+
+    [[nodiscard]] QListView *view() const { return m_view; }
+    [[nodiscard]] ConversationDelegate *delegate() const { return m_delegate; }
+    [[nodiscard]] QLabel *emptyState() const { return m_empty; }
+    [[nodiscard]] bool isShowingEmptyState() const;
+
+    // The open chat's row is the current one (none: no row is).
+    void showFriend(const QString &friendId);
+
+Q_SIGNALS:
+    void chatRequested(const QString &friendId);
+
+private:
+    void updateEmptyState();
+    void request(const QModelIndex &index);
+
+    Models::ConversationListModel *m_model;
+    QListView *m_view;
+    ConversationDelegate *m_delegate;
+    QLabel *m_empty;
+    QString m_shownFriend;
+};
+
+} // namespace Presence::Ui
