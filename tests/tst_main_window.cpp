@@ -11,10 +11,12 @@
 #include "session/GatewaySession.h"
 #include "session/SessionModelBridge.h"
 #include "ui/ChatPane.h"
+#include "ui/ConnectionBanner.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 #include "ui/MessageInput.h"
 #include "ui/MoreOnlineChip.h"
+#include "ui/OwnAvatar.h"
 #include "ui/SessionHeader.h"
 
 #include <QApplication>
@@ -28,6 +30,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 #include <memory>
 
@@ -105,6 +108,7 @@ private Q_SLOTS:
     void searchAndSortThroughTheWidgets();
     void searchBoxLeadsToTheResults();
     void keyboardMovesBetweenChats();
+    void narrowWindowShowsOnePaneAtATime();
     void orderWaitsWhileTheListIsInHand();
     void friendsOnlineAboveAreAnnouncedNotShown();
     void lostGatewayTurnsEveryDotUnknown();
@@ -151,9 +155,20 @@ void TestMainWindow::headerAndStatusBarFollowTheSession()
     QTRY_COMPARE(watcherModel.rowCount(), 1);
     QTRY_COMPARE(watcherModel.stateAt(0), PresenceState::Online);
     QComboBox *status = scene.window.header()->statusChooser();
+    // The header shows the signed-in user as others see them, and each choice has its mark.
+    Presence::Ui::OwnAvatar *avatar = scene.window.header()->avatar();
+    QVERIFY(avatar->isVisible());
+    QCOMPARE(avatar->state(), PresenceState::Online);
+    for (int i = 0; i < status->count(); ++i)
+        QVERIFY(!status->itemIcon(i).isNull());
+    QVERIFY(status->itemIcon(0).pixmap(12).toImage() != status->itemIcon(1).pixmap(12).toImage());
     status->setCurrentIndex(status->findText(u"Away"_s));
     Q_EMIT status->activated(status->currentIndex());
     QTRY_COMPARE(watcherModel.stateAt(0), PresenceState::Away);
+    QTRY_COMPARE(avatar->state(), PresenceState::Away);
+    status->setCurrentIndex(status->findText(u"Invisible"_s));
+    Q_EMIT status->activated(status->currentIndex());
+    QTRY_COMPARE(avatar->state(), PresenceState::Offline); // what friends see
 }
 
 void TestMainWindow::searchAndSortThroughTheWidgets()
@@ -296,6 +311,47 @@ void TestMainWindow::keyboardMovesBetweenChats()
     QTRY_COMPARE(QApplication::focusWidget(), chat->sendButton());
 }
 
+void TestMainWindow::narrowWindowShowsOnePaneAtATime()
+{
+    Scene scene(m_gateway->url());
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
+    QApplication::setActiveWindow(&scene.window);
+    Presence::Ui::ChatPane *chat = scene.window.chatPane();
+    QWidget *lists = scene.window.leftTabs();
+
+    // Wide: both panes, no back arrow.
+    QVERIFY(!scene.window.isSinglePane());
+    QVERIFY(lists->isVisible() && chat->isVisible());
+    QVERIFY(!chat->backButton()->isVisible());
+
+    // The README's 600 px windows: the lists alone, until a chat opens; then the chat alone,
+    // with a back arrow, and Esc back to the lists.
+    scene.window.resize(600, 500);
+    QTRY_VERIFY(scene.window.isSinglePane());
+    QTRY_VERIFY(lists->isVisible() && !chat->isVisible());
+    scene.window.openChat(friendId(7));
+    QTRY_VERIFY(chat->isVisible() && !lists->isVisible());
+    QVERIFY(chat->backButton()->isVisible());
+    QTRY_VERIFY(chat->input()->hasFocus());
+    // Nothing of the chat is cut: the input fits the narrow pane.
+    QTRY_VERIFY(chat->input()->width() > 300);
+    QTest::keyClick(chat->input(), Qt::Key_Escape);
+    QTRY_VERIFY(lists->isVisible() && !chat->isVisible());
+    QTRY_VERIFY(scene.view()->hasFocus());
+    QCOMPARE(chat->friendId(), friendId(7)); // still open behind the lists
+    scene.window.openChat(friendId(8));
+    QTRY_VERIFY(chat->isVisible());
+    QTest::mouseClick(chat->backButton(), Qt::LeftButton);
+    QTRY_VERIFY(lists->isVisible() && !chat->isVisible());
+
+    // Wide again: both.
+    scene.window.resize(900, 500);
+    QTRY_VERIFY(!scene.window.isSinglePane());
+    QTRY_VERIFY(lists->isVisible() && chat->isVisible());
+    QVERIFY(!chat->backButton()->isVisible());
+}
+
 void TestMainWindow::orderWaitsWhileTheListIsInHand()
 {
     Scene scene(m_gateway->url());
@@ -392,6 +448,12 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     QCOMPARE(scene.model.countIn(PresenceState::Offline), 0);
     QTRY_VERIFY(scene.window.header()->connectionText().startsWith(u"reconnecting"_s));
     QVERIFY(scene.window.header()->retryButton()->isVisible());
+    // Not only words in a corner: a banner across the window says it, with Retry now.
+    Presence::Ui::ConnectionBanner *banner = scene.window.header()->banner();
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->text().startsWith(u"Connection to the gateway lost — reconnecting"_s),
+        qPrintable(banner->text()));
+    QCOMPARE(scene.window.header()->avatar()->state(), PresenceState::Unknown);
 
     // The gateway returns on the same port: live dots again, header "connected".
     GatewayConfig config = testConfig();
@@ -409,6 +471,7 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
     QTRY_VERIFY(scene.model.countIn(PresenceState::Unknown) < kFriends);
     QVERIFY(!scene.window.header()->retryButton()->isVisible());
+    QVERIFY(!banner->isVisible());
     QTRY_VERIFY(scene.view()->hasFocus());
     QVERIFY(!search->hasSelectedText());
 }

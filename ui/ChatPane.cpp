@@ -22,6 +22,8 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QStackedLayout>
+#include <QStyle>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace Presence::Ui {
@@ -97,7 +99,18 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     auto *chatPage = new QWidget(this);
     auto *layout = new QVBoxLayout(chatPage);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_header);
+    // Back to the list, for a window too narrow for both panes (MainWindow decides).
+    m_back = new QToolButton(chatPage);
+    m_back->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    m_back->setAutoRaise(true);
+    m_back->setToolTip(tr("Back to the list (Esc)"));
+    m_back->setAccessibleName(tr("Back to the list"));
+    m_back->hide();
+    connect(m_back, &QToolButton::clicked, this, &ChatPane::backRequested);
+    auto *headerRow = new QHBoxLayout;
+    headerRow->addWidget(m_back, 0, Qt::AlignVCenter);
+    headerRow->addWidget(m_header, 1);
+    layout->addLayout(headerRow);
     auto *line = new QFrame(chatPage);
     line->setFrameShape(QFrame::HLine);
     line->setFrameShadow(QFrame::Sunken);
@@ -184,6 +197,11 @@ QString ChatPane::historyText() const
 bool ChatPane::isShowingPlaceholder() const
 {
     return m_pages->currentIndex() == 0;
+}
+
+void ChatPane::setBackVisible(bool visible)
+{
+    m_back->setVisible(visible);
 }
 
 void ChatPane::submit()

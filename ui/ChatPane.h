@@ -10,6 +10,7 @@
 class QLabel;
 class QListView;
 class QStackedLayout;
+class QToolButton;
 
 namespace Presence::Models {
 class ChatModel;
@@ -59,6 +60,13 @@ public:
     // over the messages) or nothing.
     [[nodiscard]] QString historyText() const;
     [[nodiscard]] bool isShowingPlaceholder() const;
+    // The back arrow before the header (a window showing one pane at a time).
+    void setBackVisible(bool visible);
+    [[nodiscard]] QToolButton *backButton() const { return m_back; }
+
+Q_SIGNALS:
+    // The back arrow was clicked.
+    void backRequested();
 
 private:
     void submit();
@@ -88,6 +96,7 @@ private:
     QLabel *m_notice;
     MessageInput *m_input;
     QPushButton *m_send;
+    QToolButton *m_back = nullptr;
 };
 
 } // namespace Presence::Ui

@@ -72,6 +72,10 @@ public:
     [[nodiscard]] static QColor avatarTextColor(const QColor &background);
     // "Ada Lovelace" -> "AL", "grace" -> "G": the first letter of the first and last words.
     [[nodiscard]] static QString initials(const QString &name);
+    // Initials on a circle coloured from the id, filling `rect` (a square): rows, the chat
+    // header and the signed-in user's own avatar.
+    static void paintAvatar(
+        QPainter *painter, const QRect &rect, const FriendPresence &presence, const QFont &font);
     // The presence mark's colour on this palette (a row that is not selected).
     [[nodiscard]] static QColor presenceColor(Models::PresenceState state, const QPalette &palette);
 
@@ -81,8 +85,6 @@ private:
         const QStyleOptionViewItem &option, const QRect &name, int unread);
     static void paintUnreadBadge(QPainter *painter, const QRect &rect, int unread,
         const QStyleOptionViewItem &option, bool selected);
-    static void paintAvatar(
-        QPainter *painter, const QRect &rect, const FriendPresence &presence, const QFont &font);
     static void paintName(QPainter *painter, const QStyleOptionViewItem &opt, const QRect &area,
         const FriendPresence &presence, const QColor &text, const QColor &secondary);
 

@@ -89,6 +89,13 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
         connect(next, &QShortcut::activated, this,
             [this, step] { openChat(m_friends->friendNextTo(m_chat->friendId(), step)); });
     }
+    connect(m_chat, &ChatPane::backRequested, this, &MainWindow::showLists);
+    auto *back
+        = new QShortcut(Qt::Key_Escape, m_chat, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(back, &QShortcut::activated, this, [this] {
+        if (m_singlePane)
+            showLists();
+    });
     // From the list into the conversation: the input, then its send button.
     setTabOrder(m_friends->view(), m_chat->input());
     setTabOrder(m_chat->input(), m_chat->sendButton());
@@ -129,7 +136,7 @@ void MainWindow::changeEvent(QEvent *event)
 
 void MainWindow::updateFront()
 {
-    const bool active = isActiveWindow();
+    const bool active = isActiveWindow() && m_chat->isVisibleTo(this);
     const QString open = m_chat->friendId();
     const QScrollBar *messages = m_chat->messageView()->verticalScrollBar();
     // The newest message is in view when the list is at (or within a pixel of) its bottom.
@@ -164,9 +171,40 @@ void MainWindow::openChat(const QString &friendId)
     m_chats->showFriend(friendId);
     if (m_chat->friendId() != friendId)
         m_chat->setFriend(friendId);
+    m_chatInFront = true;
+    updatePanes();
     m_chat->focusInput();
     updateFront();
     Q_EMIT chatRequested(friendId);
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    const bool single = width() < kSinglePaneBelow;
+    if (single != m_singlePane) {
+        m_singlePane = single;
+        updatePanes();
+    }
+}
+
+void MainWindow::showLists()
+{
+    m_chatInFront = false;
+    updatePanes();
+    if (m_tabs->currentWidget() == m_chats)
+        m_chats->view()->setFocus(Qt::OtherFocusReason);
+    else
+        m_friends->view()->setFocus(Qt::OtherFocusReason);
+}
+
+void MainWindow::updatePanes()
+{
+    const bool chatShown = !m_singlePane || m_chatInFront;
+    m_tabs->setVisible(!m_singlePane || !m_chatInFront);
+    m_chat->setVisible(chatShown);
+    m_chat->setBackVisible(m_singlePane);
+    updateFront();
 }
 
 void MainWindow::createMenus()

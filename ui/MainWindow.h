@@ -52,6 +52,13 @@ public:
     // open, and puts the cursor in the message input.
     void openChat(const QString &friendId);
 
+    // Narrower than this, the window shows one pane at a time: the lists, or the open chat
+    // with a back arrow (Esc) to the lists.
+    static constexpr int kSinglePaneBelow = 700;
+    [[nodiscard]] bool isSinglePane() const { return m_singlePane; }
+    // Single pane: back from the chat to the lists (the chat stays open behind them).
+    void showLists();
+
     // Settings > "Notify when a friend comes online" (checkable; the owner applies it).
     [[nodiscard]] QAction *notifyAction() const { return m_notifyAction; }
     // Settings > "Notify on new messages" (checkable, checked at first; applied to
@@ -75,6 +82,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createMenus();
@@ -83,6 +91,8 @@ private:
     void updateTitle();
     void scheduleStatusUpdate();
     void updateStatus();
+    // Shows both panes, or the one in front when the window is narrow.
+    void updatePanes();
 
     Session::GatewaySession *m_session;
     Models::FriendListModel *m_model;
@@ -101,6 +111,8 @@ private:
     QActionGroup *m_awayChoices = nullptr;
     QLabel *m_status;
     QTimer m_statusTimer;
+    bool m_singlePane = false;
+    bool m_chatInFront = false; // single pane: the chat is the pane shown
 };
 
 } // namespace Presence::Ui

@@ -15,9 +15,14 @@ class GatewaySession;
 
 namespace Presence::Ui {
 
-// The strip above the list: who is signed in, their own status (online / away / invisible),
-// and the connection: "connected", "reconnecting in 4 s…" with Retry now, or the error with
-// Sign in… when retrying cannot help (a refused token, an address that is no gateway).
+class ConnectionBanner;
+class OwnAvatar;
+
+// The strip above the list: who is signed in (avatar with the presence mark others see, name,
+// @handle), their own status (online / away / invisible, each with its mark), and the
+// connection: "connected" in a corner, and while the gateway is not there a banner across
+// the window: "reconnecting in 4 s…" with Retry now, or the error with Sign in… when retrying
+// cannot help (a refused token, an address that is no gateway, signed out).
 class SessionHeader : public QWidget {
     Q_OBJECT
 public:
@@ -25,22 +30,29 @@ public:
 
     [[nodiscard]] QString connectionText() const;
     [[nodiscard]] QComboBox *statusChooser() const { return m_status; }
-    [[nodiscard]] QPushButton *retryButton() const { return m_retry; }
-    [[nodiscard]] QPushButton *signInButton() const { return m_signIn; }
+    [[nodiscard]] ConnectionBanner *banner() const { return m_banner; }
+    [[nodiscard]] OwnAvatar *avatar() const { return m_avatar; }
+    [[nodiscard]] QPushButton *retryButton() const;
+    [[nodiscard]] QPushButton *signInButton() const;
 
 Q_SIGNALS:
     // Sign in… was clicked: the session failed for good, the user must change something.
     void signInRequested();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void refresh();
+    void refreshBanner();
+    void paintStatusIcons();
 
     Session::GatewaySession *m_session;
+    OwnAvatar *m_avatar;
     QLabel *m_user;
     QComboBox *m_status;
     QLabel *m_connection;
-    QPushButton *m_retry;
-    QPushButton *m_signIn;
+    ConnectionBanner *m_banner;
     // Where the keyboard was before the retry button took it: it goes back there when the
     // button hides, instead of Qt's next-in-chain (the search box, text selected).
     QPointer<QWidget> m_focusBeforeRetry;
