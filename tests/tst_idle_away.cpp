@@ -1,16 +1,21 @@
 // Automatic away against a real gateway: idle input makes an online user away for a
 // friend watching, input makes them online again, and a status chosen by hand is left alone.
+// With the desktop's idle time (a fake DesktopIdle here; tst_freedesktop_idle checks the D-Bus
+// side), typing in another application keeps the user online, and a locked screen or a
+// suspend makes them away at once.
 
 #include "GatewayFixture.h"
 
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
 #include "session/SessionModelBridge.h"
+#include "ui/DesktopIdle.h"
 #include "ui/IdleAwayController.h"
 
 #include <QLoggingCategory>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -25,6 +30,24 @@ using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;
 using Presence::Ui::IdleAwayController;
 
+namespace {
+
+// The desktop as a test wants it: an idle time it reports when asked, on the next turn.
+class FakeDesktopIdle : public Presence::Ui::DesktopIdle {
+public:
+    [[nodiscard]] bool knowsIdleTime() const override { return true; }
+    void queryIdleTime() override
+    {
+        ++queries;
+        QTimer::singleShot(0, this, [this] { Q_EMIT idleTimeReported(idle); });
+    }
+
+    std::chrono::milliseconds idle { 0 };
+    int queries = 0;
+};
+
+} // namespace
+
 class TestIdleAway : public QObject {
     Q_OBJECT
 
@@ -32,6 +55,8 @@ private Q_SLOTS:
     void init();
     void idleMakesAwayAndInputMakesOnline();
     void handChosenStatusIsLeftAlone();
+    void inputElsewhereOnTheDesktopKeepsOnline();
+    void lockAndSuspendMakeAwayAtOnce();
 
 private:
     // Input as the user gives it: a key press delivered through the application.
@@ -99,6 +124,61 @@ void TestIdleAway::handChosenStatusIsLeftAlone()
     type();
     QVERIFY(m_alice->chosenStatus() == ChosenStatus::Away);
     QVERIFY(!idle.isAutoAway());
+}
+
+void TestIdleAway::inputElsewhereOnTheDesktopKeepsOnline()
+{
+    FakeDesktopIdle desktop;
+    IdleAwayController idle(m_alice.get(), 300ms);
+    idle.setDesktop(&desktop);
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+
+    // No input in this application, but the desktop says the user types elsewhere: online,
+    // across many checks and well past the idle time.
+    QTRY_VERIFY(desktop.queries >= 10 && sinceStart.elapsed() > 600);
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Online);
+    QCOMPARE(aliceAsBobSeesHer(), PresenceState::Online);
+
+    // The desktop idles too: away.
+    desktop.idle = 10min;
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Away);
+    QVERIFY(idle.isAutoAway());
+
+    // Input in another application brings her back, without a key in this one.
+    desktop.idle = 0ms;
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Online);
+    QVERIFY(!idle.isAutoAway());
+}
+
+void TestIdleAway::lockAndSuspendMakeAwayAtOnce()
+{
+    FakeDesktopIdle desktop;
+    IdleAwayController idle(m_alice.get(), 1h); // no idle time could explain an away
+    idle.setDesktop(&desktop);
+
+    Q_EMIT desktop.lockChanged(true);
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Away);
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Away);
+    // While locked, input seen by the desktop (a mouse nudged the lock screen) changes nothing.
+    Q_EMIT desktop.idleTimeReported(0ms);
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Away);
+
+    Q_EMIT desktop.lockChanged(false);
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Online);
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Online);
+
+    Q_EMIT desktop.sleepStarted();
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Away);
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Away);
+    type(); // back from suspend, at the keyboard
+    QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Online);
+
+    // A status chosen by hand survives a lock and an unlock.
+    m_alice->setChosenStatus(ChosenStatus::Invisible);
+    Q_EMIT desktop.lockChanged(true);
+    Q_EMIT desktop.lockChanged(false);
+    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Invisible);
 }
 
 QTEST_MAIN(TestIdleAway)

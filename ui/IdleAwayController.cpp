@@ -1,6 +1,7 @@
 #include "ui/IdleAwayController.h"
 
 #include "session/GatewaySession.h"
+#include "ui/DesktopIdle.h"
 
 #include <QCoreApplication>
 #include <QEvent>
@@ -59,23 +60,70 @@ bool IdleAwayController::eventFilter(QObject *watched, QEvent *event)
     return QObject::eventFilter(watched, event);
 }
 
+void IdleAwayController::setDesktop(DesktopIdle *desktop)
+{
+    if (m_desktop)
+        disconnect(m_desktop, nullptr, this, nullptr);
+    m_desktop = desktop;
+    if (!desktop)
+        return;
+    connect(desktop, &DesktopIdle::idleTimeReported, this,
+        [this](std::chrono::milliseconds sinceLastInput) {
+            // Our own input counts too, in case the desktop misses some of it.
+            apply(std::min(sinceLastInput, std::chrono::milliseconds(m_sinceInput.elapsed())));
+        });
+    connect(desktop, &DesktopIdle::lockChanged, this, &IdleAwayController::onLockChanged);
+    connect(desktop, &DesktopIdle::sleepStarted, this, &IdleAwayController::goAway);
+}
+
 void IdleAwayController::onActivity()
 {
     m_sinceInput.restart();
-    if (m_autoAway && m_session->chosenStatus() == ChosenStatus::Away) {
-        m_autoAway = false;
-        m_session->setChosenStatus(ChosenStatus::Online);
-    }
+    if (!m_locked)
+        comeBack();
 }
 
 void IdleAwayController::onCheck()
 {
+    if (m_desktop && m_desktop->knowsIdleTime())
+        m_desktop->queryIdleTime(); // apply() follows with the answer
+    else
+        apply(std::chrono::milliseconds(m_sinceInput.elapsed()));
+}
+
+void IdleAwayController::apply(std::chrono::milliseconds idle)
+{
+    if (idle >= m_idleAfter)
+        goAway();
+    else if (!m_locked)
+        comeBack(); // input elsewhere on the desktop
+}
+
+void IdleAwayController::goAway()
+{
     if (m_autoAway || m_session->chosenStatus() != ChosenStatus::Online)
-        return;
-    if (std::chrono::milliseconds(m_sinceInput.elapsed()) < m_idleAfter)
         return;
     m_session->setChosenStatus(ChosenStatus::Away);
     m_autoAway = true; // after the call: its chosenStatusChanged must not clear this
+}
+
+void IdleAwayController::comeBack()
+{
+    if (!m_autoAway || m_session->chosenStatus() != ChosenStatus::Away)
+        return;
+    m_autoAway = false;
+    m_session->setChosenStatus(ChosenStatus::Online);
+}
+
+void IdleAwayController::onLockChanged(bool locked)
+{
+    m_locked = locked;
+    if (locked) {
+        goAway(); // at once: nobody is at a locked screen
+    } else {
+        m_sinceInput.restart(); // unlocking is input
+        comeBack();
+    }
 }
 
 } // namespace Presence::Ui
