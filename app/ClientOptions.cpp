@@ -57,6 +57,8 @@ std::optional<ClientOptions> ClientOptions::parse(
         { u"token-file"_s, u"Read the token from FILE (or set PRESENCE_TOKEN)."_s, u"FILE"_s },
         { u"open-chat"_s, u"Open the chat with the friend whose id is ID once signed in."_s,
             u"ID"_s },
+        { u"show"_s, u"Which list the left pane shows first: chats or friends (the default)."_s,
+            u"LIST"_s },
         { u"geometry"_s, u"Place the main window: width x height + x + y, e.g. 520x760+20+40."_s,
             u"WxH+X+Y"_s },
     });
@@ -94,6 +96,15 @@ std::optional<ClientOptions> ClientOptions::parse(
             *error = u"--open-chat must be a user id: 1-%1 characters of A-Z a-z 0-9 . _ - "
                      "(got \"%2\")"_s.arg(Protocol::kMaxIdLength)
                          .arg(options.openChat);
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(u"show"_s)) {
+        const QString list = parser.value(u"show"_s);
+        if (list == u"chats")
+            options.showChats = true;
+        else if (list != u"friends") {
+            *error = u"--show must be chats or friends (got \"%1\")"_s.arg(list);
             return std::nullopt;
         }
     }

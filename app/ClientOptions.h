@@ -18,6 +18,7 @@ struct ClientOptions {
     QUrl server; // empty: ask in the sign-in dialog
     QString token; // empty: ask in the sign-in dialog
     QString openChat; // a friend's id: open the chat with them once signed in (empty: none)
+    bool showChats = false; // --show chats: the Chats tab first, not Friends
     // --geometry WxH+X+Y: where the main window goes (demos place two side by side).
     std::optional<QRect> geometry;
     QString helpText;

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void openChatTakesAnId();
     void openChatRejects_data();
     void openChatRejects();
+    void showChoosesTheFirstList();
     void helpListsOpenChat();
     void helpAndVersionNeedNoDisplay_data();
     void helpAndVersionNeedNoDisplay();
@@ -109,6 +110,22 @@ void TestClientOptions::openChatRejects()
     QString error;
     QVERIFY(!parseArgs(args, &error));
     QVERIFY2(error.contains(errorPart), qPrintable(error));
+}
+
+void TestClientOptions::showChoosesTheFirstList()
+{
+    QString error;
+    auto options = parseArgs({ u"--show"_s, u"chats"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QVERIFY(options->showChats);
+    options = parseArgs({ u"--show"_s, u"friends"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QVERIFY(!options->showChats);
+    options = parseArgs({}, &error);
+    QVERIFY(options && !options->showChats);
+    QVERIFY(!parseArgs({ u"--show"_s, u"Chats"_s }, &error));
+    QCOMPARE(error, u"--show must be chats or friends (got \"Chats\")"_s);
+    QVERIFY(!parseArgs({ u"--show"_s }, &error));
 }
 
 void TestClientOptions::helpListsOpenChat()

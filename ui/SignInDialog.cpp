@@ -224,6 +224,11 @@ void SignInDialog::onFailed()
     explainFailure();
 }
 
+void SignInDialog::setGatewayUrl(const QUrl &url)
+{
+    m_urlEdit->setText(url.toString());
+}
+
 void SignInDialog::explainFailure()
 {
     const QString at = m_session->url().toDisplayString();

@@ -36,6 +36,8 @@ public:
 
     // Signs in with what the fields hold, as the Sign in button does.
     void signIn();
+    // The address to show instead of the one remembered (the one the session tried last).
+    void setGatewayUrl(const QUrl &url);
     // Opened because the session failed (a refused token, an address that is no gateway):
     // says why, and puts the cursor in the field to correct.
     void explainFailure();

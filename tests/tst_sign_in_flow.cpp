@@ -1,0 +1,257 @@
+// Who the client signs in as, from launch to Sign out, against a real gateway with the real
+// window and dialog: a remembered token signs in without asking, a refused token or a web
+// server at the address brings the sign-in dialog over the window (not a Retry that sends the
+// same token again), and Sign out forgets the token and everything the list showed.
+
+#include "GatewayFixture.h"
+
+#include "app/SignInFlow.h"
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "session/SessionModelBridge.h"
+#include "ui/ClientSettings.h"
+#include "ui/MainWindow.h"
+#include "ui/SessionHeader.h"
+#include "ui/SignInDialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using Presence::App::SignInFlow;
+using Presence::Models::FriendListModel;
+using Presence::Session::ChatController;
+using Presence::Session::GatewaySession;
+using Presence::Session::SessionModelBridge;
+using Presence::Ui::ClientSettings;
+using Presence::Ui::MainWindow;
+
+namespace {
+
+QList<TestUser> population()
+{
+    return { { u"alice"_s, { u"bob"_s, u"carol"_s } }, { u"bob"_s, { u"alice"_s } },
+        { u"carol"_s, { u"alice"_s } } };
+}
+
+QAction *menuAction(const MainWindow &window, const QString &text)
+{
+    const auto actions = window.menuBar()->findChildren<QAction *>();
+    for (QAction *action : actions) {
+        if (action->text().remove(u'&') == text)
+            return action;
+    }
+    return nullptr;
+}
+
+// The application as main() composes it, with settings in a temporary file.
+struct App {
+    explicit App(const QString &settingsPath)
+        : settings(settingsPath)
+        , bridge(&session, &model)
+        , chat(&session, &model)
+        , flow(&session, &settings, &model)
+    {
+    }
+    // The window, shown, with the flow attached.
+    void showWindow()
+    {
+        window = std::make_unique<MainWindow>(&session, &model, &chat);
+        window->show();
+        flow.attach(window.get());
+    }
+
+    ClientSettings settings;
+    GatewaySession session;
+    FriendListModel model;
+    SessionModelBridge bridge;
+    ChatController chat;
+    SignInFlow flow;
+    std::unique_ptr<MainWindow> window;
+};
+
+} // namespace
+
+class TestSignInFlow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void rememberedTokenSignsInWithoutAsking();
+    void refusedTokenBringsTheDialogOverTheWindow();
+    void aWebServerAtTheAddressIsExplained();
+    void signOutForgetsTheAccount();
+
+private:
+    [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestSignInFlow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestSignInFlow::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestSignInFlow::rememberedTokenSignsInWithoutAsking()
+{
+    auto gateway = startGateway(population());
+    QVERIFY(gateway);
+    {
+        ClientSettings saved(settingsPath());
+        saved.setGatewayUrl(gateway->url());
+        saved.setToken(tokenOf(u"alice"_s), true);
+    }
+    App app(settingsPath());
+    // A dialog would block start() in exec(): close any that appears, and say so.
+    bool asked = false;
+    QTimer watch;
+    connect(&watch, &QTimer::timeout, &watch, [&asked] {
+        if (QWidget *modal = QApplication::activeModalWidget()) {
+            asked = true;
+            modal->close();
+        }
+    });
+    watch.start(50);
+    QVERIFY(app.flow.start({}, {}));
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+    QCOMPARE(app.session.self().id, u"alice"_s);
+    QVERIFY(!asked);
+    app.showWindow();
+    QVERIFY(!app.flow.dialog());
+}
+
+void TestSignInFlow::refusedTokenBringsTheDialogOverTheWindow()
+{
+    auto gateway = startGateway(population());
+    QVERIFY(gateway);
+    App app(settingsPath());
+    QVERIFY(app.flow.start(gateway->url(), u"not-a-token"_s)); // as --token-file would give it
+    app.showWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(app.window.get()));
+
+    // Refused: the dialog comes by itself, says why, and has the cursor in the token field
+    // (empty: a token from a file or the environment is not shown).
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    Presence::Ui::SignInDialog *dialog = app.flow.dialog();
+    QCOMPARE(dialog->parentWidget(), app.window.get());
+    QCOMPARE(dialog->statusText(), u"The gateway did not accept this token."_s);
+    auto *token = dialog->findChild<QLineEdit *>(u"token"_s);
+    QVERIFY(token);
+    QTRY_VERIFY(token->hasFocus());
+    QVERIFY(token->text().isEmpty());
+    // Behind it the header offers a new sign-in, not a retry of the same token.
+    QVERIFY(!app.window->header()->retryButton()->isVisible());
+    QVERIFY(app.window->header()->signInButton()->isVisible());
+
+    // The right token signs in and the dialog goes.
+    QTest::keyClicks(token, tokenOf(u"alice"_s));
+    QTest::mouseClick(dialog->findChild<QPushButton *>(u"signIn"_s), Qt::LeftButton);
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+    QTRY_VERIFY(!app.flow.dialog());
+    QTRY_COMPARE(app.model.rowCount(), 2);
+    QVERIFY(!app.window->header()->signInButton()->isVisible());
+
+    // Sign in… in the header brings it back after a later refusal, once.
+    app.session.open(gateway->url(), u"another-bad-one"_s);
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    QPointer<Presence::Ui::SignInDialog> first = app.flow.dialog();
+    QTest::mouseClick(app.window->header()->signInButton(), Qt::LeftButton);
+    QCOMPARE(app.flow.dialog(), first.data());
+}
+
+void TestSignInFlow::aWebServerAtTheAddressIsExplained()
+{
+    QTcpServer web;
+    QVERIFY(web.listen(QHostAddress::LocalHost, 0));
+    connect(&web, &QTcpServer::newConnection, &web, [&web] {
+        while (QTcpSocket *peer = web.nextPendingConnection()) {
+            connect(peer, &QTcpSocket::readyRead, peer, [peer] {
+                peer->readAll();
+                peer->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi");
+                peer->disconnectFromHost();
+            });
+            connect(peer, &QTcpSocket::disconnected, peer, &QObject::deleteLater);
+        }
+    });
+    App app(settingsPath());
+    const QUrl url(u"ws://127.0.0.1:%1/"_s.arg(web.serverPort()));
+    QVERIFY(app.flow.start(url, u"some-token"_s));
+    app.showWindow();
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    const QString status = app.flow.dialog()->statusText();
+    QVERIFY2(
+        status.contains(u"is a web server, not a presence gateway (it answered HTTP 200 OK)"_s),
+        qPrintable(status));
+    auto *address = app.flow.dialog()->findChild<QLineEdit *>(u"gatewayUrl"_s);
+    QVERIFY(address);
+    QTRY_VERIFY(address->hasFocus());
+}
+
+void TestSignInFlow::signOutForgetsTheAccount()
+{
+    auto gateway = startGateway(population());
+    QVERIFY(gateway);
+    {
+        ClientSettings saved(settingsPath());
+        saved.setGatewayUrl(gateway->url());
+        saved.setToken(tokenOf(u"alice"_s), true);
+    }
+    App app(settingsPath());
+    QVERIFY(app.flow.start({}, {}));
+    app.showWindow();
+    QTRY_COMPARE(app.model.rowCount(), 2);
+    app.window->openChat(u"bob"_s);
+
+    QAction *signOut = menuAction(*app.window, u"Sign out"_s);
+    QVERIFY(signOut);
+    signOut->trigger();
+    QCOMPARE(app.session.state(), GatewaySession::State::Disconnected);
+    QCOMPARE(app.model.rowCount(), 0); // nothing of that account stays on screen
+    QVERIFY(app.settings.token().isEmpty());
+    QVERIFY(!app.settings.rememberToken());
+    QVERIFY(!ClientSettings(settingsPath()).rememberToken()); // on disk too
+    QVERIFY(ClientSettings(settingsPath()).token().isEmpty());
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+
+    // Cancel leaves a signed-out window whose header offers to sign in.
+    app.flow.dialog()->reject();
+    QTRY_VERIFY(!app.flow.dialog());
+    QVERIFY(app.window->header()->signInButton()->isVisible());
+
+    // Switch account signs in as someone else: their friends, not alice's.
+    QAction *switchAccount = menuAction(*app.window, u"Switch account…"_s);
+    QVERIFY(switchAccount);
+    switchAccount->trigger();
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    auto *token = app.flow.dialog()->findChild<QLineEdit *>(u"token"_s);
+    QVERIFY(token);
+    token->setText(tokenOf(u"bob"_s));
+    app.flow.dialog()->signIn();
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+    QCOMPARE(app.session.self().id, u"bob"_s);
+    QTRY_COMPARE(app.model.rowCount(), 1);
+    QCOMPARE(app.model.index(0).data(FriendListModel::IdRole).toString(), u"alice"_s);
+}
+
+QTEST_MAIN(TestSignInFlow)
+#include "tst_sign_in_flow.moc"
