@@ -113,6 +113,11 @@ bool FaultInjector::reordersPresenceOf(const QString &userId) const
     return anyRunning(FaultKind::Reorder, userId);
 }
 
+bool FaultInjector::losesPresenceOf(const QString &userId) const
+{
+    return anyRunning(FaultKind::Lose, userId);
+}
+
 bool FaultInjector::refusesConnections() const
 {
     return std::any_of(m_running.cbegin(), m_running.cend(),

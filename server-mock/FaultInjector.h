@@ -38,6 +38,7 @@ public:
     [[nodiscard]] bool isStalled(const QString &userId) const;
     [[nodiscard]] bool duplicatesPresenceOf(const QString &userId) const;
     [[nodiscard]] bool reordersPresenceOf(const QString &userId) const;
+    [[nodiscard]] bool losesPresenceOf(const QString &userId) const;
     [[nodiscard]] bool refusesConnections() const;
 
 Q_SIGNALS:

@@ -16,7 +16,8 @@ namespace Presence::Gateway {
 namespace {
 
 constexpr std::array kKinds { FaultKind::Drop, FaultKind::Close, FaultKind::Delay, FaultKind::Stall,
-    FaultKind::Duplicate, FaultKind::Reorder, FaultKind::Refuse, FaultKind::Crash };
+    FaultKind::Duplicate, FaultKind::Reorder, FaultKind::Lose, FaultKind::Refuse,
+    FaultKind::Crash };
 
 QString kindNames()
 {
@@ -41,6 +42,8 @@ QString toString(FaultKind kind)
         return u"stall"_s;
     case FaultKind::Duplicate:
         return u"duplicate"_s;
+    case FaultKind::Lose:
+        return u"lose"_s;
     case FaultKind::Reorder:
         return u"reorder"_s;
     case FaultKind::Refuse:
@@ -116,6 +119,7 @@ std::optional<FaultSpec> FaultSpec::fromJson(const QJsonObject &json, QString *e
         case FaultKind::Stall:
         case FaultKind::Duplicate:
         case FaultKind::Reorder:
+        case FaultKind::Lose:
             if (read.allowOnly({ "kind"_L1, "user"_L1 }, owner))
                 spec.user = read.id("user"_L1, Need::Required);
             break;
@@ -155,6 +159,7 @@ QJsonObject FaultSpec::toJson() const
     case FaultKind::Stall:
     case FaultKind::Duplicate:
     case FaultKind::Reorder:
+    case FaultKind::Lose:
         if (!user.isEmpty())
             json.insert("user"_L1, user);
         break;
@@ -178,6 +183,7 @@ QJsonObject FaultSpec::toJson() const
     case FaultKind::Stall:
     case FaultKind::Duplicate:
     case FaultKind::Reorder:
+    case FaultKind::Lose:
     case FaultKind::Crash:
         break;
     }

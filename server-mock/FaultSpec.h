@@ -8,7 +8,7 @@
 namespace Presence::Gateway {
 
 // What a fault does to the gateway; the JSON field "kind" spells it in lower case.
-enum class FaultKind { Drop, Close, Delay, Stall, Duplicate, Reorder, Refuse, Crash };
+enum class FaultKind { Drop, Close, Delay, Stall, Duplicate, Reorder, Lose, Refuse, Crash };
 
 [[nodiscard]] QString toString(FaultKind kind);
 [[nodiscard]] std::optional<FaultKind> faultKindFromString(QStringView text);
@@ -21,7 +21,8 @@ struct FaultSpec {
     static constexpr double kMaxRefuseSeconds = 3600;
 
     FaultKind kind = FaultKind::Drop;
-    // drop, close, delay: empty means every connection; stall, duplicate, reorder: required.
+    // drop, close, delay: empty means every connection; stall, duplicate, reorder, lose:
+    // required.
     QString user;
     quint16 code = 0; // close
     QString reason; // close

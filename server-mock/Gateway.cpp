@@ -659,6 +659,8 @@ void Gateway::onPresencePublished(const UserPresence &presence)
 {
     m_metrics.presencePublished();
     m_availability.presencePublished(presence);
+    if (m_faults.losesPresenceOf(presence.id))
+        return; // as a pub/sub message dropped between gateways: only the digest tells
     if (m_faults.reordersPresenceOf(presence.id)) {
         // Hold each push until the next one of that user has gone out: older after newer.
         const auto held = m_reordered.find(presence.id);
@@ -713,6 +715,7 @@ void Gateway::onFaultStarted(const QString &id, const FaultSpec &fault)
         std::abort();
     case FaultKind::Duplicate:
     case FaultKind::Reorder:
+    case FaultKind::Lose:
     case FaultKind::Refuse:
         break; // asked for while they run
     }

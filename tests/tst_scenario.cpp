@@ -204,6 +204,7 @@ void TestScenario::faultKindNames()
         { FaultKind::Stall, u"stall"_s },
         { FaultKind::Duplicate, u"duplicate"_s },
         { FaultKind::Reorder, u"reorder"_s },
+        { FaultKind::Lose, u"lose"_s },
         { FaultKind::Refuse, u"refuse"_s },
         { FaultKind::Crash, u"crash"_s },
     };
@@ -280,7 +281,7 @@ void TestScenario::refusesBadFault_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("expected");
 
-    const QString kinds = u"drop, close, delay, stall, duplicate, reorder, refuse, crash"_s;
+    const QString kinds = u"drop, close, delay, stall, duplicate, reorder, lose, refuse, crash"_s;
     const QString badCode = u"field 'code' must be a close code a server may send: 1000-1003, "
                             "1007-1011 or 3000-4999"_s;
     const QString badUser
@@ -327,7 +328,7 @@ void TestScenario::refusesBadFault_data()
     QTest::addRow("delay 60001 ms") << R"({"kind": "delay", "ms": 60001})"_ba << badMs;
     QTest::addRow("delay 1.5 ms") << R"({"kind": "delay", "ms": 1.5})"_ba << badMs;
     QTest::addRow("delay ms as string") << R"({"kind": "delay", "ms": "5"})"_ba << badMs;
-    for (const char *kind : { "stall", "duplicate", "reorder" })
+    for (const char *kind : { "stall", "duplicate", "reorder", "lose" })
         QTest::addRow("%s without user", kind)
             << R"({"kind": ")"_ba + kind + "\"}"_ba << u"field 'user' is missing"_s;
     const QString badSeconds = u"field 'seconds' must be a number of seconds above 0 and at most "

@@ -473,10 +473,12 @@ void TestSession::aLostPushIsCorrectedByTheDigest()
     QTest::qWait(700);
     QCOMPARE(session.digestMismatches(), 0);
 
-    // The gateway stops hearing its store (as when a pub/sub message is dropped between
-    // gateways): bob's change is published and never pushed.
-    QVERIFY(QObject::disconnect(gateway->store(),
-        &Presence::Gateway::PresenceStore::presencePublished, gateway.get(), nullptr));
+    // The fault injector loses bob's pushes (as a pub/sub message dropped between gateways
+    // would be): his change is published and never pushed.
+    Presence::Gateway::FaultSpec lose;
+    lose.kind = Presence::Gateway::FaultKind::Lose;
+    lose.user = u"bob"_s;
+    gateway->faults().start(lose);
     TestClient bob;
     QVERIFY(!bob.login(gateway->url(), tokenOf(u"bob"_s)).isEmpty());
     // Within about one digest interval the session notices and reads bob again.
