@@ -27,6 +27,7 @@
 #include "support/PaletteProbe.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/ChatRowContext.h"
+#include "ui/EmojiRuns.h"
 #include "ui/MessageLinks.h"
 #include "ui/PaletteColors.h"
 
@@ -330,6 +331,8 @@ private Q_SLOTS:
     void linksAreFound();
     void linkAtFindsTheLinkUnderThePoint();
     void linksAreUnderlined();
+    void emojiAreInColour();
+    void emojiRunsKeepTheirSequences();
     void unreadDividerGoesAboveItsMessage();
     void selectedRowHasNoBand();
 };
@@ -1044,6 +1047,51 @@ void TestChatMessageDelegate::linksAreUnderlined()
     const QColor link = f.view.palette().color(QPalette::Link);
     QVERIFY(image.countNear(f.layoutOf(0).text.toAlignedRect(), link, 40) > 40);
     QCOMPARE(image.countNear(f.layoutOf(1).text.toAlignedRect(), link, 40), 0);
+}
+
+void TestChatMessageDelegate::emojiAreInColour()
+{
+    QVERIFY2(!Presence::Ui::EmojiRuns::colourFamily().isEmpty(),
+        "no colour emoji font: the set-up installs fonts-noto-color-emoji");
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 420, 560 });
+    f.model.mergeHistory(
+        { delivered(u"m1"_s, u"ada"_s, u"lunch? 😀🍕👍🏽"_s, todayAt(11, 0)),
+            delivered(u"m2"_s, u"ada"_s, u"lunch? :-) pizza, thumbs up"_s, todayAt(11, 30)) },
+        false, false);
+    QVERIFY(f.exposed());
+    const Capture image = f.capture();
+    // Count strongly coloured pixels: text is drawn in one grey, emoji in their colours.
+    const auto coloured = [&image](const QRect &rect) {
+        int count = 0;
+        for (int y = rect.top(); y <= rect.bottom(); ++y) {
+            for (int x = rect.left(); x <= rect.right(); ++x) {
+                const QColor c = image.at(x, y);
+                count += c.hsvSaturation() > 120 && c.value() > 80;
+            }
+        }
+        return count;
+    };
+    const int withEmoji = coloured(f.layoutOf(0).text.toAlignedRect());
+    QVERIFY2(withEmoji > 100, qPrintable(QString::number(withEmoji)));
+    QCOMPARE(coloured(f.layoutOf(1).text.toAlignedRect()), 0);
+}
+
+void TestChatMessageDelegate::emojiRunsKeepTheirSequences()
+{
+    using Presence::Ui::EmojiRuns;
+    const auto runs = [](const QString &text) {
+        QStringList parts;
+        for (const QTextLayout::FormatRange &range : EmojiRuns::formats(text))
+            parts.append(text.mid(range.start, range.length));
+        return parts;
+    };
+    QCOMPARE(runs(u"plain text, digits 42 # *"_s), QStringList());
+    QCOMPARE(runs(u"a😀b"_s), (QStringList { u"😀"_s }));
+    // Skin tone, joiners (a family), a flag, a keycap and a heart with its selector stay
+    // one run each; the text between them is not in the emoji font.
+    QCOMPARE(runs(u"👍🏽 and 👩‍👩‍👧 from 🇫🇷, 1️⃣ ❤️!"_s),
+        (QStringList { u"👍🏽"_s, u"👩‍👩‍👧"_s, u"🇫🇷"_s, u"❤️"_s }));
+    // (A keycap, 1️⃣, stays in the text font: its digit is text.)
 }
 
 void TestChatMessageDelegate::unreadDividerGoesAboveItsMessage()

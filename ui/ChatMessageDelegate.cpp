@@ -1,6 +1,7 @@
 #include "ui/ChatMessageDelegate.h"
 
 #include "models/ChatModel.h"
+#include "ui/EmojiRuns.h"
 #include "ui/PaletteColors.h"
 
 #include <QAbstractItemView>
@@ -238,7 +239,8 @@ ChatMessageDelegate::BubbleLayout ChatMessageDelegate::layout(
     text.setText(withLineSeparators(index.data(ChatModel::TextRole).toString()));
     text.setFont(option.font);
     parts.links = MessageLinks::find(text.text());
-    text.setFormats(linkFormats(parts.links, colorsOf(option, index).link));
+    text.setFormats(
+        linkFormats(parts.links, colorsOf(option, index).link) + EmojiRuns::formats(text.text()));
     const QSizeF textSize = layoutLines(text, maxText);
 
     const QFont metaFont = metaFontOf(option.font);
