@@ -10,6 +10,26 @@
             <numerusform>neuer Verbindungsversuch in %n s…</numerusform>
         </translation>
     </message>
+    <message>
+        <source>not connected</source>
+        <translation>nicht verbunden</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>verbunden</translation>
+    </message>
+    <message>
+        <source>reconnecting…</source>
+        <translation>verbinde erneut…</translation>
+    </message>
+    <message>
+        <source>cannot connect</source>
+        <translation>keine Verbindung möglich</translation>
+    </message>
 </context>
 <context>
     <name>Presence::Session::ChatController</name>
@@ -67,29 +87,6 @@
     <message>
         <source>The gateway stopped answering.</source>
         <translation>Das Gateway antwortet nicht mehr.</translation>
-    </message>
-</context>
-<context>
-    <name>Presence::Ui</name>
-    <message>
-        <source>not connected</source>
-        <translation>nicht verbunden</translation>
-    </message>
-    <message>
-        <source>connecting…</source>
-        <translation>verbinde…</translation>
-    </message>
-    <message>
-        <source>connected</source>
-        <translation>verbunden</translation>
-    </message>
-    <message>
-        <source>reconnecting…</source>
-        <translation>verbinde erneut…</translation>
-    </message>
-    <message>
-        <source>cannot connect</source>
-        <translation>keine Verbindung möglich</translation>
     </message>
 </context>
 <context>
@@ -215,6 +212,14 @@
     <message>
         <source>No messages with %1 yet. Say hello!</source>
         <translation>Noch keine Nachrichten mit %1. Sag Hallo!</translation>
+    </message>
+    <message>
+        <source>Back to the list (Esc)</source>
+        <translation>Zurück zur Liste (Esc)</translation>
+    </message>
+    <message>
+        <source>Back to the list</source>
+        <translation>Zurück zur Liste</translation>
     </message>
 </context>
 <context>
