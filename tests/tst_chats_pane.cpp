@@ -6,6 +6,7 @@
 #include "GatewayFixture.h"
 #include "PaletteProbe.h"
 #include "SessionFixture.h"
+#include "WindowFixture.h"
 
 #include "models/ChatModel.h"
 #include "models/ConversationListModel.h"
@@ -67,48 +68,17 @@ ChatMessageRecord record(const QString &id, const QString &from, qint64 ts, cons
 }
 
 // A client without widgets.
-struct Headless {
-    Headless(const QUrl &url, const QString &id)
-        : session(quickSessionOptions())
-        , bridge(&session, &friends)
-        , chat(&session, &friends)
-    {
-        session.open(url, tokenOf(id));
-    }
-    [[nodiscard]] bool waitOnline() const
-    {
-        return QTest::qWaitFor(
-            [this] {
-                return session.state() == GatewaySession::State::Online && friends.rowCount() > 0;
-            },
-            5000);
-    }
-    GatewaySession session;
-    FriendListModel friends;
-    SessionModelBridge bridge;
-    ChatController chat;
+struct Headless : ClientFixture {
+    Headless(const QUrl &url, const QString &id) { signIn(url, id); }
 };
 
 // alice's window, wired as the application wires it.
-struct Window {
+struct Window : WindowFixture {
     explicit Window(const QUrl &url)
-        : session(quickSessionOptions())
-        , bridge(&session, &friends)
-        , chat(&session, &friends)
-        , window(&session, &friends, &chat)
+        : WindowFixture(url, u"alice"_s, QSize(800, 500))
     {
-        window.resize(800, 500);
-        window.show();
-        session.open(url, tokenOf(u"alice"_s));
     }
-    [[nodiscard]] bool waitOnline() const
-    {
-        return QTest::qWaitFor(
-            [this] {
-                return session.state() == GatewaySession::State::Online && friends.rowCount() == 2;
-            },
-            5000);
-    }
+    [[nodiscard]] bool waitOnline() const { return WindowFixture::waitOnline(2); }
     [[nodiscard]] ConversationListModel *list() const { return chat.conversationList(); }
     [[nodiscard]] QStringList order() const
     {
@@ -117,11 +87,6 @@ struct Window {
             ids.append(list()->at(row).friendId);
         return ids;
     }
-    GatewaySession session;
-    FriendListModel friends;
-    SessionModelBridge bridge;
-    ChatController chat;
-    MainWindow window;
 };
 
 // How many pixels of `image` are (nearly) `color`.

@@ -4,6 +4,7 @@
 
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
+#include "WindowFixture.h"
 
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
@@ -69,16 +70,10 @@ QList<TestUser> population()
 }
 
 // A signed-in window, wired as the application wires it.
-struct Scene {
+struct Scene : WindowFixture {
     explicit Scene(const QUrl &url)
-        : session(quickSessionOptions())
-        , bridge(&session, &model)
-        , chat(&session, &model)
-        , window(&session, &model, &chat)
+        : WindowFixture(url, u"me"_s)
     {
-        window.resize(700, 500);
-        window.show();
-        session.open(url, tokenOf(u"me"_s));
     }
     [[nodiscard]] QListView *view() const { return window.friendList()->view(); }
     [[nodiscard]] FriendSortFilterProxy *proxy() const { return window.friendList()->proxy(); }
@@ -89,12 +84,6 @@ struct Scene {
             ids.append(proxy()->index(row, 0).data(FriendListModel::IdRole).toString());
         return ids;
     }
-
-    GatewaySession session;
-    FriendListModel model;
-    SessionModelBridge bridge;
-    ChatController chat;
-    MainWindow window;
 };
 
 } // namespace
@@ -130,7 +119,7 @@ void TestMainWindow::headerAndStatusBarFollowTheSession()
     QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
     QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
     QVERIFY(!scene.window.header()->retryButton()->isVisible());
-    QTRY_COMPARE(scene.model.rowCount(), kFriends);
+    QTRY_COMPARE(scene.friends.rowCount(), kFriends);
 
     // Two friends come online; the status bar counts friends and online ones among all of
     // them (the availability set covers the whole list), while only what is on screen plus
@@ -141,7 +130,7 @@ void TestMainWindow::headerAndStatusBarFollowTheSession()
     // "Friend 1" and "Friend 2": at the top of the list, so on screen and watched.
     first->open(m_gateway->url(), tokenOf(friendId(kFriends)));
     second->open(m_gateway->url(), tokenOf(friendId(kFriends - 1)));
-    QTRY_COMPARE(scene.model.countIn(PresenceState::Online), 2);
+    QTRY_COMPARE(scene.friends.countIn(PresenceState::Online), 2);
     QTRY_COMPARE(scene.window.statusText(), u"%1 friends · 2 online"_s.arg(kFriends));
     QVERIFY(scene.session.subscribed().size() < kFriends);
 
@@ -357,7 +346,7 @@ void TestMainWindow::orderWaitsWhileTheListIsInHand()
     Scene scene(m_gateway->url());
     QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
     QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
-    QTRY_COMPARE(scene.model.coveredCount(), kFriends);
+    QTRY_COMPARE(scene.friends.coveredCount(), kFriends);
     QScrollBar *bar = scene.view()->verticalScrollBar();
     QTRY_VERIFY(bar->maximum() > 2);
 
@@ -374,8 +363,8 @@ void TestMainWindow::orderWaitsWhileTheListIsInHand()
     const QString last = before.constLast(); // at the bottom by name
     auto friendSession = std::make_unique<GatewaySession>();
     friendSession->open(m_gateway->url(), tokenOf(last));
-    QTRY_COMPARE(scene.model.countLiveIn(PresenceState::Online), 1);
-    scene.model.flush();
+    QTRY_COMPARE(scene.friends.countLiveIn(PresenceState::Online), 1);
+    scene.friends.flush();
     QCOMPARE(scene.idsShown(), before);
     hand.stop();
 
@@ -389,7 +378,7 @@ void TestMainWindow::friendsOnlineAboveAreAnnouncedNotShown()
     Scene scene(m_gateway->url());
     QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
     QTRY_COMPARE(scene.proxy()->rowCount(), kFriends);
-    QTRY_COMPARE(scene.model.coveredCount(), kFriends);
+    QTRY_COMPARE(scene.friends.coveredCount(), kFriends);
     QListView *view = scene.view();
     QScrollBar *bar = view->verticalScrollBar();
     QTRY_VERIFY(bar->maximum() > 2);
@@ -408,7 +397,7 @@ void TestMainWindow::friendsOnlineAboveAreAnnouncedNotShown()
         friends.push_back(std::make_unique<GatewaySession>());
         friends.back()->open(m_gateway->url(), tokenOf(id));
     }
-    QTRY_COMPARE(scene.model.countLiveIn(PresenceState::Online), 2);
+    QTRY_COMPARE(scene.friends.countLiveIn(PresenceState::Online), 2);
 
     // Once the order settles they sort to the top, out of sight: the chip says so, and the
     // row the user looked at has not moved.
@@ -440,12 +429,12 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
     auto friendSession = std::make_unique<GatewaySession>();
     friendSession->open(m_gateway->url(), tokenOf(friendId(kFriends)));
-    QTRY_COMPARE(scene.model.countIn(PresenceState::Online), 1);
+    QTRY_COMPARE(scene.friends.countIn(PresenceState::Online), 1);
 
     const quint16 port = m_gateway->port();
     m_gateway.reset();
-    QTRY_COMPARE(scene.model.countIn(PresenceState::Unknown), kFriends);
-    QCOMPARE(scene.model.countIn(PresenceState::Offline), 0);
+    QTRY_COMPARE(scene.friends.countIn(PresenceState::Unknown), kFriends);
+    QCOMPARE(scene.friends.countIn(PresenceState::Offline), 0);
     QTRY_VERIFY(scene.window.header()->connectionText().startsWith(u"reconnecting"_s));
     QVERIFY(scene.window.header()->retryButton()->isVisible());
     // Not only words in a corner: a banner across the window says it, with Retry now.
@@ -469,7 +458,7 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     scene.window.header()->retryButton()->setFocus(Qt::MouseFocusReason);
     QTest::mouseClick(scene.window.header()->retryButton(), Qt::LeftButton);
     QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
-    QTRY_VERIFY(scene.model.countIn(PresenceState::Unknown) < kFriends);
+    QTRY_VERIFY(scene.friends.countIn(PresenceState::Unknown) < kFriends);
     QVERIFY(!scene.window.header()->retryButton()->isVisible());
     QVERIFY(!banner->isVisible());
     QTRY_VERIFY(scene.view()->hasFocus());

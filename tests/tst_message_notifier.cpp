@@ -6,6 +6,7 @@
 
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
+#include "WindowFixture.h"
 
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
@@ -79,30 +80,12 @@ struct Writer {
 };
 
 // alice's window, wired as the application wires it.
-struct Reader {
+struct Reader : WindowFixture {
     explicit Reader(const QUrl &url)
-        : session(quickSessionOptions())
-        , bridge(&session, &friends)
-        , chat(&session, &friends)
-        , window(&session, &friends, &chat)
+        : WindowFixture(url, u"alice"_s)
     {
-        window.resize(700, 500);
-        window.show();
-        session.open(url, tokenOf(u"alice"_s));
     }
-    [[nodiscard]] bool waitOnline() const
-    {
-        return QTest::qWaitFor(
-            [this] {
-                return session.state() == GatewaySession::State::Online && friends.rowCount() == 2;
-            },
-            5000);
-    }
-    GatewaySession session;
-    FriendListModel friends;
-    SessionModelBridge bridge;
-    ChatController chat;
-    MainWindow window;
+    [[nodiscard]] bool waitOnline() const { return WindowFixture::waitOnline(2); }
 };
 
 // org.freedesktop.Notifications, as far as Notify goes: records what it was asked to show.

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "GatewayFixture.h"
+#include "SessionFixture.h"
+
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "session/SessionModelBridge.h"
+#include "ui/MainWindow.h"
+
+#include <QSize>
+#include <QString>
+#include <QTest>
+#include <QUrl>
+
+// The client core wired as the application wires it (session, friend model, bridge, chat
+// controller), without widgets. Header-only, like SessionFixture, so the support library
+// stays free of client code.
+struct ClientFixture {
+    ClientFixture()
+        : session(quickSessionOptions())
+        , bridge(&session, &friends)
+        , chat(&session, &friends)
+    {
+    }
+    void signIn(const QUrl &url, const QString &user) { session.open(url, tokenOf(user)); }
+    // Online with the friend list loaded (exactly `friendCount` rows, if given), within 5 s.
+    [[nodiscard]] bool waitOnline(int friendCount = -1) const
+    {
+        return QTest::qWaitFor(
+            [this, friendCount] {
+                return session.state() == Presence::Session::GatewaySession::State::Online
+                    && (friendCount < 0 ? friends.rowCount() > 0
+                                        : friends.rowCount() == friendCount);
+            },
+            5000);
+    }
+
+    Presence::Session::GatewaySession session;
+    Presence::Models::FriendListModel friends;
+    Presence::Session::SessionModelBridge bridge;
+    Presence::Session::ChatController chat;
+};
+
+// The same with the main window, shown at `size`, then signed in as `user`.
+struct WindowFixture : ClientFixture {
+    WindowFixture(const QUrl &url, const QString &user, QSize size = QSize(700, 500))
+        : window(&session, &friends, &chat)
+    {
+        window.resize(size);
+        window.show();
+        signIn(url, user);
+    }
+
+    Presence::Ui::MainWindow window;
+};
