@@ -10,7 +10,7 @@ const QStringList &clientTypes()
 {
     static const QStringList types { u"hello"_s, u"friends"_s, u"subscribe"_s, u"unsubscribe"_s,
         u"set_status"_s, u"ping"_s, u"message"_s, u"history"_s, u"watch_availability"_s,
-        u"unwatch_availability"_s, u"invalid"_s, u"binary"_s };
+        u"unwatch_availability"_s, u"conversations"_s, u"read"_s, u"invalid"_s, u"binary"_s };
     return types;
 }
 
@@ -18,7 +18,7 @@ const QStringList &serverTypes()
 {
     static const QStringList types { u"welcome"_s, u"friends"_s, u"snapshot"_s, u"presence"_s,
         u"message"_s, u"history"_s, u"ok"_s, u"pong"_s, u"error"_s, u"availability"_s,
-        u"availability_changed"_s, u"digest"_s };
+        u"availability_changed"_s, u"digest"_s, u"conversations"_s, u"read_marker"_s };
     return types;
 }
 

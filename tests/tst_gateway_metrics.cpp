@@ -100,13 +100,20 @@ void TestGatewayMetrics::countsWhatClientsDo()
     QCOMPARE(alice->request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
     alice->sendText(u"{not json"_s);
     QCOMPARE(alice->waitFor(u"error"_s).value("code"_L1).toString(), u"bad_request"_s);
+    const QJsonObject sent = alice->request(
+        { { "type"_L1, "message"_L1 }, { "to"_L1, "carol"_L1 }, { "text"_L1, "hi"_L1 } });
+    QCOMPARE(sent.value("type"_L1).toString(), u"ok"_s);
+    QVERIFY(!carol->waitFor(u"message"_s).isEmpty());
+    // The recent chats and a read marker count under their own names.
+    QCOMPARE(alice->request({ { "type"_L1, "conversations"_L1 } }).value("type"_L1).toString(),
+        u"conversations"_s);
     QCOMPARE(alice
-                 ->request({ { "type"_L1, "message"_L1 }, { "to"_L1, "carol"_L1 },
-                     { "text"_L1, "hi"_L1 } })
+                 ->request({ { "type"_L1, "read"_L1 }, { "with"_L1, "carol"_L1 },
+                     { "up_to"_L1, sent.value("id"_L1) } })
                  .value("type"_L1)
                  .toString(),
         u"ok"_s);
-    QVERIFY(!carol->waitFor(u"message"_s).isEmpty());
+    QVERIFY(!alice->waitFor(u"read_marker"_s).isEmpty());
 
     const auto text = scrape(*gateway);
     QVERIFY(text);
@@ -126,7 +133,11 @@ void TestGatewayMetrics::countsWhatClientsDo()
     QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"presence"_s } }), 2.0);
     QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"pong"_s } }), 1.0);
     QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"error"_s } }), 1.0);
-    QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"ok"_s } }), 1.0);
+    QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"ok"_s } }), 2.0);
+    QCOMPARE(valueOf(*text, "presence_frames_in_total", { { "type", u"conversations"_s } }), 1.0);
+    QCOMPARE(valueOf(*text, "presence_frames_in_total", { { "type", u"read"_s } }), 1.0);
+    QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"conversations"_s } }), 1.0);
+    QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"read_marker"_s } }), 1.0);
     QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"message"_s } }), 1.0);
     QCOMPARE(valueOf(*text, "presence_errors_total", { { "code", u"bad_request"_s } }), 1.0);
     // alice's and carol's sign-ins were published too (nobody watched them).
