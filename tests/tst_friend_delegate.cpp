@@ -517,6 +517,52 @@ void TestFriendDelegate::handleTellsSameNamesApart()
         name.left() + nameWidth, name.top(), name.width() - nameWidth, name.height());
     QCOMPARE(first.copy(nameArea), second.copy(nameArea));
     QVERIFY(first.copy(afterName) != second.copy(afterName));
+
+    // Beside its handle a name is never cut ("Amelia Broo… @brooks"): at every width and font
+    // size, the name's pixels are those of the name alone, or the handle is not there.
+    int withHandle = 0;
+    for (const QString &who : { u"Amelia Brooks"_s, u"Chloé Martin"_s, u"Tomás Varga"_s }) {
+        // The same name with an id too long for a handle to fit: the name alone, whole.
+        model.setFriends({ { u"someone"_s, who }, { QString(64, u'x'), who } });
+        for (const qreal points : { 8.0, 9.0, 10.0, 10.5, 11.0, 12.0 }) {
+            QFont sized = font;
+            sized.setPointSizeF(points);
+            QFont bold = sized;
+            bold.setWeight(QFont::DemiBold);
+            const int fullName = QFontMetrics(bold).horizontalAdvance(who);
+            const auto paintSized = [&](int width, int row = 0) {
+                QStyleOptionViewItem option;
+                option.palette = lightPalette();
+                option.font = sized;
+                option.fontMetrics = QFontMetrics(sized);
+                option.direction = Qt::LeftToRight;
+                option.rect
+                    = QRect(QPoint(0, 0), QSize(width, delegate.sizeHint(option, {}).height()));
+                QImage image(option.rect.size(), QImage::Format_ARGB32_Premultiplied);
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                delegate.paint(&painter, option, model.index(row));
+                return std::pair(image, FriendDelegate::layout(option).name);
+            };
+            const auto [wide, wideName] = paintSized(400, 1);
+            const QRect whole(wideName.left(), wideName.top(), fullName, wideName.height());
+            for (int width = 120; width <= 340; ++width) {
+                const auto [image, area] = paintSized(width);
+                const QRect after(area.left() + fullName + 2, area.top(),
+                    std::max(0, area.width() - fullName - 2), area.height());
+                if (after.isEmpty())
+                    continue;
+                QImage white(after.size(), QImage::Format_ARGB32_Premultiplied);
+                white.fill(Qt::white);
+                if (image.copy(after) == white)
+                    continue; // no handle at this width
+                ++withHandle;
+                QVERIFY2(image.copy(whole) == wide.copy(whole),
+                    qPrintable(u"%1 cut at %2 px, %3 pt"_s.arg(who).arg(width).arg(points)));
+            }
+        }
+    }
+    QVERIFY(withHandle > 100); // the widths tried do show it
 }
 
 void TestFriendDelegate::nowIsInjectable()

@@ -306,9 +306,12 @@ void FriendDelegate::paintName(QPainter *painter, const QStyleOptionViewItem &op
     const int fullName = nameMetrics.horizontalAdvance(presence.name);
     const bool withHandle
         = fullName + gap + handleMetrics.horizontalAdvance(handle) <= area.width();
-    const int nameWidth = withHandle ? fullName : area.width();
-    const QString name = nameMetrics.elidedText(presence.name, Qt::ElideRight, nameWidth);
-    const int drawnWidth = nameMetrics.horizontalAdvance(name);
+    // Beside the handle the name is whole (eliding to its own advance can still cut it, as
+    // elidedText measures with a finer rounding); alone it is elided to the line.
+    const QString name = withHandle
+        ? presence.name
+        : nameMetrics.elidedText(presence.name, Qt::ElideRight, area.width());
+    const int drawnWidth = withHandle ? fullName + 1 : nameMetrics.horizontalAdvance(name);
     const int alignment
         = int(QStyle::visualAlignment(opt.direction, Qt::AlignLeft | Qt::AlignVCenter))
         | Qt::TextSingleLine;
