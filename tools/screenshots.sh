@@ -2,6 +2,8 @@
 # The README's screenshots, taken of the real client and gateway on a virtual X display:
 #   docs/screenshots/main-window.png  the friend list: online, away, offline and unknown friends
 #   docs/screenshots/chat.png         a conversation with a friend
+#   docs/screenshots/chats.png        the Chats pane: conversations, unread first
+#   docs/screenshots/reconnecting.png the banner while the gateway is gone
 # Installs what is missing, builds in build/shots, sets the scene on a gateway of its own (a
 # free port, a temporary users file, scripted users), captures, and stops everything it started.
 # Running it again overwrites both files.
@@ -181,8 +183,9 @@ export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config
 mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME" "$out_dir"
 
 # shot NAME WIDTHxHEIGHT CLIENT-ARGS...: starts the client as Sam in a window of that size,
-# waits until it is signed in and its window is on the display, lets it paint, and writes
-# docs/screenshots/NAME.png.
+# waits until it is signed in and its window is on the display, lets it paint, runs the
+# function named by $before_capture if set, and writes docs/screenshots/NAME.png.
+before_capture=
 shot() {
     local name=$1 size=$2 log=$work/$1.log window=
     shift 2
@@ -197,14 +200,17 @@ shot() {
     }
     wait_until "the client to sign in" signed_in
     window_shown() {
+        # The title counts unread messages: "(2) Presence Chat".
         window=$(xwininfo -root -children 2>/dev/null \
-            | sed -n 's/^ *\(0x[0-9a-f]*\) "Presence Chat": .*/\1/p' | head -n 1)
+            | sed -n 's/^ *\(0x[0-9a-f]*\) "\(([0-9]*) \)\{0,1\}Presence Chat": .*/\1/p' \
+            | head -n 1)
         [[ -n $window ]] && xwininfo -id "$window" | grep -q 'Map State: IsViewable'
     }
     wait_until "the client's window" window_shown
     # Nothing to wait on from out here for the last snapshot, the history and the paint:
     # all are local and take milliseconds. One second is plenty.
     sleep 1
+    [[ -z $before_capture ]] || "$before_capture"
     xwd -silent -id "$window" | xwdtopnm 2>/dev/null | pnmtopng -compression 9 >"$work/$name.png"
     mv -f "$work/$name.png" "$out_dir/$name.png"
     stop "$pid"
@@ -214,3 +220,18 @@ shot() {
 # 700 pixels of height show the 12 rows; narrower, the list elides its names.
 shot main-window 900x700
 shot chat 900x700 --open-chat brooks
+# Two unread conversations beside the one read with Brooks (read markers live in the gateway,
+# so Sam's unread counts are what the Chats pane shows).
+as martin --to sam --say "Are you coming to the climbing gym tonight?"
+as sato --to sam --say "New shoes!" --say "They are a size too small. Worth it."
+shot chats 900x700 --show chats
+# The gateway goes away: the banner says so and counts down to the next attempt.
+gateway_gone() {
+    stop "$gateway_pid"
+    banner_shown() { grep -q 'connection lost' "$work/reconnecting.log"; }
+    QT_LOGGING_RULES=presence.session.info=true wait_until "the client to notice" banner_shown
+    sleep 1 # the banner laid out and painted
+}
+before_capture=gateway_gone
+shot reconnecting 900x700
+before_capture=
