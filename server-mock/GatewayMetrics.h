@@ -1,7 +1,7 @@
 #pragma once
 
 #include "protocol/ErrorCode.h"
-#include "server-mock/MetricsRegistry.h"
+#include "server-mock/metrics/MetricsRegistry.h"
 
 #include <QHash>
 #include <QString>

@@ -1,8 +1,8 @@
 // Tests for the gateway's metrics (MetricsRegistry and its families) in the Prometheus text
 // format, and for the strict reader of that format the /metrics tests share (PrometheusText).
 
-#include "server-mock/MetricsRegistry.h"
-#include "server-mock/PrometheusFormat.h"
+#include "server-mock/metrics/MetricsRegistry.h"
+#include "server-mock/metrics/PrometheusFormat.h"
 
 #include "PrometheusText.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "server-mock/CounterFamily.h"
-#include "server-mock/GaugeFamily.h"
-#include "server-mock/HistogramFamily.h"
+#include "server-mock/metrics/CounterFamily.h"
+#include "server-mock/metrics/GaugeFamily.h"
+#include "server-mock/metrics/HistogramFamily.h"
 
 #include <QByteArray>
 #include <QSet>

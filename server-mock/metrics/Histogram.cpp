@@ -1,4 +1,4 @@
-#include "server-mock/Histogram.h"
+#include "server-mock/metrics/Histogram.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "server-mock/MetricFamily.h"
+#include "server-mock/metrics/MetricFamily.h"
 
 #include "server-mock/Logging.h"
-#include "server-mock/PrometheusFormat.h"
+#include "server-mock/metrics/PrometheusFormat.h"
 
 #include <utility>
 

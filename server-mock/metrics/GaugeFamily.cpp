@@ -1,6 +1,6 @@
-#include "server-mock/GaugeFamily.h"
+#include "server-mock/metrics/GaugeFamily.h"
 
-#include "server-mock/PrometheusFormat.h"
+#include "server-mock/metrics/PrometheusFormat.h"
 
 #include <utility>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/MetricFamily.h"
+#include "server-mock/metrics/MetricFamily.h"
 
 #include <functional>
 #include <map>

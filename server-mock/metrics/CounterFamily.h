@@ -1,7 +1,7 @@
 #pragma once
 
-#include "server-mock/Counter.h"
-#include "server-mock/MetricFamily.h"
+#include "server-mock/metrics/Counter.h"
+#include "server-mock/metrics/MetricFamily.h"
 
 #include <map>
 

@@ -1,7 +1,7 @@
-#include "server-mock/MetricsRegistry.h"
+#include "server-mock/metrics/MetricsRegistry.h"
 
 #include "server-mock/Logging.h"
-#include "server-mock/PrometheusFormat.h"
+#include "server-mock/metrics/PrometheusFormat.h"
 
 #include <utility>
 

@@ -1,6 +1,6 @@
-#include "server-mock/HistogramFamily.h"
+#include "server-mock/metrics/HistogramFamily.h"
 
-#include "server-mock/PrometheusFormat.h"
+#include "server-mock/metrics/PrometheusFormat.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "server-mock/CounterFamily.h"
+#include "server-mock/metrics/CounterFamily.h"
 
 #include <utility>
 

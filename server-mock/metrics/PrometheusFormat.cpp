@@ -1,4 +1,4 @@
-#include "server-mock/PrometheusFormat.h"
+#include "server-mock/metrics/PrometheusFormat.h"
 
 #include <array>
 #include <charconv>
