@@ -5,10 +5,10 @@
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/AdminBackend.h"
-#include "server-mock/BearerToken.h"
+#include "server-mock/http/BearerToken.h"
 #include "server-mock/FaultSpec.h"
-#include "server-mock/GatedTcpServer.h"
-#include "server-mock/HttpReply.h"
+#include "server-mock/http/GatedTcpServer.h"
+#include "server-mock/http/HttpReply.h"
 #include "server-mock/Logging.h"
 
 #include <QByteArrayList>

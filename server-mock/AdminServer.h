@@ -1,7 +1,7 @@
 #pragma once
 
 #include "server-mock/AdminServerOptions.h"
-#include "server-mock/PeerRateLimiter.h"
+#include "server-mock/http/PeerRateLimiter.h"
 
 #include <QObject>
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/HttpLimits.h"
+#include "server-mock/http/HttpLimits.h"
 
 #include <QHostAddress>
 #include <QString>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "server-mock/HttpLimits.h"
-#include "server-mock/HttpRequestHead.h"
+#include "server-mock/http/HttpLimits.h"
+#include "server-mock/http/HttpRequestHead.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "server-mock/PeerRateLimiter.h"
+#include "server-mock/http/PeerRateLimiter.h"
 
 #include <QHostAddress>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "server-mock/HttpReply.h"
+#include "server-mock/http/HttpReply.h"
 
 #include <QJsonDocument>
 

@@ -1,4 +1,4 @@
-#include "server-mock/HttpRequestHead.h"
+#include "server-mock/http/HttpRequestHead.h"
 
 #include <algorithm>
 #include <optional>

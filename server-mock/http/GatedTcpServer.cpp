@@ -1,7 +1,7 @@
-#include "server-mock/GatedTcpServer.h"
+#include "server-mock/http/GatedTcpServer.h"
 
-#include "server-mock/HttpReply.h"
-#include "server-mock/HttpRequestGate.h"
+#include "server-mock/http/HttpReply.h"
+#include "server-mock/http/HttpRequestGate.h"
 
 #include <QTcpSocket>
 

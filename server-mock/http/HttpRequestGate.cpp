@@ -1,6 +1,6 @@
-#include "server-mock/HttpRequestGate.h"
+#include "server-mock/http/HttpRequestGate.h"
 
-#include "server-mock/HttpReply.h"
+#include "server-mock/http/HttpReply.h"
 #include "server-mock/Logging.h"
 
 #include <QTcpSocket>

@@ -1,4 +1,4 @@
-#include "server-mock/BearerToken.h"
+#include "server-mock/http/BearerToken.h"
 
 #include "protocol/Identifiers.h"
 
