@@ -9,7 +9,7 @@
 #include "server-mock/FaultSpec.h"
 #include "server-mock/http/GatedTcpServer.h"
 #include "server-mock/http/HttpReply.h"
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 
 #include <QByteArrayList>
 #include <QHttpServer>

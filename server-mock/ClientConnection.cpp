@@ -4,7 +4,7 @@
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/GatewayMetrics.h"
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 
 #include <QTcpSocket>
 #include <QWebSocket>

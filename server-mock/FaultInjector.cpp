@@ -1,6 +1,6 @@
 #include "server-mock/FaultInjector.h"
 
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 
 #include <QJsonDocument>
 

@@ -5,7 +5,7 @@
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/ClientConnection.h"
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 #include "server-mock/MemoryChatStore.h"
 #include "server-mock/MemoryPresenceStore.h"
 

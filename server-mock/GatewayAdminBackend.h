@@ -1,7 +1,7 @@
 #pragma once
 
 #include "server-mock/AdminBackend.h"
-#include "server-mock/GraceQueue.h"
+#include "server-mock/core/GraceQueue.h"
 
 #include <QObject>
 #include <chrono>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/GraceQueue.h"
+#include "server-mock/core/GraceQueue.h"
 #include "server-mock/PresenceRules.h"
 #include "server-mock/PresenceStore.h"
 

@@ -1,7 +1,7 @@
 #include "server-mock/RedisChatStore.h"
 
 #include "protocol/Identifiers.h"
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 #include "server-mock/RedisScripts.h"
 
 #include <QRandomGenerator>

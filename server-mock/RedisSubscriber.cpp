@@ -1,6 +1,6 @@
 #include "server-mock/RedisSubscriber.h"
 
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 #include "server-mock/RedisReply.h"
 
 #include <QPointer>

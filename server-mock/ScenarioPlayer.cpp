@@ -1,7 +1,7 @@
 #include "server-mock/ScenarioPlayer.h"
 
 #include "server-mock/FaultInjector.h"
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 #include "server-mock/SimulatedUsers.h"
 
 #include <QJsonDocument>

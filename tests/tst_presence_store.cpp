@@ -3,7 +3,7 @@
 
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/GraceQueue.h"
+#include "server-mock/core/GraceQueue.h"
 #include "server-mock/MemoryPresenceStore.h"
 #include "server-mock/PresenceRules.h"
 #include "server-mock/RateLimiter.h"

@@ -1,4 +1,4 @@
-#include "server-mock/GraceQueue.h"
+#include "server-mock/core/GraceQueue.h"
 
 namespace Presence::Gateway {
 

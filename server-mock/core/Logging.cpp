@@ -1,4 +1,4 @@
-#include "server-mock/Logging.h"
+#include "server-mock/core/Logging.h"
 
 Q_LOGGING_CATEGORY(lcGateway, "presence.gateway", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcConnection, "presence.gateway.connection", QtInfoMsg)
