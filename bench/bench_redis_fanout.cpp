@@ -63,7 +63,7 @@
 #include "server-mock/Gateway.h"
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisPresenceStore.h"
-#include "server-mock/UserDirectory.h"
+#include "server-mock/directory/UserDirectory.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -10,7 +10,7 @@
 #include "server-mock/SimulatedUsers.h"
 #include "server-mock/StoreInterest.h"
 #include "server-mock/SubscriptionRegistry.h"
-#include "server-mock/UserDirectory.h"
+#include "server-mock/directory/UserDirectory.h"
 
 #include <QHash>
 #include <QMultiHash>

@@ -1,7 +1,7 @@
 #include "server-mock/ServerOptions.h"
 
 #include "server-mock/ChurnModel.h"
-#include "server-mock/PopulationGenerator.h"
+#include "server-mock/directory/PopulationGenerator.h"
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -3,13 +3,13 @@
 #include "server-mock/FileLimit.h"
 #include "server-mock/Gateway.h"
 #include "server-mock/GatewayAdminBackend.h"
-#include "server-mock/PopulationGenerator.h"
+#include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/RedisChatStore.h"
 #include "server-mock/RedisPresenceStore.h"
 #include "server-mock/ScenarioPlayer.h"
 #include "server-mock/ServerOptions.h"
 #include "server-mock/UnixSignalWatcher.h"
-#include "server-mock/UsersFile.h"
+#include "server-mock/directory/UsersFile.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

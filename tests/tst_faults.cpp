@@ -16,7 +16,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/FaultInjector.h"
 #include "server-mock/FaultSpec.h"
-#include "server-mock/UsersFile.h"
+#include "server-mock/directory/UsersFile.h"
 #include "session/GatewaySession.h"
 
 #include <QElapsedTimer>

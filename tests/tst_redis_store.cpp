@@ -18,7 +18,7 @@
 
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisPresenceStore.h"
-#include "server-mock/UsersFile.h"
+#include "server-mock/directory/UsersFile.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

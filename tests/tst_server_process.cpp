@@ -6,7 +6,7 @@
 #include "TestClient.h"
 
 #include "protocol/CloseCode.h"
-#include "server-mock/UsersFile.h"
+#include "server-mock/directory/UsersFile.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -9,7 +9,7 @@
 #include "TestClient.h"
 
 #include "server-mock/ChurnDriver.h"
-#include "server-mock/PopulationGenerator.h"
+#include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/ScenarioPlayer.h"
 
 #include <QJsonArray>

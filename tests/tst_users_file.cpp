@@ -1,9 +1,9 @@
 // Tests for the gateway's population: reading and writing users files (UsersFile), the
 // directory they fill (UserDirectory) and the reproducible QA population (PopulationGenerator).
 
-#include "server-mock/PopulationGenerator.h"
-#include "server-mock/UserDirectory.h"
-#include "server-mock/UsersFile.h"
+#include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/directory/UserDirectory.h"
+#include "server-mock/directory/UsersFile.h"
 
 #include <QFile>
 #include <QSet>

@@ -2,7 +2,7 @@
 
 #include "server-mock/RedisChatStore.h"
 #include "server-mock/RedisPresenceStore.h"
-#include "server-mock/UsersFile.h"
+#include "server-mock/directory/UsersFile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

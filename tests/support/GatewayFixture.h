@@ -3,7 +3,7 @@
 #include "server-mock/Gateway.h"
 #include "server-mock/GatewayConfig.h"
 #include "server-mock/RedisUrl.h"
-#include "server-mock/UserDirectory.h"
+#include "server-mock/directory/UserDirectory.h"
 
 #include <QStringList>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "server-mock/PopulationGenerator.h"
+#include "server-mock/directory/PopulationGenerator.h"
 
 #include <QList>
 #include <algorithm>

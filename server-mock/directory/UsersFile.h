@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/UserDirectory.h"
+#include "server-mock/directory/UserDirectory.h"
 
 #include <QString>
 #include <optional>

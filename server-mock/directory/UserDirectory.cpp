@@ -1,4 +1,4 @@
-#include "server-mock/UserDirectory.h"
+#include "server-mock/directory/UserDirectory.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "server-mock/UsersFile.h"
+#include "server-mock/directory/UsersFile.h"
 
 #include "protocol/Identifiers.h"
 
