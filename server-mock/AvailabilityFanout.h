@@ -1,7 +1,7 @@
 #pragma once
 
 #include "protocol/ServerMessages.h"
-#include "server-mock/PresenceStore.h"
+#include "server-mock/presence/PresenceStore.h"
 
 #include <QHash>
 #include <QObject>

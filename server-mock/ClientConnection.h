@@ -3,7 +3,7 @@
 #include "protocol/ClientMessages.h"
 #include "protocol/ErrorCode.h"
 #include "server-mock/GatewayConfig.h"
-#include "server-mock/PresenceStore.h"
+#include "server-mock/presence/PresenceStore.h"
 #include "server-mock/RateLimiter.h"
 
 #include <QObject>

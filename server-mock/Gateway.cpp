@@ -7,7 +7,7 @@
 #include "server-mock/ClientConnection.h"
 #include "server-mock/core/Logging.h"
 #include "server-mock/MemoryChatStore.h"
-#include "server-mock/MemoryPresenceStore.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
 
 #include <QPointer>
 #include <QSet>

@@ -6,10 +6,10 @@
 #include "server-mock/FaultInjector.h"
 #include "server-mock/GatewayConfig.h"
 #include "server-mock/GatewayMetrics.h"
-#include "server-mock/PresenceStore.h"
+#include "server-mock/presence/PresenceStore.h"
 #include "server-mock/SimulatedUsers.h"
 #include "server-mock/StoreInterest.h"
-#include "server-mock/SubscriptionRegistry.h"
+#include "server-mock/presence/SubscriptionRegistry.h"
 #include "server-mock/directory/UserDirectory.h"
 
 #include <QHash>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "protocol/Backoff.h"
-#include "server-mock/PresenceRules.h"
-#include "server-mock/PresenceStore.h"
+#include "server-mock/presence/PresenceRules.h"
+#include "server-mock/presence/PresenceStore.h"
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisScripts.h"
 #include "server-mock/RedisSubscriber.h"

@@ -4,10 +4,10 @@
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/core/GraceQueue.h"
-#include "server-mock/MemoryPresenceStore.h"
-#include "server-mock/PresenceRules.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
+#include "server-mock/presence/PresenceRules.h"
 #include "server-mock/RateLimiter.h"
-#include "server-mock/SubscriptionRegistry.h"
+#include "server-mock/presence/SubscriptionRegistry.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

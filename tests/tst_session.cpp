@@ -14,7 +14,7 @@
 #include "protocol/ClientMessages.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/MemoryPresenceStore.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
 #include "session/GatewaySession.h"
 
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "server-mock/core/GraceQueue.h"
-#include "server-mock/PresenceRules.h"
-#include "server-mock/PresenceStore.h"
+#include "server-mock/presence/PresenceRules.h"
+#include "server-mock/presence/PresenceStore.h"
 
 #include <QHash>
 #include <chrono>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/PresenceStore.h"
+#include "server-mock/presence/PresenceStore.h"
 
 #include <QHash>
 #include <QObject>

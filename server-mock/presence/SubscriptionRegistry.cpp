@@ -1,4 +1,4 @@
-#include "server-mock/SubscriptionRegistry.h"
+#include "server-mock/presence/SubscriptionRegistry.h"
 
 namespace Presence::Gateway {
 

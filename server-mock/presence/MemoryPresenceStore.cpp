@@ -1,4 +1,4 @@
-#include "server-mock/MemoryPresenceStore.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
 
 #include <QDateTime>
 

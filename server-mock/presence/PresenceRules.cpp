@@ -1,4 +1,4 @@
-#include "server-mock/PresenceRules.h"
+#include "server-mock/presence/PresenceRules.h"
 
 namespace Presence::Gateway {
 
