@@ -6,7 +6,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/ClientConnection.h"
 #include "server-mock/core/Logging.h"
-#include "server-mock/MemoryChatStore.h"
+#include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/presence/MemoryPresenceStore.h"
 
 #include <QPointer>

@@ -2,7 +2,7 @@
 
 #include "protocol/ClientMessages.h"
 #include "server-mock/AvailabilityFanout.h"
-#include "server-mock/ChatStore.h"
+#include "server-mock/chat/ChatStore.h"
 #include "server-mock/FaultInjector.h"
 #include "server-mock/GatewayConfig.h"
 #include "server-mock/GatewayMetrics.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/ChatStore.h"
+#include "server-mock/chat/ChatStore.h"
 #include "server-mock/RedisClient.h"
 #include "server-mock/RedisSubscriber.h"
 #include "server-mock/RedisUrl.h"

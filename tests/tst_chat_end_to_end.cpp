@@ -7,7 +7,7 @@
 
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
-#include "server-mock/MemoryChatStore.h"
+#include "server-mock/chat/MemoryChatStore.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "session/SessionModelBridge.h"

@@ -12,7 +12,7 @@
 #include "protocol/Frame.h"
 #include "protocol/Identifiers.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/MemoryChatStore.h"
+#include "server-mock/chat/MemoryChatStore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/ChatStore.h"
+#include "server-mock/chat/ChatStore.h"
 
 #include <QHash>
 #include <deque>

@@ -1,4 +1,4 @@
-#include "server-mock/MemoryChatStore.h"
+#include "server-mock/chat/MemoryChatStore.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>
