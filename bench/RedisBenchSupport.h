@@ -22,8 +22,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include "server-mock/RedisClient.h"
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 #include "EventLoopWait.h"
 

@@ -61,7 +61,7 @@
 #include "RedisBenchSupport.h"
 #include "server-mock/FileLimit.h"
 #include "server-mock/Gateway.h"
-#include "server-mock/RedisClient.h"
+#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/RedisPresenceStore.h"
 #include "server-mock/directory/UserDirectory.h"
 

@@ -33,7 +33,7 @@
 
 #include "RedisBenchSupport.h"
 #include "Summary.h"
-#include "server-mock/RedisClient.h"
+#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/RedisPresenceStore.h"
 
 using namespace Qt::StringLiterals;

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "server-mock/chat/ChatStore.h"
-#include "server-mock/RedisClient.h"
-#include "server-mock/RedisSubscriber.h"
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/redis/client/RedisSubscriber.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 namespace Presence::Gateway {
 

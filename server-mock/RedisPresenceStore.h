@@ -3,10 +3,10 @@
 #include "protocol/Backoff.h"
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
-#include "server-mock/RedisClient.h"
+#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/RedisScripts.h"
-#include "server-mock/RedisSubscriber.h"
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisSubscriber.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 #include <QHash>
 #include <QPointer>

@@ -14,7 +14,7 @@
 #include "TestClient.h"
 
 #include "server-mock/RedisChatStore.h"
-#include "server-mock/RedisClient.h"
+#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/RedisPresenceStore.h"
 
 #include <QJsonArray>

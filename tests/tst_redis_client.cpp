@@ -6,10 +6,10 @@
 #include "RedisServer.h"
 #include "RedisTestBed.h"
 
-#include "server-mock/RedisClient.h"
-#include "server-mock/RedisReply.h"
-#include "server-mock/RedisSubscriber.h"
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/redis/client/RedisReply.h"
+#include "server-mock/redis/client/RedisSubscriber.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>

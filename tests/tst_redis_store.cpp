@@ -16,7 +16,7 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
-#include "server-mock/RedisClient.h"
+#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/RedisPresenceStore.h"
 #include "server-mock/directory/UsersFile.h"
 

@@ -2,7 +2,7 @@
 
 #include "server-mock/Gateway.h"
 #include "server-mock/GatewayConfig.h"
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisUrl.h"
 #include "server-mock/directory/UserDirectory.h"
 
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 #include <QProcess>
 #include <QString>

@@ -2,8 +2,8 @@
 
 #include "RedisServer.h"
 
-#include "server-mock/RedisClient.h"
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 #include <QByteArray>
 #include <QString>

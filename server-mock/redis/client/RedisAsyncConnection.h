@@ -1,8 +1,8 @@
 #pragma once
 
 #include "protocol/Backoff.h"
-#include "server-mock/RedisReply.h"
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisReply.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "server-mock/RedisReply.h"
+#include "server-mock/redis/client/RedisReply.h"
 
 #include <hiredis/hiredis.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "server-mock/RedisAsyncConnection.h"
-#include "server-mock/RedisReply.h"
+#include "server-mock/redis/client/RedisAsyncConnection.h"
+#include "server-mock/redis/client/RedisReply.h"
 #include "server-mock/RedisScripts.h"
 
 #include <QByteArray>

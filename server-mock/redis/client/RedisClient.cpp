@@ -1,4 +1,4 @@
-#include "server-mock/RedisClient.h"
+#include "server-mock/redis/client/RedisClient.h"
 
 #include <QPointer>
 #include <algorithm>

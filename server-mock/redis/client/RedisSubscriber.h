@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/RedisAsyncConnection.h"
+#include "server-mock/redis/client/RedisAsyncConnection.h"
 
 #include <QByteArray>
 #include <QHash>

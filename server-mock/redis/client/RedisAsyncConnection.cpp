@@ -1,4 +1,4 @@
-#include "server-mock/RedisAsyncConnection.h"
+#include "server-mock/redis/client/RedisAsyncConnection.h"
 
 #include "server-mock/core/Logging.h"
 

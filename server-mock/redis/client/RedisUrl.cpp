@@ -1,4 +1,4 @@
-#include "server-mock/RedisUrl.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 #include <QHostAddress>
 #include <algorithm>

@@ -1,7 +1,7 @@
-#include "server-mock/RedisSubscriber.h"
+#include "server-mock/redis/client/RedisSubscriber.h"
 
 #include "server-mock/core/Logging.h"
-#include "server-mock/RedisReply.h"
+#include "server-mock/redis/client/RedisReply.h"
 
 #include <QPointer>
 
