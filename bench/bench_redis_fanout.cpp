@@ -62,7 +62,7 @@
 #include "server-mock/FileLimit.h"
 #include "server-mock/Gateway.h"
 #include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/directory/UserDirectory.h"
 
 using namespace Qt::StringLiterals;

@@ -34,7 +34,7 @@
 #include "RedisBenchSupport.h"
 #include "Summary.h"
 #include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

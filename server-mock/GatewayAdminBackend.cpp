@@ -1,7 +1,7 @@
 #include "server-mock/GatewayAdminBackend.h"
 
 #include "server-mock/Gateway.h"
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 
 #include <QJsonArray>
 #include <QPointer>

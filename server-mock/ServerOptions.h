@@ -2,7 +2,7 @@
 
 #include "server-mock/AdminServerOptions.h"
 #include "server-mock/GatewayConfig.h"
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 
 #include <QString>
 #include <QStringList>

@@ -11,7 +11,7 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

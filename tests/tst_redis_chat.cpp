@@ -13,9 +13,9 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
-#include "server-mock/RedisChatStore.h"
+#include "server-mock/redis/RedisChatStore.h"
 #include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

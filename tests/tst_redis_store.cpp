@@ -17,7 +17,7 @@
 #include "TestClient.h"
 
 #include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/directory/UsersFile.h"
 
 #include <QDateTime>

@@ -1,7 +1,7 @@
 #include "GatewayFixture.h"
 
-#include "server-mock/RedisChatStore.h"
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisChatStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/directory/UsersFile.h"
 
 #include <QJsonArray>

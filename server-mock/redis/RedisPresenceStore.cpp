@@ -1,8 +1,8 @@
-#include "server-mock/RedisPresenceStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 
 #include "protocol/Identifiers.h"
 #include "server-mock/core/Logging.h"
-#include "server-mock/RedisScripts.h"
+#include "server-mock/redis/RedisScripts.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

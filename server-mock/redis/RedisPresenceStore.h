@@ -4,7 +4,7 @@
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/RedisScripts.h"
+#include "server-mock/redis/RedisScripts.h"
 #include "server-mock/redis/client/RedisSubscriber.h"
 #include "server-mock/redis/client/RedisUrl.h"
 

@@ -1,4 +1,4 @@
-#include "server-mock/RedisScripts.h"
+#include "server-mock/redis/RedisScripts.h"
 
 #include <QCryptographicHash>
 

@@ -1,8 +1,8 @@
-#include "server-mock/RedisChatStore.h"
+#include "server-mock/redis/RedisChatStore.h"
 
 #include "protocol/Identifiers.h"
 #include "server-mock/core/Logging.h"
-#include "server-mock/RedisScripts.h"
+#include "server-mock/redis/RedisScripts.h"
 
 #include <QRandomGenerator>
 
