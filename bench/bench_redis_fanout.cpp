@@ -60,7 +60,7 @@
 
 #include "RedisBenchSupport.h"
 #include "server-mock/FileLimit.h"
-#include "server-mock/Gateway.h"
+#include "server-mock/server/Gateway.h"
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/directory/UserDirectory.h"

@@ -1,6 +1,6 @@
 #include "server-mock/GatewayAdminBackend.h"
 
-#include "server-mock/Gateway.h"
+#include "server-mock/server/Gateway.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "server-mock/AdminServerOptions.h"
-#include "server-mock/GatewayConfig.h"
+#include "server-mock/server/GatewayConfig.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 
 #include <QString>

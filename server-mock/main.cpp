@@ -1,7 +1,7 @@
 #include "server-mock/AdminServer.h"
 #include "server-mock/ChurnDriver.h"
 #include "server-mock/FileLimit.h"
-#include "server-mock/Gateway.h"
+#include "server-mock/server/Gateway.h"
 #include "server-mock/GatewayAdminBackend.h"
 #include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/redis/RedisChatStore.h"

@@ -6,7 +6,7 @@
 #include "server-mock/core/GraceQueue.h"
 #include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/presence/PresenceRules.h"
-#include "server-mock/RateLimiter.h"
+#include "server-mock/server/RateLimiter.h"
 #include "server-mock/presence/SubscriptionRegistry.h"
 
 #include <QDateTime>

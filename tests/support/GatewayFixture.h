@@ -1,7 +1,7 @@
 #pragma once
 
-#include "server-mock/Gateway.h"
-#include "server-mock/GatewayConfig.h"
+#include "server-mock/server/Gateway.h"
+#include "server-mock/server/GatewayConfig.h"
 #include "server-mock/redis/client/RedisUrl.h"
 #include "server-mock/directory/UserDirectory.h"
 

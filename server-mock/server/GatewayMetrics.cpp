@@ -1,4 +1,4 @@
-#include "server-mock/GatewayMetrics.h"
+#include "server-mock/server/GatewayMetrics.h"
 
 using namespace Qt::StringLiterals;
 

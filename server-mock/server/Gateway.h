@@ -1,14 +1,14 @@
 #pragma once
 
 #include "protocol/ClientMessages.h"
-#include "server-mock/AvailabilityFanout.h"
+#include "server-mock/server/AvailabilityFanout.h"
 #include "server-mock/chat/ChatStore.h"
 #include "server-mock/FaultInjector.h"
-#include "server-mock/GatewayConfig.h"
-#include "server-mock/GatewayMetrics.h"
+#include "server-mock/server/GatewayConfig.h"
+#include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/SimulatedUsers.h"
-#include "server-mock/StoreInterest.h"
+#include "server-mock/server/StoreInterest.h"
 #include "server-mock/presence/SubscriptionRegistry.h"
 #include "server-mock/directory/UserDirectory.h"
 

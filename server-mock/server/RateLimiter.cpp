@@ -1,4 +1,4 @@
-#include "server-mock/RateLimiter.h"
+#include "server-mock/server/RateLimiter.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
-#include "server-mock/ClientConnection.h"
+#include "server-mock/server/ClientConnection.h"
 
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/GatewayMetrics.h"
+#include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/core/Logging.h"
 
 #include <QTcpSocket>

@@ -1,4 +1,4 @@
-#include "server-mock/AvailabilityFanout.h"
+#include "server-mock/server/AvailabilityFanout.h"
 
 namespace Presence::Gateway {
 

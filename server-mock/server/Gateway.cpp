@@ -1,10 +1,10 @@
-#include "server-mock/Gateway.h"
+#include "server-mock/server/Gateway.h"
 
 #include "protocol/CloseCode.h"
 #include "protocol/Digest.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/ClientConnection.h"
+#include "server-mock/server/ClientConnection.h"
 #include "server-mock/core/Logging.h"
 #include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/presence/MemoryPresenceStore.h"

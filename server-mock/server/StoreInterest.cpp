@@ -1,4 +1,4 @@
-#include "server-mock/StoreInterest.h"
+#include "server-mock/server/StoreInterest.h"
 
 namespace Presence::Gateway {
 

@@ -2,9 +2,9 @@
 
 #include "protocol/ClientMessages.h"
 #include "protocol/ErrorCode.h"
-#include "server-mock/GatewayConfig.h"
+#include "server-mock/server/GatewayConfig.h"
 #include "server-mock/presence/PresenceStore.h"
-#include "server-mock/RateLimiter.h"
+#include "server-mock/server/RateLimiter.h"
 
 #include <QObject>
 #include <QPointer>
