@@ -2,7 +2,7 @@
 
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/FaultSpec.h"
+#include "server-mock/qa/FaultSpec.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -6,7 +6,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/AdminBackend.h"
 #include "server-mock/http/BearerToken.h"
-#include "server-mock/FaultSpec.h"
+#include "server-mock/qa/FaultSpec.h"
 #include "server-mock/http/GatedTcpServer.h"
 #include "server-mock/http/HttpReply.h"
 #include "server-mock/core/Logging.h"

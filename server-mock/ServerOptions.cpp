@@ -1,6 +1,6 @@
 #include "server-mock/ServerOptions.h"
 
-#include "server-mock/ChurnModel.h"
+#include "server-mock/qa/ChurnModel.h"
 #include "server-mock/directory/PopulationGenerator.h"
 
 #include <QCommandLineParser>

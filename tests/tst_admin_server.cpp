@@ -7,7 +7,7 @@
 
 #include "server-mock/AdminBackend.h"
 #include "server-mock/AdminServer.h"
-#include "server-mock/FaultSpec.h"
+#include "server-mock/qa/FaultSpec.h"
 
 #include <QHostAddress>
 #include <QJsonArray>

@@ -3,7 +3,7 @@
 // second, realistic sessions and share of users online, and refusals the command line can
 // print.
 
-#include "server-mock/ChurnModel.h"
+#include "server-mock/qa/ChurnModel.h"
 
 #include <QHash>
 #include <QSet>

@@ -2,8 +2,8 @@
 // starts (FaultSpec): every step and fault kind, the time syntax, the order of steps, and
 // refusals that name the line and the field (docs/scenarios.md).
 
-#include "server-mock/FaultSpec.h"
-#include "server-mock/Scenario.h"
+#include "server-mock/qa/FaultSpec.h"
+#include "server-mock/qa/Scenario.h"
 
 #include <QDir>
 #include <QFile>

@@ -8,9 +8,9 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
-#include "server-mock/ChurnDriver.h"
+#include "server-mock/qa/ChurnDriver.h"
 #include "server-mock/directory/PopulationGenerator.h"
-#include "server-mock/ScenarioPlayer.h"
+#include "server-mock/qa/ScenarioPlayer.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

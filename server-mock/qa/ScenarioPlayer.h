@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/Scenario.h"
+#include "server-mock/qa/Scenario.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "server-mock/ChurnModel.h"
+#include "server-mock/qa/ChurnModel.h"
 
 #include <QSet>
 #include <cmath>

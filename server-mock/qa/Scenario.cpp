@@ -1,4 +1,4 @@
-#include "server-mock/Scenario.h"
+#include "server-mock/qa/Scenario.h"
 
 #include "protocol/FieldReader.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "protocol/PresenceStatus.h"
-#include "server-mock/FaultSpec.h"
+#include "server-mock/qa/FaultSpec.h"
 
 #include <QByteArrayView>
 #include <QList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/ChurnModel.h"
+#include "server-mock/qa/ChurnModel.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "server-mock/ScenarioPlayer.h"
+#include "server-mock/qa/ScenarioPlayer.h"
 
-#include "server-mock/FaultInjector.h"
+#include "server-mock/qa/FaultInjector.h"
 #include "server-mock/core/Logging.h"
-#include "server-mock/SimulatedUsers.h"
+#include "server-mock/qa/SimulatedUsers.h"
 
 #include <QJsonDocument>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/FaultSpec.h"
+#include "server-mock/qa/FaultSpec.h"
 
 #include <QHash>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "server-mock/FaultInjector.h"
+#include "server-mock/qa/FaultInjector.h"
 
 #include "server-mock/core/Logging.h"
 

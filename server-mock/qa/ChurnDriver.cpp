@@ -1,6 +1,6 @@
-#include "server-mock/ChurnDriver.h"
+#include "server-mock/qa/ChurnDriver.h"
 
-#include "server-mock/SimulatedUsers.h"
+#include "server-mock/qa/SimulatedUsers.h"
 
 #include <algorithm>
 

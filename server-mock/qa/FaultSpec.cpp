@@ -1,4 +1,4 @@
-#include "server-mock/FaultSpec.h"
+#include "server-mock/qa/FaultSpec.h"
 
 #include "protocol/FieldReader.h"
 

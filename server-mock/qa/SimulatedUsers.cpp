@@ -1,4 +1,4 @@
-#include "server-mock/SimulatedUsers.h"
+#include "server-mock/qa/SimulatedUsers.h"
 
 #include <algorithm>
 
