@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/AdminServerOptions.h"
+#include "server-mock/admin/AdminServerOptions.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 

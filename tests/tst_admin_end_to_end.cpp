@@ -10,8 +10,8 @@
 #include "PrometheusText.h"
 #include "TestClient.h"
 
-#include "server-mock/AdminServer.h"
-#include "server-mock/GatewayAdminBackend.h"
+#include "server-mock/admin/AdminServer.h"
+#include "server-mock/admin/GatewayAdminBackend.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

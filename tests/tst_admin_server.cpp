@@ -5,8 +5,8 @@
 
 #include "HttpCall.h"
 
-#include "server-mock/AdminBackend.h"
-#include "server-mock/AdminServer.h"
+#include "server-mock/admin/AdminBackend.h"
+#include "server-mock/admin/AdminServer.h"
 #include "server-mock/qa/FaultSpec.h"
 
 #include <QHostAddress>

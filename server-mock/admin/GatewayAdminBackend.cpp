@@ -1,4 +1,4 @@
-#include "server-mock/GatewayAdminBackend.h"
+#include "server-mock/admin/GatewayAdminBackend.h"
 
 #include "server-mock/server/Gateway.h"
 #include "server-mock/redis/RedisPresenceStore.h"

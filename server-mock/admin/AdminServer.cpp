@@ -1,10 +1,10 @@
-#include "server-mock/AdminServer.h"
+#include "server-mock/admin/AdminServer.h"
 
 #include "protocol/FieldReader.h"
 #include "protocol/Identifiers.h"
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/AdminBackend.h"
+#include "server-mock/admin/AdminBackend.h"
 #include "server-mock/http/BearerToken.h"
 #include "server-mock/qa/FaultSpec.h"
 #include "server-mock/http/GatedTcpServer.h"

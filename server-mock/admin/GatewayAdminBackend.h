@@ -1,6 +1,6 @@
 #pragma once
 
-#include "server-mock/AdminBackend.h"
+#include "server-mock/admin/AdminBackend.h"
 #include "server-mock/core/GraceQueue.h"
 
 #include <QObject>
