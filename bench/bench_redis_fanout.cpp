@@ -59,7 +59,7 @@
 #include <QWebSocket>
 
 #include "RedisBenchSupport.h"
-#include "server-mock/FileLimit.h"
+#include "server-mock/app/FileLimit.h"
 #include "server-mock/server/Gateway.h"
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/RedisPresenceStore.h"

@@ -1,7 +1,7 @@
 // Tests for the command line of presence-mock-server (ServerOptions::parse): defaults,
 // accepted forms, the help and version actions, and refusals that name the option.
 
-#include "server-mock/ServerOptions.h"
+#include "server-mock/app/ServerOptions.h"
 
 #include <QFile>
 #include <QHostAddress>

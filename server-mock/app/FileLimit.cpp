@@ -1,4 +1,4 @@
-#include "server-mock/FileLimit.h"
+#include "server-mock/app/FileLimit.h"
 
 #include <sys/resource.h>
 

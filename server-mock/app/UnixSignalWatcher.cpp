@@ -1,4 +1,4 @@
-#include "server-mock/UnixSignalWatcher.h"
+#include "server-mock/app/UnixSignalWatcher.h"
 
 #include <QSocketNotifier>
 #include <QtGlobal>

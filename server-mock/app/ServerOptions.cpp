@@ -1,4 +1,4 @@
-#include "server-mock/ServerOptions.h"
+#include "server-mock/app/ServerOptions.h"
 
 #include "server-mock/qa/ChurnModel.h"
 #include "server-mock/directory/PopulationGenerator.h"
