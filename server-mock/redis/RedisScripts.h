@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QByteArray>
+#include "server-mock/redis/client/RedisScript.h"
 
 namespace Presence::Gateway {
 
@@ -10,11 +10,6 @@ namespace Presence::Gateway {
 //
 // Every script takes the key prefix as ARGV[1] and builds the keys of the users it touches
 // from it; it declares no KEYS (one Redis, not a cluster).
-struct RedisScript {
-    QByteArray source;
-    QByteArray sha1; // hex, for EVALSHA
-};
-
 class RedisScripts {
 public:
     // ARGV: prefix, user, member, status ("online" | "away" | "invisible" | "" when it

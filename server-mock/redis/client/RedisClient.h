@@ -2,7 +2,7 @@
 
 #include "server-mock/redis/client/RedisAsyncConnection.h"
 #include "server-mock/redis/client/RedisReply.h"
-#include "server-mock/redis/RedisScripts.h"
+#include "server-mock/redis/client/RedisScript.h"
 
 #include <QByteArray>
 #include <QList>
