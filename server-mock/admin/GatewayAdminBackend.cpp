@@ -1,7 +1,7 @@
 #include "server-mock/admin/GatewayAdminBackend.h"
 
+#include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/Gateway.h"
-#include "server-mock/redis/RedisPresenceStore.h"
 
 #include <QJsonArray>
 #include <QPointer>
@@ -46,13 +46,12 @@ bool GatewayAdminBackend::areFriends(const QString &a, const QString &b) const
 
 QJsonObject GatewayAdminBackend::health(bool *ok) const
 {
-    const auto *redis = qobject_cast<const RedisPresenceStore *>(m_gateway.store());
-    const bool storeAvailable = !redis || redis->isAvailable();
+    const PresenceStore *store = m_gateway.store();
+    const bool storeAvailable = store->isAvailable();
     if (ok)
         *ok = storeAvailable;
     return { { "status"_L1, storeAvailable ? "ok"_L1 : "store unavailable"_L1 },
-        { "store"_L1, redis ? "redis"_L1 : "memory"_L1 },
-        { "connections"_L1, m_gateway.connectionCount() },
+        { "store"_L1, store->kind() }, { "connections"_L1, m_gateway.connectionCount() },
         { "users"_L1, m_gateway.directory().size() } };
 }
 

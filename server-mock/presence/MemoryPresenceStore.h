@@ -24,6 +24,7 @@ public:
     void snapshot(const QStringList &ids, QObject *context, SnapshotCallback callback) override;
     void watch(const QString &) override { }
     void unwatch(const QString &) override { }
+    [[nodiscard]] QLatin1StringView kind() const override { return QLatin1StringView("memory"); }
 
     [[nodiscard]] Protocol::UserPresence presenceOf(const QString &userId) const;
 

@@ -3,6 +3,7 @@
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 
+#include <QLatin1StringView>
 #include <QObject>
 #include <QStringList>
 #include <functional>
@@ -39,6 +40,11 @@ public:
     // listens for that user's changes only in between.
     virtual void watch(const QString &userId) = 0;
     virtual void unwatch(const QString &userId) = 0;
+
+    // What the store is ("memory", "redis"), as GET /healthz names it.
+    [[nodiscard]] virtual QLatin1StringView kind() const = 0;
+    // Whether it can serve now; a networked store is not while its server is away.
+    [[nodiscard]] virtual bool isAvailable() const { return true; }
 
 Q_SIGNALS:
     // A change other users may see, to be pushed to that user's watchers.

@@ -3,8 +3,8 @@
 #include "protocol/Backoff.h"
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
-#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/RedisScripts.h"
+#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisSubscriber.h"
 #include "server-mock/redis/client/RedisUrl.h"
 
@@ -62,13 +62,14 @@ public:
     void snapshot(const QStringList &ids, QObject *context, SnapshotCallback callback) override;
     void watch(const QString &userId) override;
     void unwatch(const QString &userId) override;
+    [[nodiscard]] QLatin1StringView kind() const override { return QLatin1StringView("redis"); }
+    [[nodiscard]] bool isAvailable() const override { return m_available; }
 
     [[nodiscard]] const RedisStoreOptions &options() const { return m_options; }
     [[nodiscard]] const RedisClient &client() const { return m_client; }
     [[nodiscard]] const RedisSubscriber &subscriber() const { return m_subscriber; }
     // This process's name in device members ("<instance>/<connection>").
     [[nodiscard]] const QByteArray &instanceId() const { return m_instance; }
-    [[nodiscard]] bool isAvailable() const { return m_available; }
 
 private:
     struct Device {
