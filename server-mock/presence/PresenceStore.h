@@ -2,6 +2,7 @@
 
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/core/ConnectionId.h"
 
 #include <QLatin1StringView>
 #include <QObject>
@@ -9,8 +10,6 @@
 #include <functional>
 
 namespace Presence::Gateway {
-
-using ConnectionId = quint64;
 
 // Where presence lives. The gateway reports its authenticated connections here and
 // learns of published changes from presencePublished(). The interface is asynchronous
