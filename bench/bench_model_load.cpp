@@ -233,7 +233,8 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     const QCommandLineOption rowsOption(u"rows"_s, u"Friends to load (default 100000)."_s, u"N"_s);
     const QCommandLineOption runsOption(u"runs"_s, u"Repetitions (default 5)."_s, u"R"_s);
-    const QCommandLineOption seedOption(u"seed"_s, u"Random seed for names (default 42)."_s, u"S"_s);
+    const QCommandLineOption seedOption(
+        u"seed"_s, u"Random seed for names (default 42)."_s, u"S"_s);
     parser.addOptions({ rowsOption, runsOption, seedOption });
     parser.process(app);
 
@@ -282,21 +283,24 @@ int main(int argc, char *argv[])
     printRow("build the input list (not the model's cost)", collect(&RunResult::buildListMs), "ms");
     printRow("setFriends, empty model", collect(&RunResult::setFriendsMs), "ms");
     printRow("setFriends, equal list (no reset)", collect(&RunResult::setSameFriendsMs), "ms");
-    printRow("proxy setSourceModel + sort (Availability)", collect(&RunResult::proxyAttachMs), "ms");
+    printRow(
+        "proxy setSourceModel + sort (Availability)", collect(&RunResult::proxyAttachMs), "ms");
     printRow("setSortMode(Name): the call itself", collect(&RunResult::resortNameCallMs), "ms");
     printRow("setSortMode(Name) + rowCount() (mapping)", collect(&RunResult::resortNameMs), "ms");
     printRow("setSortMode(Availability): the call itself",
         collect(&RunResult::resortAvailabilityCallMs), "ms");
-    printRow("setSortMode(Availability) + rowCount()", collect(&RunResult::resortAvailabilityMs),
-        "ms");
-    printRow("QListView setModel + show to first paint", collect(&RunResult::viewFirstPaintMs), "ms");
-    printRow("  the same, uniformItemSizes(true)", collect(&RunResult::uniformViewFirstPaintMs),
-        "ms");
+    printRow(
+        "setSortMode(Availability) + rowCount()", collect(&RunResult::resortAvailabilityMs), "ms");
+    printRow(
+        "QListView setModel + show to first paint", collect(&RunResult::viewFirstPaintMs), "ms");
+    printRow(
+        "  the same, uniformItemSizes(true)", collect(&RunResult::uniformViewFirstPaintMs), "ms");
     printRow("reload other list, proxy+view attached", collect(&RunResult::reloadAttachedMs), "ms");
     printRow("RSS delta: model (rows, id hash, strings)", collect(&RunResult::modelKiB, 1.0 / 1024),
         "MiB");
     printRow("  per row", collect(&RunResult::modelKiB, perRow), "bytes");
-    printRow("RSS delta: proxy + view on top", collect(&RunResult::proxyViewKiB, 1.0 / 1024), "MiB");
+    printRow(
+        "RSS delta: proxy + view on top", collect(&RunResult::proxyViewKiB, 1.0 / 1024), "MiB");
     printRow("  per row", collect(&RunResult::proxyViewKiB, perRow), "bytes");
     return 0;
 }

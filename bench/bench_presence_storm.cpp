@@ -180,8 +180,7 @@ public:
                 proxyMsPerFlush.push_back(*proxyMsAccumulator);
                 *proxyMsAccumulator = 0;
             }
-        }
-        else if (type == QEvent::UpdateRequest)
+        } else if (type == QEvent::UpdateRequest)
             name = "paint (UpdateRequest)";
         else
             name = std::string(className) + " / "
@@ -297,8 +296,8 @@ ModeResult runMode(TimedApplication &app, const Options &options,
         [&] { proxyMsAccumulated += nsToMs(clock.nsecsElapsed() - proxySlotStart); });
     QObject::connect(model.get(), &FriendListModel::presenceFlushed, model.get(),
         [&] { proxyMsAccumulated += nsToMs(clock.nsecsElapsed() - proxySlotStart); });
-    QObject::connect(proxy.get(), &QAbstractItemModel::dataChanged, proxy.get(),
-        [&] { ++proxyDataChanged; });
+    QObject::connect(
+        proxy.get(), &QAbstractItemModel::dataChanged, proxy.get(), [&] { ++proxyDataChanged; });
     QObject::connect(proxy.get(), &QAbstractItemModel::layoutChanged, proxy.get(),
         [&] { ++proxyLayoutChanged; });
 
@@ -424,8 +423,8 @@ void printMode(const ModeResult &r)
     std::printf("\n== sort mode %s: %.1f s, %d events (%.0f/s); setup %.0f ms\n", modeName(r.mode),
         r.seconds, r.eventsInjected, r.eventsInjected / std::max(0.001, r.seconds), r.setupMs);
     printDistribution("heartbeat gap (main-thread stall)", r.gaps);
-    std::printf("  gaps over %.0f ms: %d, over 50 ms: %d\n", kTargetMs, r.gapsOverTarget,
-        r.gapsOver50);
+    std::printf(
+        "  gaps over %.0f ms: %d, over 50 ms: %d\n", kTargetMs, r.gapsOverTarget, r.gapsOver50);
     printDistribution("  thread CPU time within a gap", r.cpuGaps);
     std::printf(
         "  gaps with over %.0f ms of thread CPU time: %d\n", kTargetMs, r.cpuGapsOverTarget);
@@ -473,8 +472,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption batchedOption(u"batched"_s,
         u"Lay the view out in batches of N rows (QListView::Batched), as the client does."_s,
         u"N"_s);
-    const QCommandLineOption appOption(u"app-view"_s,
-        u"The view as the client configures it: --uniform --batched 2000."_s);
+    const QCommandLineOption appOption(
+        u"app-view"_s, u"The view as the client configures it: --uniform --batched 2000."_s);
     parser.addOptions({ rowsOption, rateOption, secondsOption, modeOption, runsOption, seedOption,
         uniformOption, skipRelayoutOption, batchedOption, appOption });
     parser.process(app);

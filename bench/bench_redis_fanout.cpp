@@ -60,10 +60,10 @@
 
 #include "RedisBenchSupport.h"
 #include "server-mock/app/FileLimit.h"
-#include "server-mock/server/Gateway.h"
-#include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/directory/UserDirectory.h"
+#include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/server/Gateway.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -33,8 +33,8 @@
 
 #include "RedisBenchSupport.h"
 #include "Summary.h"
-#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/redis/client/RedisClient.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

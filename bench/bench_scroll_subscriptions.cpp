@@ -126,7 +126,8 @@ int unionOutside(std::vector<Interval> windows, Interval exclude)
         const Interval fresh { std::max(w.from, coveredTo + 1), w.to };
         if (fresh.size() == 0)
             continue;
-        const Interval overlap { std::max(fresh.from, exclude.from), std::min(fresh.to, exclude.to) };
+        const Interval overlap { std::max(fresh.from, exclude.from),
+            std::min(fresh.to, exclude.to) };
         count += fresh.size() - overlap.size();
         coveredTo = std::max(coveredTo, w.to);
     }
@@ -238,7 +239,8 @@ RunResult runOnce(const Options &options, QAbstractItemModel *model)
     QElapsedTimer scrollClock;
     QObject::connect(&stepper, &QTimer::timeout, &stepper, [&] {
         const double fraction = std::min(1.0, double(scrollClock.elapsed()) / options.scrollMs);
-        const int value = bar->minimum() + int(std::lround(fraction * (bar->maximum() - bar->minimum())));
+        const int value
+            = bar->minimum() + int(std::lround(fraction * (bar->maximum() - bar->minimum())));
         if (value != bar->value()) {
             bar->setValue(value);
             ++result.steps;
@@ -319,15 +321,15 @@ int main(int argc, char *argv[])
     const ViewportSubscriptionOptions defaults;
     std::printf("bench_scroll_subscriptions: Qt %s, platform %s\n", qVersion(),
         qPrintable(QGuiApplication::platformName()));
-    std::printf(
-        "method: %d friends in a QListView 300x400 (%s, uniformItemSizes %s), watched by\n"
-        "  ViewportSubscriptions with defaults: margin %d page(s), settle %lld ms, linger %lld ms,\n"
-        "  max %d. wantedChanged counted, no gateway. A %d ms timer moves the scroll bar\n"
-        "  top to bottom in %d ms, then the run waits linger + 2 settle. %d runs, each\n"
-        "  with a fresh view and ViewportSubscriptions; median / min / max over runs.\n"
-        "  Bound checked at every wantedChanged: window now (visible + 2 pages, clipped)\n"
-        "  + rows outside it that were in the window of a scroll position held within the\n"
-        "  last linger + settle; capped at max.\n",
+    std::printf("method: %d friends in a QListView 300x400 (%s, uniformItemSizes %s), watched by\n"
+                "  ViewportSubscriptions with defaults: margin %d page(s), settle %lld ms, linger "
+                "%lld ms,\n"
+                "  max %d. wantedChanged counted, no gateway. A %d ms timer moves the scroll bar\n"
+                "  top to bottom in %d ms, then the run waits linger + 2 settle. %d runs, each\n"
+                "  with a fresh view and ViewportSubscriptions; median / min / max over runs.\n"
+                "  Bound checked at every wantedChanged: window now (visible + 2 pages, clipped)\n"
+                "  + rows outside it that were in the window of a scroll position held within the\n"
+                "  last linger + settle; capped at max.\n",
         options.rows, options.proxy ? "through FriendSortFilterProxy" : "model directly",
         options.uniform ? "true" : "false", defaults.marginPages,
         qlonglong(defaults.settle.count()), qlonglong(defaults.linger.count()),
@@ -352,18 +354,19 @@ int main(int argc, char *argv[])
         const RunResult &r = results.back();
         const bool pass = r.boundHeld && r.visibleWanted && r.settledToWindow && r.countersAgree;
         allPass = allPass && pass;
-        std::printf("run %d: scroll %.0f ms in %d steps; %d signals, %d subscribe / %d unsubscribe "
-                    "batches (%d / %d while scrolling); +%d / -%d ids; max wanted %d (bound then %d, "
-                    "%d without the cap; least slack %d); at "
-                    "scroll end %d wanted (%d lingering); after linger %d wanted of a %d-row "
-                    "window (%d lingering); max stall %.1f ms; bound %s, visible wanted %s, "
-                    "settles to window %s, counters agree %s\n",
+        std::printf(
+            "run %d: scroll %.0f ms in %d steps; %d signals, %d subscribe / %d unsubscribe "
+            "batches (%d / %d while scrolling); +%d / -%d ids; max wanted %d (bound then %d, "
+            "%d without the cap; least slack %d); at "
+            "scroll end %d wanted (%d lingering); after linger %d wanted of a %d-row "
+            "window (%d lingering); max stall %.1f ms; bound %s, visible wanted %s, "
+            "settles to window %s, counters agree %s\n",
             run + 1, r.scrollMs, r.steps, r.changes, r.subscribeBatches, r.unsubscribeBatches,
             r.subscribeBatchesWhileScrolling, r.unsubscribeBatchesWhileScrolling, r.idsAdded,
-            r.idsRemoved, r.maxWanted, r.boundAtMax, r.uncappedBoundAtMax, r.minSlack, r.wantedAtScrollEnd,
-            r.lingeringAtScrollEnd, r.finalWanted, r.finalWindow, r.finalLingering, r.maxStallMs,
-            passFail(r.boundHeld), passFail(r.visibleWanted), passFail(r.settledToWindow),
-            passFail(r.countersAgree));
+            r.idsRemoved, r.maxWanted, r.boundAtMax, r.uncappedBoundAtMax, r.minSlack,
+            r.wantedAtScrollEnd, r.lingeringAtScrollEnd, r.finalWanted, r.finalWindow,
+            r.finalLingering, r.maxStallMs, passFail(r.boundHeld), passFail(r.visibleWanted),
+            passFail(r.settledToWindow), passFail(r.countersAgree));
         std::fflush(stdout);
     }
 
@@ -391,17 +394,19 @@ int main(int argc, char *argv[])
     row("  bound at that moment, capped at max", [](const RunResult &r) { return r.boundAtMax; });
     row("  bound at that moment, without the cap",
         [](const RunResult &r) { return r.uncappedBoundAtMax; });
-    row("  least slack (bound - wanted) over checks", [](const RunResult &r) { return r.minSlack; });
+    row("  least slack (bound - wanted) over checks",
+        [](const RunResult &r) { return r.minSlack; });
     row("wanted at scroll end (+2 settle)", [](const RunResult &r) { return r.wantedAtScrollEnd; });
     row("  of which lingering", [](const RunResult &r) { return r.lingeringAtScrollEnd; });
     row("wanted after linger", [](const RunResult &r) { return r.finalWanted; });
-    row("max main-thread stall while scrolling (ms)", [](const RunResult &r) { return r.maxStallMs; });
+    row("max main-thread stall while scrolling (ms)",
+        [](const RunResult &r) { return r.maxStallMs; });
     std::printf("wanted <= visible + 2 pages + linger tail at every change: %s\n",
-        passFail(std::all_of(results.cbegin(), results.cend(),
-            [](const RunResult &r) { return r.boundHeld; })));
+        passFail(std::all_of(
+            results.cbegin(), results.cend(), [](const RunResult &r) { return r.boundHeld; })));
     std::printf("every visible row wanted at every change: %s\n",
-        passFail(std::all_of(results.cbegin(), results.cend(),
-            [](const RunResult &r) { return r.visibleWanted; })));
+        passFail(std::all_of(
+            results.cbegin(), results.cend(), [](const RunResult &r) { return r.visibleWanted; })));
     std::printf("after linger only the window is wanted: %s\n",
         passFail(std::all_of(results.cbegin(), results.cend(),
             [](const RunResult &r) { return r.settledToWindow; })));

@@ -14,9 +14,9 @@
 #include "protocol/Backoff.h"
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/directory/UsersFile.h"
 #include "server-mock/qa/FaultInjector.h"
 #include "server-mock/qa/FaultSpec.h"
-#include "server-mock/directory/UsersFile.h"
 #include "session/GatewaySession.h"
 
 #include <QElapsedTimer>

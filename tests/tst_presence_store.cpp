@@ -6,8 +6,8 @@
 #include "server-mock/core/GraceQueue.h"
 #include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/presence/PresenceRules.h"
-#include "server-mock/server/RateLimiter.h"
 #include "server-mock/presence/SubscriptionRegistry.h"
+#include "server-mock/server/RateLimiter.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -14,8 +14,8 @@
 #include "TestClient.h"
 
 #include "server-mock/redis/RedisChatStore.h"
-#include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/redis/client/RedisClient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

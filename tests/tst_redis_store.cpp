@@ -16,9 +16,9 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
-#include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/directory/UsersFile.h"
+#include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/redis/client/RedisClient.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -8,8 +8,8 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
-#include "server-mock/qa/ChurnDriver.h"
 #include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/qa/ChurnDriver.h"
 #include "server-mock/qa/ScenarioPlayer.h"
 
 #include <QJsonArray>

@@ -5,11 +5,11 @@
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/admin/AdminBackend.h"
+#include "server-mock/core/Logging.h"
 #include "server-mock/http/BearerToken.h"
-#include "server-mock/qa/FaultSpec.h"
 #include "server-mock/http/GatedTcpServer.h"
 #include "server-mock/http/HttpReply.h"
-#include "server-mock/core/Logging.h"
+#include "server-mock/qa/FaultSpec.h"
 
 #include <QByteArrayList>
 #include <QHttpServer>

@@ -1,7 +1,7 @@
 #include "server-mock/app/ServerOptions.h"
 
-#include "server-mock/qa/ChurnModel.h"
 #include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/qa/ChurnModel.h"
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "server-mock/admin/AdminServerOptions.h"
-#include "server-mock/server/GatewayConfig.h"
 #include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/server/GatewayConfig.h"
 
 #include <QString>
 #include <QStringList>

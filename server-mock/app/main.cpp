@@ -1,15 +1,15 @@
 #include "server-mock/admin/AdminServer.h"
-#include "server-mock/qa/ChurnDriver.h"
-#include "server-mock/app/FileLimit.h"
-#include "server-mock/server/Gateway.h"
 #include "server-mock/admin/GatewayAdminBackend.h"
-#include "server-mock/directory/PopulationGenerator.h"
-#include "server-mock/redis/RedisChatStore.h"
-#include "server-mock/redis/RedisPresenceStore.h"
-#include "server-mock/qa/ScenarioPlayer.h"
+#include "server-mock/app/FileLimit.h"
 #include "server-mock/app/ServerOptions.h"
 #include "server-mock/app/UnixSignalWatcher.h"
+#include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/directory/UsersFile.h"
+#include "server-mock/qa/ChurnDriver.h"
+#include "server-mock/qa/ScenarioPlayer.h"
+#include "server-mock/redis/RedisChatStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/server/Gateway.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

@@ -1,7 +1,7 @@
 #include "server-mock/http/HttpRequestGate.h"
 
-#include "server-mock/http/HttpReply.h"
 #include "server-mock/core/Logging.h"
+#include "server-mock/http/HttpReply.h"
 
 #include <QTcpSocket>
 

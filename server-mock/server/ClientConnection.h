@@ -2,8 +2,8 @@
 
 #include "protocol/ClientMessages.h"
 #include "protocol/ErrorCode.h"
-#include "server-mock/server/GatewayConfig.h"
 #include "server-mock/presence/PresenceStore.h"
+#include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/RateLimiter.h"
 
 #include <QObject>

@@ -4,10 +4,10 @@
 #include "protocol/Digest.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/server/ClientConnection.h"
-#include "server-mock/core/Logging.h"
 #include "server-mock/chat/MemoryChatStore.h"
+#include "server-mock/core/Logging.h"
 #include "server-mock/presence/MemoryPresenceStore.h"
+#include "server-mock/server/ClientConnection.h"
 
 #include <QPointer>
 #include <QSet>

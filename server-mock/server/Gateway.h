@@ -1,16 +1,16 @@
 #pragma once
 
 #include "protocol/ClientMessages.h"
-#include "server-mock/server/AvailabilityFanout.h"
 #include "server-mock/chat/ChatStore.h"
+#include "server-mock/directory/UserDirectory.h"
+#include "server-mock/presence/PresenceStore.h"
+#include "server-mock/presence/SubscriptionRegistry.h"
 #include "server-mock/qa/FaultInjector.h"
+#include "server-mock/qa/SimulatedUsers.h"
+#include "server-mock/server/AvailabilityFanout.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/GatewayMetrics.h"
-#include "server-mock/presence/PresenceStore.h"
-#include "server-mock/qa/SimulatedUsers.h"
 #include "server-mock/server/StoreInterest.h"
-#include "server-mock/presence/SubscriptionRegistry.h"
-#include "server-mock/directory/UserDirectory.h"
 
 #include <QHash>
 #include <QMultiHash>

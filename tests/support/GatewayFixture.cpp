@@ -1,8 +1,8 @@
 #include "GatewayFixture.h"
 
+#include "server-mock/directory/UsersFile.h"
 #include "server-mock/redis/RedisChatStore.h"
 #include "server-mock/redis/RedisPresenceStore.h"
-#include "server-mock/directory/UsersFile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "server-mock/directory/UserDirectory.h"
+#include "server-mock/redis/client/RedisUrl.h"
 #include "server-mock/server/Gateway.h"
 #include "server-mock/server/GatewayConfig.h"
-#include "server-mock/redis/client/RedisUrl.h"
-#include "server-mock/directory/UserDirectory.h"
 
 #include <QStringList>
 #include <memory>
