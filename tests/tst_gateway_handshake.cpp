@@ -579,4 +579,4 @@ void TestGatewaySession::shutdownClosesEveryClientWith1001()
 }
 
 QTEST_GUILESS_MAIN(TestGatewaySession)
-#include "tst_gateway_session.moc"
+#include "tst_gateway_handshake.moc"
