@@ -69,7 +69,7 @@ QString nameOf(const QString &id)
 
 } // namespace
 
-class TestGatewaySession : public QObject {
+class TestGatewayHandshake : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -96,14 +96,14 @@ private Q_SLOTS:
     void shutdownClosesEveryClientWith1001();
 };
 
-void TestGatewaySession::welcomeCarriesUserAndLimits_data()
+void TestGatewayHandshake::welcomeCarriesUserAndLimits_data()
 {
     QTest::addColumn<QString>("ref");
     QTest::addRow("without ref") << QString();
     QTest::addRow("with ref") << u"hello-1"_s;
 }
 
-void TestGatewaySession::welcomeCarriesUserAndLimits()
+void TestGatewayHandshake::welcomeCarriesUserAndLimits()
 {
     QFETCH(QString, ref);
     // Values unlike the defaults, so a welcome advertising defaults cannot pass.
@@ -140,7 +140,7 @@ void TestGatewaySession::welcomeCarriesUserAndLimits()
     QCOMPARE(gateway->authenticatedCount(), 1);
 }
 
-void TestGatewaySession::helloFailureSendsErrorThenCloses_data()
+void TestGatewayHandshake::helloFailureSendsErrorThenCloses_data()
 {
     QTest::addColumn<QString>("kind"); // text, binary or none (say nothing at all)
     QTest::addColumn<QByteArray>("payload");
@@ -197,7 +197,7 @@ void TestGatewaySession::helloFailureSendsErrorThenCloses_data()
         << u"none"_s << QByteArray() << QString() << QString() << 4008;
 }
 
-void TestGatewaySession::helloFailureSendsErrorThenCloses()
+void TestGatewayHandshake::helloFailureSendsErrorThenCloses()
 {
     QFETCH(QString, kind);
     QFETCH(QByteArray, payload);
@@ -245,7 +245,7 @@ void TestGatewaySession::helloFailureSendsErrorThenCloses()
         QCOMPARE(error.value("ref"_L1).toString(), errorRef);
 }
 
-void TestGatewaySession::identityComesOnlyFromToken()
+void TestGatewayHandshake::identityComesOnlyFromToken()
 {
     // alice and bob have disjoint friends, so what the session may see tells who it is.
     const auto gateway = startGateway({ { u"alice"_s, { u"carol"_s } }, { u"bob"_s, { u"dave"_s } },
@@ -269,7 +269,7 @@ void TestGatewaySession::identityComesOnlyFromToken()
     QCOMPARE(gateway->subscriptionsOfUser(u"bob"_s), QStringList());
 }
 
-void TestGatewaySession::secondHelloIsBadRequestAndKeepsSession()
+void TestGatewayHandshake::secondHelloIsBadRequestAndKeepsSession()
 {
     const auto gateway = startGateway({ { u"alice"_s, { u"carol"_s } }, { u"bob"_s, { u"dave"_s } },
         { u"carol"_s, {} }, { u"dave"_s, {} } });
@@ -293,7 +293,7 @@ void TestGatewaySession::secondHelloIsBadRequestAndKeepsSession()
     QCOMPARE(idsOf(page.value("items"_L1).toArray()), QStringList { u"carol"_s });
 }
 
-void TestGatewaySession::pingAnswersPongWithRef()
+void TestGatewayHandshake::pingAnswersPongWithRef()
 {
     const auto gateway = startGateway({ { u"alice"_s, {} } });
     QVERIFY(gateway);
@@ -309,7 +309,7 @@ void TestGatewaySession::pingAnswersPongWithRef()
     QVERIFY(client.pending(u"error"_s).isEmpty());
 }
 
-void TestGatewaySession::friendsPagesInUsersFileOrder()
+void TestGatewayHandshake::friendsPagesInUsersFileOrder()
 {
     const auto gateway = startGateway(pagingPopulation());
     QVERIFY(gateway);
@@ -342,14 +342,14 @@ void TestGatewaySession::friendsPagesInUsersFileOrder()
     QCOMPARE(idsOf(firstTwo.value("items"_L1).toArray()), kAliceFriends.first(2));
 }
 
-void TestGatewaySession::friendsPastTheEndIsEmpty_data()
+void TestGatewayHandshake::friendsPastTheEndIsEmpty_data()
 {
     QTest::addColumn<int>("offset");
     QTest::addRow("offset == total") << 7;
     QTest::addRow("offset far past") << 100000;
 }
 
-void TestGatewaySession::friendsPastTheEndIsEmpty()
+void TestGatewayHandshake::friendsPastTheEndIsEmpty()
 {
     QFETCH(int, offset);
     const auto gateway = startGateway(pagingPopulation());
@@ -366,7 +366,7 @@ void TestGatewaySession::friendsPastTheEndIsEmpty()
     QCOMPARE(page.value("items"_L1).toArray().size(), 0);
 }
 
-void TestGatewaySession::friendsDefaultLimitIs500()
+void TestGatewayHandshake::friendsDefaultLimitIs500()
 {
     // "hub" has 501 friends: one more than the default page.
     QList<TestUser> users { { u"hub"_s, {} } };
@@ -390,7 +390,7 @@ void TestGatewaySession::friendsDefaultLimitIs500()
     QCOMPARE(idsOf(rest.value("items"_L1).toArray()), expected.mid(500));
 }
 
-void TestGatewaySession::friendsOfFriendlessUserIsEmpty()
+void TestGatewayHandshake::friendsOfFriendlessUserIsEmpty()
 {
     const auto gateway = startGateway(pagingPopulation());
     QVERIFY(gateway);
@@ -403,7 +403,7 @@ void TestGatewaySession::friendsOfFriendlessUserIsEmpty()
     QCOMPARE(page.value("items"_L1).toArray().size(), 0);
 }
 
-void TestGatewaySession::friendsBadRequestKeepsConnection_data()
+void TestGatewayHandshake::friendsBadRequestKeepsConnection_data()
 {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QJsonValue>("value");
@@ -416,7 +416,7 @@ void TestGatewaySession::friendsBadRequestKeepsConnection_data()
     QTest::addRow("offset null") << u"offset"_s << QJsonValue(QJsonValue::Null);
 }
 
-void TestGatewaySession::friendsBadRequestKeepsConnection()
+void TestGatewayHandshake::friendsBadRequestKeepsConnection()
 {
     QFETCH(QString, field);
     QFETCH(QJsonValue, value);
@@ -433,7 +433,7 @@ void TestGatewaySession::friendsBadRequestKeepsConnection()
     QVERIFY(client.pending(u"friends"_s).isEmpty());
 }
 
-void TestGatewaySession::unknownTypeKeepsConnectionAndSubscriptions()
+void TestGatewayHandshake::unknownTypeKeepsConnectionAndSubscriptions()
 {
     const auto gateway = startGateway({ { u"alice"_s, { u"bob"_s } }, { u"bob"_s, {} } });
     QVERIFY(gateway);
@@ -457,7 +457,7 @@ void TestGatewaySession::unknownTypeKeepsConnectionAndSubscriptions()
     QCOMPARE(presence.value("seq"_L1).toInteger(), 1);
 }
 
-void TestGatewaySession::originIsChecked_data()
+void TestGatewayHandshake::originIsChecked_data()
 {
     QTest::addColumn<QString>("origin");
     QTest::addColumn<QStringList>("allowed");
@@ -471,7 +471,7 @@ void TestGatewaySession::originIsChecked_data()
     QTest::addRow("listed host, other scheme") << u"https://good.example"_s << good << false;
 }
 
-void TestGatewaySession::originIsChecked()
+void TestGatewayHandshake::originIsChecked()
 {
     QFETCH(QString, origin);
     QFETCH(QStringList, allowed);
@@ -503,7 +503,7 @@ void TestGatewaySession::originIsChecked()
     QCOMPARE(gateway->connectionCount(), 0);
 }
 
-void TestGatewaySession::heartbeatClosesSilentPeerOnly()
+void TestGatewayHandshake::heartbeatClosesSilentPeerOnly()
 {
     GatewayConfig config = testConfig();
     config.heartbeat = 200ms;
@@ -542,7 +542,7 @@ void TestGatewaySession::heartbeatClosesSilentPeerOnly()
     QCOMPARE(gateway->authenticatedCount(), 1);
 }
 
-void TestGatewaySession::shutdownClosesEveryClientWith1001()
+void TestGatewayHandshake::shutdownClosesEveryClientWith1001()
 {
     // A hello timeout far longer than the test, so the anonymous client is still waiting
     // for its hello when the shutdown comes, however slow the machine.
@@ -578,5 +578,5 @@ void TestGatewaySession::shutdownClosesEveryClientWith1001()
     QCOMPARE(lateConnected.count(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestGatewaySession)
+QTEST_GUILESS_MAIN(TestGatewayHandshake)
 #include "tst_gateway_handshake.moc"
