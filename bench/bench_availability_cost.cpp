@@ -60,6 +60,7 @@
 
 #include "DumpedPopulation.h"
 #include "EventLoopWait.h"
+#include "IntegerOption.h"
 #include "MockServerProcess.h"
 #include "RawHttpExchange.h"
 #include "SocketCounters.h"
@@ -743,16 +744,7 @@ int main(int argc, char *argv[])
     Options options;
     const auto intOption
         = [&parser](const QCommandLineOption &option, int low, int high, int fallback) {
-              if (!parser.isSet(option))
-                  return fallback;
-              bool ok = false;
-              const int value = parser.value(option).toInt(&ok);
-              if (!ok || value < low || value > high) {
-                  std::fprintf(stderr, "--%s must be an integer from %d to %d\n",
-                      qPrintable(option.names().constFirst()), low, high);
-                  std::exit(2);
-              }
-              return value;
+              return integerOption(parser, option, low, high, fallback);
           };
     options.clients = intOption(clientsOption, 1, 20'000, options.clients);
     options.rows = intOption(rowsOption, 1, 500, options.rows);
