@@ -93,7 +93,7 @@ private:
     // 2), every step checked; the caller returns when QTest::currentTestFailed().
     void aliceWatchesBobAway(std::unique_ptr<TestClient> &alice, std::unique_ptr<TestClient> &bob);
 
-    std::unique_ptr<Gateway> m_gateway;
+    std::unique_ptr<QaGateway> m_gateway;
     std::unique_ptr<GatewayAdminBackend> m_backend;
     std::unique_ptr<AdminServer> m_server;
     QNetworkAccessManager m_http;
@@ -108,7 +108,7 @@ void TestAdminEndToEnd::init()
 {
     GatewayConfig config = testConfig();
     config.grace = kGrace;
-    m_gateway = startGateway(population(), config);
+    m_gateway = startQaGateway(population(), config);
     QVERIFY(m_gateway);
     m_backend = std::make_unique<GatewayAdminBackend>(*m_gateway, kHeartbeatTtl);
     AdminServerOptions options;

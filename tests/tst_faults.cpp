@@ -41,6 +41,7 @@ using Presence::Gateway::FaultKind;
 using Presence::Gateway::FaultSpec;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
+using Presence::Gateway::QaGateway;
 using Presence::Protocol::Backoff;
 using Presence::Protocol::UserPresence;
 using Presence::Session::GatewaySession;
@@ -229,7 +230,7 @@ private:
     // A session for alice watching bob and carol, both signed in by the caller; Online.
     [[nodiscard]] bool openSession(GatewaySession &session);
 
-    std::unique_ptr<Gateway> m_gateway;
+    std::unique_ptr<QaGateway> m_gateway;
 };
 
 void TestFaults::initTestCase()
@@ -241,7 +242,7 @@ void TestFaults::initTestCase()
 
 void TestFaults::init()
 {
-    m_gateway = startGateway(PresenceFrames::fivePeople());
+    m_gateway = startQaGateway(PresenceFrames::fivePeople());
     QVERIFY(m_gateway);
 }
 
@@ -458,7 +459,7 @@ void TestFaults::stallHoldsEverythingUntilItEnds()
     GatewayConfig config = testConfig();
     config.heartbeat = 100ms;
     config.heartbeatSlack = 150ms;
-    m_gateway = startGateway(PresenceFrames::fivePeople(), config);
+    m_gateway = startQaGateway(PresenceFrames::fivePeople(), config);
     QVERIFY(m_gateway);
     auto alice = login(u"alice"_s);
     auto bob = login(u"bob"_s);

@@ -60,7 +60,7 @@ private Q_SLOTS:
 
 void TestGatewayMetrics::freshGatewayExportsZeros()
 {
-    const auto gateway = startGateway(PresenceFrames::fivePeople());
+    const auto gateway = startQaGateway(PresenceFrames::fivePeople());
     QVERIFY(gateway);
     const auto text = scrape(*gateway);
     QVERIFY(text);
@@ -77,7 +77,7 @@ void TestGatewayMetrics::freshGatewayExportsZeros()
 
 void TestGatewayMetrics::countsWhatClientsDo()
 {
-    const auto gateway = startGateway(PresenceFrames::fivePeople());
+    const auto gateway = startQaGateway(PresenceFrames::fivePeople());
     QVERIFY(gateway);
     auto alice = login(*gateway, u"alice"_s);
     auto carol = login(*gateway, u"carol"_s);
@@ -169,7 +169,7 @@ void TestGatewayMetrics::madeUpTypesDoNotGrowTheSeries()
 
 void TestGatewayMetrics::closesAreCountedByCode()
 {
-    const auto gateway = startGateway(PresenceFrames::fivePeople());
+    const auto gateway = startQaGateway(PresenceFrames::fivePeople());
     QVERIFY(gateway);
     auto alice = login(*gateway, u"alice"_s);
     auto bob = login(*gateway, u"bob"_s);

@@ -451,7 +451,7 @@ void TestSession::aLostPushIsCorrectedByTheDigest()
 {
     GatewayConfig config = testConfig();
     config.digestInterval = 300ms;
-    auto gateway = startGateway(smallPopulation(), config);
+    auto gateway = startQaGateway(smallPopulation(), config);
     QVERIFY(gateway);
     GatewaySession session(fastOptions());
     QSignalSpy received(&session, &GatewaySession::presenceReceived);

@@ -51,11 +51,11 @@ std::unique_ptr<TestClient> login(const Gateway &gateway, const QString &id)
 }
 
 // The five people of PresenceFrames on a gateway of their own, with the given grace.
-std::unique_ptr<Gateway> startFivePeople(std::chrono::milliseconds grace = testConfig().grace)
+std::unique_ptr<QaGateway> startFivePeople(std::chrono::milliseconds grace = testConfig().grace)
 {
     GatewayConfig config = testConfig();
     config.grace = grace;
-    return startGateway(PresenceFrames::fivePeople(), config);
+    return startQaGateway(PresenceFrames::fivePeople(), config);
 }
 
 QJsonArray subscribe(TestClient &client, const QStringList &ids)
@@ -188,8 +188,8 @@ void TestSimulatedUsers::simulatedUsersAcrossGatewaysThroughRedis()
     QString error;
     QVERIFY2(redis.start("tst_simulated_users", &error), qPrintable(error));
     const QByteArray prefix = redis.prefixForCurrentTest();
-    auto a = startRedisGateway(PresenceFrames::fivePeople(), redis.url(), prefix);
-    auto b = startRedisGateway(PresenceFrames::fivePeople(), redis.url(), prefix);
+    auto a = startRedisQaGateway(PresenceFrames::fivePeople(), redis.url(), prefix);
+    auto b = startRedisQaGateway(PresenceFrames::fivePeople(), redis.url(), prefix);
     QVERIFY(a && b);
     auto alice = login(*a, u"alice"_s);
     QVERIFY(alice);
@@ -207,7 +207,7 @@ void TestSimulatedUsers::simulatedUsersAcrossGatewaysThroughRedis()
 void TestSimulatedUsers::churnKeepsThePopulationMoving()
 {
     auto gateway
-        = std::make_unique<Gateway>(testConfig(), PopulationGenerator::generate(300, 20, 7));
+        = std::make_unique<QaGateway>(testConfig(), PopulationGenerator::generate(300, 20, 7));
     QVERIFY(gateway->listen());
     const UserDirectory &directory = gateway->directory();
     auto watcher = std::make_unique<TestClient>();

@@ -1,7 +1,7 @@
 #include "server-mock/admin/GatewayAdminBackend.h"
 
 #include "server-mock/presence/PresenceStore.h"
-#include "server-mock/server/Gateway.h"
+#include "server-mock/qa/QaGateway.h"
 
 #include <QJsonArray>
 #include <QPointer>
@@ -13,7 +13,7 @@ namespace Presence::Gateway {
 using Protocol::ChosenStatus;
 
 GatewayAdminBackend::GatewayAdminBackend(
-    Gateway &gateway, std::chrono::milliseconds heartbeatTtl, QObject *parent)
+    QaGateway &gateway, std::chrono::milliseconds heartbeatTtl, QObject *parent)
     : QObject(parent)
     , m_gateway(gateway)
     , m_heartbeats(heartbeatTtl)

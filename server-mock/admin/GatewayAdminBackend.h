@@ -8,7 +8,7 @@
 
 namespace Presence::Gateway {
 
-class Gateway;
+class QaGateway;
 
 // The gateway as the admin and heartbeat HTTP server sees it (AdminBackend). Heartbeats are
 // simulated devices named "http" that expire `heartbeatTtl` after the last heartbeat, so
@@ -18,7 +18,7 @@ class GatewayAdminBackend : public QObject, public AdminBackend {
 public:
     static constexpr std::chrono::milliseconds kDefaultHeartbeatTtl { 35'000 };
 
-    explicit GatewayAdminBackend(Gateway &gateway,
+    explicit GatewayAdminBackend(QaGateway &gateway,
         std::chrono::milliseconds heartbeatTtl = kDefaultHeartbeatTtl, QObject *parent = nullptr);
 
     [[nodiscard]] std::optional<QString> userOfToken(const QString &token) const override;
@@ -39,7 +39,7 @@ public:
     [[nodiscard]] static QString heartbeatDevice() { return QStringLiteral("http"); }
 
 private:
-    Gateway &m_gateway;
+    QaGateway &m_gateway;
     GraceQueue m_heartbeats;
 };
 

@@ -6,10 +6,10 @@
 #include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/directory/UsersFile.h"
 #include "server-mock/qa/ChurnDriver.h"
+#include "server-mock/qa/QaGateway.h"
 #include "server-mock/qa/ScenarioPlayer.h"
 #include "server-mock/redis/RedisChatStore.h"
 #include "server-mock/redis/RedisPresenceStore.h"
-#include "server-mock/server/Gateway.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -104,7 +104,7 @@ int main(int argc, char *argv[])
     auto *chats = options->redis
         ? new RedisChatStore({ options->redis->url, options->redis->prefix })
         : nullptr;
-    Gateway gateway(options->config, std::move(*directory), store, chats);
+    QaGateway gateway(options->config, std::move(*directory), store, chats);
     if (!gateway.listen(&error))
         return fail(error);
 

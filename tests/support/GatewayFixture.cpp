@@ -49,10 +49,13 @@ GatewayConfig testConfig()
     return config;
 }
 
-std::unique_ptr<Gateway> startGateway(
+namespace {
+
+template <typename G>
+std::unique_ptr<G> started(
     const QList<TestUser> &users, GatewayConfig config, PresenceStore *store, ChatStore *chats)
 {
-    auto gateway = std::make_unique<Gateway>(std::move(config), makeDirectory(users), store, chats);
+    auto gateway = std::make_unique<G>(std::move(config), makeDirectory(users), store, chats);
     QString error;
     if (!gateway->listen(&error)) {
         qWarning("%s", qPrintable(error));
@@ -61,21 +64,48 @@ std::unique_ptr<Gateway> startGateway(
     return gateway;
 }
 
-std::unique_ptr<Gateway> startRedisGateway(const QList<TestUser> &users, const RedisUrl &url,
+template <typename G>
+std::unique_ptr<G> startedOnRedis(const QList<TestUser> &users, const RedisUrl &url,
     const QByteArray &prefix, GatewayConfig config)
 {
     RedisStoreOptions options;
     options.url = url;
     options.prefix = prefix;
     options.grace = config.grace;
-    auto gateway = startGateway(users, std::move(config), new RedisPresenceStore(options),
+    auto gateway = started<G>(users, std::move(config), new RedisPresenceStore(options),
         new RedisChatStore({ url, prefix }));
     if (!gateway)
         return nullptr;
-    const auto *store = qobject_cast<const RedisPresenceStore *>(gateway->store());
+    const PresenceStore *store = gateway->store();
     if (!QTest::qWaitFor([store] { return store->isAvailable(); }, 10000)) {
         qWarning("the gateway's store did not reach Redis at %s", qPrintable(url.toString()));
         return nullptr;
     }
     return gateway;
+}
+
+} // namespace
+
+std::unique_ptr<Gateway> startGateway(
+    const QList<TestUser> &users, GatewayConfig config, PresenceStore *store, ChatStore *chats)
+{
+    return started<Gateway>(users, std::move(config), store, chats);
+}
+
+std::unique_ptr<QaGateway> startQaGateway(
+    const QList<TestUser> &users, GatewayConfig config, PresenceStore *store, ChatStore *chats)
+{
+    return started<QaGateway>(users, std::move(config), store, chats);
+}
+
+std::unique_ptr<Gateway> startRedisGateway(const QList<TestUser> &users, const RedisUrl &url,
+    const QByteArray &prefix, GatewayConfig config)
+{
+    return startedOnRedis<Gateway>(users, url, prefix, std::move(config));
+}
+
+std::unique_ptr<QaGateway> startRedisQaGateway(const QList<TestUser> &users, const RedisUrl &url,
+    const QByteArray &prefix, GatewayConfig config)
+{
+    return startedOnRedis<QaGateway>(users, url, prefix, std::move(config));
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "server-mock/directory/UserDirectory.h"
+#include "server-mock/qa/QaGateway.h"
 #include "server-mock/redis/client/RedisUrl.h"
 #include "server-mock/server/Gateway.h"
 #include "server-mock/server/GatewayConfig.h"
@@ -29,10 +30,18 @@ std::unique_ptr<Presence::Gateway::Gateway> startGateway(const QList<TestUser> &
     Presence::Gateway::GatewayConfig config = testConfig(),
     Presence::Gateway::PresenceStore *store = nullptr,
     Presence::Gateway::ChatStore *chats = nullptr);
+// The same with faults and simulated users (QaGateway), as presence-mock-server runs it.
+std::unique_ptr<Presence::Gateway::QaGateway> startQaGateway(const QList<TestUser> &users,
+    Presence::Gateway::GatewayConfig config = testConfig(),
+    Presence::Gateway::PresenceStore *store = nullptr,
+    Presence::Gateway::ChatStore *chats = nullptr);
 
 // A gateway whose presence and chats live in the Redis at `url`, under `prefix` (the store's
 // grace is config's), once its store has reached Redis; nullptr (with a qWarning) otherwise.
 std::unique_ptr<Presence::Gateway::Gateway> startRedisGateway(const QList<TestUser> &users,
+    const Presence::Gateway::RedisUrl &url, const QByteArray &prefix,
+    Presence::Gateway::GatewayConfig config = testConfig());
+std::unique_ptr<Presence::Gateway::QaGateway> startRedisQaGateway(const QList<TestUser> &users,
     const Presence::Gateway::RedisUrl &url, const QByteArray &prefix,
     Presence::Gateway::GatewayConfig config = testConfig());
 

@@ -1,0 +1,102 @@
+#include "server-mock/qa/QaGateway.h"
+
+#include "server-mock/core/Logging.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
+#include "server-mock/qa/FaultyPresenceStore.h"
+#include "server-mock/server/ClientConnection.h"
+
+#include <cstdlib>
+
+namespace Presence::Gateway {
+
+QaGateway::QaGateway(const GatewayConfig &config, UserDirectory directory, PresenceStore *store,
+    ChatStore *chats, QObject *parent)
+    : QaGateway(
+        std::make_unique<FaultInjector>(), config, std::move(directory), store, chats, parent)
+{
+}
+
+QaGateway::QaGateway(std::unique_ptr<FaultInjector> faults, const GatewayConfig &config,
+    UserDirectory directory, PresenceStore *store, ChatStore *chats, QObject *parent)
+    : Gateway(config, std::move(directory),
+        new FaultyPresenceStore(store ? store : new MemoryPresenceStore(config.grace), *faults),
+        chats, parent)
+    , m_faults(faults.release())
+    , m_simulated(Gateway::store())
+{
+    m_faults->setParent(this);
+    connect(m_faults, &FaultInjector::faultStarted, this, &QaGateway::onFaultStarted);
+    connect(m_faults, &FaultInjector::faultEnded, this, &QaGateway::onFaultEnded);
+    // Before the welcome: a delayed connection gets even that late.
+    connect(this, &Gateway::connectionSignedIn, this, &QaGateway::applyFaults);
+    // A refuse fault: what an overloaded gateway behind a proxy says.
+    setAdmissionCheck([this] { return !m_faults->refusesConnections(); });
+
+    MetricsRegistry &registry = metrics().registry();
+    registry.gauge("presence_simulated_devices", "Simulated devices (QA, demos).",
+        [this] { return double(m_simulated.deviceCount()); });
+    registry.gauge("presence_faults_running", "Faults injected and still running.",
+        [this] { return double(m_faults->running().size()); });
+}
+
+PresenceStore *QaGateway::innerStore() const
+{
+    return static_cast<FaultyPresenceStore *>(Gateway::store())->inner();
+}
+
+void QaGateway::onFaultStarted(const QString &id, const FaultSpec &fault)
+{
+    Q_UNUSED(id)
+    switch (fault.kind) {
+    case FaultKind::Drop:
+        for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
+            if (connection)
+                connection->abortAbruptly();
+        }
+        break;
+    case FaultKind::Close:
+        for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
+            if (connection)
+                connection->close(fault.code, fault.reason);
+        }
+        break;
+    case FaultKind::Delay:
+    case FaultKind::Stall:
+        for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
+            if (connection)
+                applyFaults(connection);
+        }
+        break;
+    case FaultKind::Crash:
+        qCCritical(lcFaults) << "crash fault: aborting without closing anything";
+        std::abort();
+    case FaultKind::Duplicate:
+    case FaultKind::Reorder:
+    case FaultKind::Lose:
+    case FaultKind::Refuse:
+        break; // asked for while they run
+    }
+}
+
+void QaGateway::onFaultEnded(const QString &id, const FaultSpec &fault)
+{
+    Q_UNUSED(id)
+    if (fault.kind != FaultKind::Delay && fault.kind != FaultKind::Stall)
+        return;
+    for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
+        if (connection)
+            applyFaults(connection);
+    }
+}
+
+void QaGateway::applyFaults(ClientConnection *connection)
+{
+    const QString &user = connection->userId();
+    connection->setOutgoingDelay(m_faults->outgoingDelayFor(user));
+    if (m_faults->isStalled(user))
+        hold(connection);
+    else
+        release(connection);
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,186 @@
+#include "server-mock/server/ChatRelay.h"
+
+#include "protocol/Frame.h"
+#include "server-mock/directory/UserDirectory.h"
+#include "server-mock/server/ClientConnection.h"
+#include "server-mock/server/ConnectionRegistry.h"
+#include "server-mock/server/GatewayMetrics.h"
+
+#include <QPointer>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+using namespace Protocol;
+
+ChatRelay::ChatRelay(const UserDirectory &directory, ChatStore *chats,
+    const ConnectionRegistry &connections, GatewayMetrics &metrics, QObject *parent)
+    : QObject(parent)
+    , m_directory(directory)
+    , m_chats(chats)
+    , m_connections(connections)
+    , m_metrics(metrics)
+{
+    m_chats->setParent(this);
+    connect(m_chats, &ChatStore::messageArrived, this, &ChatRelay::onMessageArrived);
+    connect(m_chats, &ChatStore::readMarkerMoved, this, &ChatRelay::onReadMarkerMoved);
+    // The store follows a user's chats while they have a connection here.
+    connect(&m_connections, &ConnectionRegistry::userArrived, m_chats, &ChatStore::userArrived);
+    connect(&m_connections, &ConnectionRegistry::userLeft, m_chats, &ChatStore::userLeft);
+}
+
+bool ChatRelay::isFriend(const ClientConnection *connection, const QString &otherId) const
+{
+    const auto me = m_directory.indexOfId(connection->userId());
+    const auto other = m_directory.indexOfId(otherId);
+    return me && other && m_directory.areFriends(*me, *other);
+}
+
+void ChatRelay::sendMessage(ClientConnection *connection, const SendMessageRequest &request,
+    const std::optional<QString> &ref)
+{
+    // Unknown ids and strangers look alike, as in subscribe.
+    if (!isFriend(connection, request.to)) {
+        connection->sendError(
+            { ErrorCode::Forbidden, u"message: you can only write to your friends"_s, ref });
+        return;
+    }
+    const QString text = request.text.trimmed();
+    if (text.isEmpty() || text.size() > kMaxMessageTextLength) { // the decoder refuses these too
+        connection->sendError({ ErrorCode::BadRequest,
+            u"message: field 'text' must be 1 to %1 characters long after trimming"_s.arg(
+                kMaxMessageTextLength),
+            ref });
+        return;
+    }
+    QPointer<ClientConnection> sender(connection);
+    m_chats->storeMessage(connection->userId(), request.to, text, this,
+        [this, sender, ref](const std::optional<ChatMessage> &message) {
+            if (!message) {
+                if (sender) {
+                    sender->sendError({ ErrorCode::Unavailable,
+                        u"message: the gateway cannot store messages right now; it was not "
+                        "sent, try again later"_s,
+                        ref });
+                }
+                return;
+            }
+            if (sender)
+                sender->send(toJson(Ok { message->id, message->ts }), ref);
+            deliver(*message, sender);
+        });
+}
+
+void ChatRelay::deliver(const ChatMessage &message, const ClientConnection *except)
+{
+    // Every device of both users here, whatever their status.
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
+    m_metrics.chatMessageStored();
+    quint64 written = 0;
+    for (const QString &user : { message.to, message.from }) {
+        for (ClientConnection *device : m_connections.devicesOf(user)) {
+            if (device != except) {
+                device->sendSerialized(frame);
+                ++written;
+            }
+        }
+    }
+    m_metrics.frameOut(u"message"_s, written);
+}
+
+void ChatRelay::onMessageArrived(const QString &userId, const ChatMessage &message)
+{
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
+    const QList<ClientConnection *> devices = m_connections.devicesOf(userId);
+    for (ClientConnection *device : devices)
+        device->sendSerialized(frame);
+    m_metrics.frameOut(u"message"_s, quint64(devices.size()));
+}
+
+void ChatRelay::history(
+    ClientConnection *connection, const HistoryRequest &request, const std::optional<QString> &ref)
+{
+    if (!isFriend(connection, request.with)) {
+        connection->sendError({ ErrorCode::Forbidden,
+            u"history: you can only read conversations with your friends"_s, ref });
+        return;
+    }
+    m_chats->readPage(connection->userId(), request.with, request.before, request.limit, connection,
+        [connection, with = request.with, ref](const auto &result) {
+            if (const auto *page = std::get_if<ChatStore::Page>(&result)) {
+                connection->send(toJson(HistoryPage { with, page->messages, page->more }), ref);
+            } else if (std::get<ChatStore::Failure>(result) == ChatStore::Failure::NotHeld) {
+                connection->sendError({ ErrorCode::BadRequest,
+                    u"history: 'before' is not a message of this conversation held by the "
+                    "gateway"_s,
+                    ref });
+            } else {
+                connection->sendError({ ErrorCode::Unavailable,
+                    u"history: the gateway cannot read conversations right now; try again "
+                    "later"_s,
+                    ref });
+            }
+        });
+}
+
+void ChatRelay::conversations(ClientConnection *connection, const ConversationsRequest &request,
+    const std::optional<QString> &ref)
+{
+    // Only conversations with friends: one kept from an earlier users file names nobody.
+    const auto me = m_directory.indexOfId(connection->userId());
+    const auto isFriendOfMine = [this, me](const QString &otherId) {
+        const auto other = m_directory.indexOfId(otherId);
+        return me && other && m_directory.areFriends(*me, *other);
+    };
+    m_chats->readSummaries(connection->userId(), request.limit, isFriendOfMine, connection,
+        [connection, ref](const std::variant<ChatStore::Summaries, ChatStore::Failure> &result) {
+            if (const auto *summaries = std::get_if<ChatStore::Summaries>(&result)) {
+                connection->send(
+                    toJson(ConversationsPage { summaries->items, summaries->more }), ref);
+                return;
+            }
+            connection->sendError({ ErrorCode::Unavailable,
+                u"conversations: the gateway cannot read conversations right now; try again "
+                "later"_s,
+                ref });
+        });
+}
+
+void ChatRelay::read(
+    ClientConnection *connection, const ReadRequest &request, const std::optional<QString> &ref)
+{
+    // As for message and history: unknown ids, strangers and oneself look alike.
+    if (!isFriend(connection, request.with)) {
+        connection->sendError({ ErrorCode::Forbidden,
+            u"read: you can only mark conversations with your friends as read"_s, ref });
+        return;
+    }
+    m_chats->markRead(connection->userId(), request.with, request.upTo, connection,
+        [connection, ref](const std::optional<ChatStore::Failure> &failure) {
+            if (!failure) {
+                connection->send(toJson(Ok {}), ref);
+            } else if (*failure == ChatStore::Failure::NotHeld) {
+                connection->sendError({ ErrorCode::BadRequest,
+                    u"read: unknown message: 'up_to' is not a message of this conversation held "
+                    "by the gateway"_s,
+                    ref });
+            } else {
+                connection->sendError({ ErrorCode::Unavailable,
+                    u"read: the gateway cannot store read markers right now; try again later"_s,
+                    ref });
+            }
+        });
+}
+
+void ChatRelay::onReadMarkerMoved(const QString &userId, const ReadMarkerEvent &marker)
+{
+    // Every device of the user, the one that sent the read included; never the friend.
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(marker)));
+    const QList<ClientConnection *> devices = m_connections.devicesOf(userId);
+    for (ClientConnection *device : devices)
+        device->sendSerialized(frame);
+    m_metrics.frameOut(u"read_marker"_s, quint64(devices.size()));
+}
+
+} // namespace Presence::Gateway

@@ -1,0 +1,252 @@
+#include "server-mock/server/PresenceFanout.h"
+
+#include "protocol/Digest.h"
+#include "protocol/Frame.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/directory/UserDirectory.h"
+#include "server-mock/server/ClientConnection.h"
+#include "server-mock/server/ConnectionRegistry.h"
+#include "server-mock/server/GatewayMetrics.h"
+
+#include <QPointer>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Gateway {
+
+using namespace Protocol;
+
+PresenceFanout::PresenceFanout(const GatewayConfig &config, const UserDirectory &directory,
+    PresenceStore *store, const ConnectionRegistry &connections, GatewayMetrics &metrics,
+    QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_directory(directory)
+    , m_store(store)
+    , m_connections(connections)
+    , m_metrics(metrics)
+    , m_availability(
+          m_config.availabilityInterval, [this](ConnectionId id, const QJsonObject &message) {
+              if (ClientConnection *connection = m_connections.find(id))
+                  connection->send(message); // counted in frames_out by the connection
+          })
+{
+    connect(m_store, &PresenceStore::presencePublished, this, &PresenceFanout::onPresencePublished);
+    connect(m_store, &PresenceStore::storeReset, this, &PresenceFanout::onStoreReset);
+    connect(
+        &m_subscriptions, &SubscriptionRegistry::userWatched, &m_interest, &StoreInterest::acquire);
+    connect(&m_subscriptions, &SubscriptionRegistry::userUnwatched, &m_interest,
+        &StoreInterest::release);
+    connect(
+        &m_availability, &AvailabilityFanout::userCovered, &m_interest, &StoreInterest::acquire);
+    connect(
+        &m_availability, &AvailabilityFanout::userUncovered, &m_interest, &StoreInterest::release);
+    connect(&m_interest, &StoreInterest::userWatched, m_store, &PresenceStore::watch);
+    connect(&m_interest, &StoreInterest::userUnwatched, m_store, &PresenceStore::unwatch);
+
+    // One timer for every connection: a lost push is corrected within one interval.
+    if (m_config.digestInterval.count() > 0) {
+        m_digestTimer.setInterval(m_config.digestInterval);
+        connect(&m_digestTimer, &QTimer::timeout, this, &PresenceFanout::sendDigests);
+        m_digestTimer.start();
+    }
+}
+
+void PresenceFanout::connectionOpened(const ClientConnection *connection)
+{
+    m_store->connectionOpened(connection->userId(), connection->id(), connection->chosenStatus());
+}
+
+void PresenceFanout::connectionClosed(const ClientConnection *connection)
+{
+    m_subscriptions.removeConnection(connection->id());
+    m_availability.unwatch(connection->id());
+    m_store->connectionClosed(connection->userId(), connection->id());
+}
+
+void PresenceFanout::watchAvailability(
+    ClientConnection *connection, const std::optional<QString> &ref)
+{
+    // The first friends in friends order, so a client knows which rows are covered from the
+    // count alone.
+    const QList<int> &friends
+        = m_directory.user(*m_directory.indexOfId(connection->userId())).friends;
+    const qsizetype count = std::min<qsizetype>(friends.size(), m_config.maxAvailabilityFriends);
+    QStringList covered;
+    covered.reserve(count);
+    for (qsizetype i = 0; i < count; ++i)
+        covered.append(m_directory.user(friends.at(i)).id);
+    const ConnectionId id = connection->id();
+    m_availability.watch(id, covered, int(friends.size()));
+    m_store->snapshot(
+        covered, connection, [this, connection, id, ref](const QList<UserPresence> &users) {
+            if (m_availability.isWatching(id))
+                connection->send(toJson(m_availability.snapshotRead(id, users)), ref);
+        });
+}
+
+void PresenceFanout::unwatchAvailability(
+    ClientConnection *connection, const std::optional<QString> &ref)
+{
+    m_availability.unwatch(connection->id());
+    connection->send(toJson(Ok {}), ref);
+}
+
+bool PresenceFanout::withinIdLimit(
+    ClientConnection *connection, const QStringList &ids, const std::optional<QString> &ref)
+{
+    if (ids.size() <= m_config.maxIdsPerRequest)
+        return true;
+    connection->sendError({ ErrorCode::TooManyIds,
+        u"%1 ids is more than the limit of %2 per request"_s.arg(ids.size())
+            .arg(m_config.maxIdsPerRequest),
+        ref });
+    return false;
+}
+
+void PresenceFanout::subscribe(ClientConnection *connection, const SubscribeRequest &request,
+    const std::optional<QString> &ref)
+{
+    if (!withinIdLimit(connection, request.ids, ref))
+        return;
+    const int me = *m_directory.indexOfId(connection->userId());
+    QStringList allowed;
+    QStringList denied;
+    QSet<QString> seen;
+    int added = 0;
+    for (const QString &id : request.ids) {
+        if (seen.contains(id))
+            continue;
+        seen.insert(id);
+        const auto other = m_directory.indexOfId(id);
+        // Unknown ids and strangers look alike: denied says nothing about who exists.
+        if (!other || !m_directory.areFriends(me, *other)) {
+            denied.append(id);
+            continue;
+        }
+        allowed.append(id);
+        added += m_subscriptions.contains(connection->id(), id) ? 0 : 1;
+    }
+    const int total = m_subscriptions.countOf(connection->id()) + added;
+    if (total > m_config.maxSubscriptions) {
+        connection->sendError({ ErrorCode::TooManySubscriptions,
+            u"subscribe: would watch %1 users, more than the limit of %2"_s.arg(total).arg(
+                m_config.maxSubscriptions),
+            ref });
+        return;
+    }
+    for (const QString &id : std::as_const(allowed))
+        m_subscriptions.add(connection->id(), id);
+    m_store->snapshot(
+        allowed, connection, [connection, denied, ref](const QList<UserPresence> &users) {
+            connection->send(toJson(Snapshot { users, denied }), ref);
+        });
+}
+
+void PresenceFanout::unsubscribe(ClientConnection *connection, const UnsubscribeRequest &request,
+    const std::optional<QString> &ref)
+{
+    if (!withinIdLimit(connection, request.ids, ref))
+        return;
+    for (const QString &id : request.ids)
+        m_subscriptions.remove(connection->id(), id);
+    connection->send(toJson(Ok {}), ref);
+}
+
+void PresenceFanout::setStatus(ClientConnection *connection, const SetStatusRequest &request,
+    const std::optional<QString> &ref)
+{
+    connection->setChosenStatus(request.status);
+    m_store->connectionStatusChanged(connection->userId(), connection->id(), request.status);
+    connection->send(toJson(Ok {}), ref);
+}
+
+void PresenceFanout::onStoreReset()
+{
+    // Pushes may have been lost and seq may have started again: every watcher gets a
+    // snapshot of all it watches, without ref, which clients take as the whole truth. One
+    // read of everything watched here serves every watcher.
+    const QStringList covered = m_availability.coveredUsers();
+    if (!covered.isEmpty()) {
+        m_store->snapshot(covered, this,
+            [this](const QList<UserPresence> &users) { m_availability.resetFrom(users); });
+    }
+    // Ids subscribed since the read got their own snapshot with their subscribe.
+    readWatchedThen([](ClientConnection *connection, const QList<UserPresence> &watched) {
+        if (!watched.isEmpty())
+            connection->send(toJson(Snapshot { watched, {} }), std::nullopt);
+    });
+}
+
+void PresenceFanout::sendDigests()
+{
+    // A store that is away queues reads: one digest round at a time, not one per interval.
+    if (m_digestReadPending)
+        return;
+    m_digestReadPending = true;
+    // The store's word, read once for every connection: a push lost on its way (between
+    // gateways, or here) shows as a difference.
+    readWatchedThen(
+        [this](ClientConnection *connection, const QList<UserPresence> &watched) {
+            if (connection->state() != ClientConnection::State::Authenticated)
+                return;
+            Digest digest { watchedDigest(watched), std::nullopt };
+            if (const auto told = m_availability.toldTo(connection->id()))
+                digest.availability = availabilityDigest(*told);
+            connection->send(toJson(digest)); // counted in frames_out by the connection
+        },
+        [this] { m_digestReadPending = false; });
+}
+
+void PresenceFanout::readWatchedThen(const WatchedRead &each, const std::function<void()> &finished)
+{
+    QSet<QString> watched;
+    for (const ClientConnection *connection : m_connections.all()) {
+        const QStringList ids = m_subscriptions.subscriptionsOf(connection->id());
+        watched.unite(QSet<QString>(ids.cbegin(), ids.cend()));
+    }
+    m_store->snapshot(
+        watched.values(), this, [this, each, finished](const QList<UserPresence> &users) {
+            QHash<QString, UserPresence> byId;
+            for (const UserPresence &user : users)
+                byId.insert(user.id, user);
+            // Sending may close a connection (a peer that reads nothing): act on guarded ones.
+            for (const QPointer<ClientConnection> &connection : m_connections.guarded()) {
+                if (!connection || !m_connections.contains(connection->id()))
+                    continue;
+                QList<UserPresence> mine;
+                for (const QString &id : m_subscriptions.subscriptionsOf(connection->id())) {
+                    if (const auto it = byId.constFind(id); it != byId.constEnd())
+                        mine.append(*it);
+                }
+                each(connection, mine);
+            }
+            if (finished)
+                finished();
+        });
+}
+
+void PresenceFanout::onPresencePublished(const UserPresence &presence)
+{
+    m_metrics.presencePublished();
+    m_availability.presencePublished(presence);
+    const auto learnt = std::chrono::steady_clock::now();
+    const QList<ConnectionId> watchers = m_subscriptions.watchersOf(presence.id);
+    if (watchers.isEmpty())
+        return;
+    // Serialised once, whatever the number of watchers.
+    const QString frame = QString::fromUtf8(serializeFrame(toJson(PresenceEvent { presence })));
+    quint64 written = 0;
+    for (const ConnectionId watcher : watchers) {
+        if (ClientConnection *connection = m_connections.find(watcher)) {
+            connection->sendSerialized(frame);
+            m_metrics.pushWritten(std::chrono::steady_clock::now() - learnt);
+            ++written;
+        }
+    }
+    // Counted once per change, not per watcher: the label lookup is not free.
+    m_metrics.frameOut(u"presence"_s, written);
+}
+
+} // namespace Presence::Gateway

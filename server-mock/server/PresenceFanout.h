@@ -1,0 +1,79 @@
+#pragma once
+
+#include "protocol/ClientMessages.h"
+#include "server-mock/presence/PresenceStore.h"
+#include "server-mock/presence/SubscriptionRegistry.h"
+#include "server-mock/server/AvailabilityFanout.h"
+#include "server-mock/server/GatewayConfig.h"
+#include "server-mock/server/StoreInterest.h"
+
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <optional>
+
+namespace Presence::Gateway {
+
+class ClientConnection;
+class ConnectionRegistry;
+class GatewayMetrics;
+class UserDirectory;
+
+// Presence on this gateway: what each connection watches (subscriptions and availability
+// sets), what the store follows because of it, and the pushes, digests and reset snapshots
+// that keep every watcher's dots true. Changes reach a connection only if it watches that user.
+class PresenceFanout : public QObject {
+    Q_OBJECT
+public:
+    // All but the store (which it does not own) must outlive the fan-out.
+    PresenceFanout(const GatewayConfig &config, const UserDirectory &directory,
+        PresenceStore *store, const ConnectionRegistry &connections, GatewayMetrics &metrics,
+        QObject *parent = nullptr);
+
+    // A connection signed in, or left; the store learns of the device.
+    void connectionOpened(const ClientConnection *connection);
+    void connectionClosed(const ClientConnection *connection);
+
+    void subscribe(ClientConnection *connection, const Protocol::SubscribeRequest &request,
+        const std::optional<QString> &ref);
+    void unsubscribe(ClientConnection *connection, const Protocol::UnsubscribeRequest &request,
+        const std::optional<QString> &ref);
+    void setStatus(ClientConnection *connection, const Protocol::SetStatusRequest &request,
+        const std::optional<QString> &ref);
+    void watchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
+    void unwatchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
+
+    // Every connection gets a digest of what it should hold (docs/protocol.md §4); the timer
+    // does this every config.digestInterval.
+    void sendDigests();
+
+    [[nodiscard]] const SubscriptionRegistry &subscriptions() const { return m_subscriptions; }
+    [[nodiscard]] AvailabilityFanout &availability() { return m_availability; }
+    // Users the store follows for this gateway: watched exactly or covered by an availability set.
+    [[nodiscard]] int followedUserCount() const { return m_interest.followedCount(); }
+
+private:
+    void onPresencePublished(const Protocol::UserPresence &presence);
+    void onStoreReset();
+    // One store read of everything watched here, then `each` for every connection still here
+    // with what it watches, as read; `finished` after the last.
+    using WatchedRead
+        = std::function<void(ClientConnection *, const QList<Protocol::UserPresence> &)>;
+    void readWatchedThen(const WatchedRead &each, const std::function<void()> &finished = {});
+    // Sends too_many_ids and returns false when a request names more ids than allowed.
+    bool withinIdLimit(
+        ClientConnection *connection, const QStringList &ids, const std::optional<QString> &ref);
+
+    const GatewayConfig &m_config;
+    const UserDirectory &m_directory;
+    PresenceStore *m_store;
+    const ConnectionRegistry &m_connections;
+    GatewayMetrics &m_metrics;
+    SubscriptionRegistry m_subscriptions;
+    StoreInterest m_interest; // what the store follows: subscriptions and availability sets
+    AvailabilityFanout m_availability;
+    QTimer m_digestTimer;
+    bool m_digestReadPending = false;
+};
+
+} // namespace Presence::Gateway
