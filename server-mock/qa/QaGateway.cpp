@@ -1,47 +1,41 @@
 #include "server-mock/qa/QaGateway.h"
 
 #include "server-mock/core/Logging.h"
-#include "server-mock/presence/MemoryPresenceStore.h"
-#include "server-mock/qa/FaultyPresenceStore.h"
 #include "server-mock/server/ClientConnection.h"
 
 #include <cstdlib>
 
 namespace Presence::Gateway {
 
-QaGateway::QaGateway(const GatewayConfig &config, UserDirectory directory, PresenceStore *store,
+QaGateway::QaGateway(GatewayConfig config, UserDirectory directory, PresenceStore *store,
     ChatStore *chats, QObject *parent)
-    : QaGateway(
-        std::make_unique<FaultInjector>(), config, std::move(directory), store, chats, parent)
-{
-}
-
-QaGateway::QaGateway(std::unique_ptr<FaultInjector> faults, const GatewayConfig &config,
-    UserDirectory directory, PresenceStore *store, ChatStore *chats, QObject *parent)
-    : Gateway(config, std::move(directory),
-        new FaultyPresenceStore(store ? store : new MemoryPresenceStore(config.grace), *faults),
-        chats, parent)
-    , m_faults(faults.release())
+    : Gateway(std::move(config), std::move(directory), store, chats, parent)
+    , m_pushes(m_faults)
     , m_simulated(Gateway::store())
 {
-    m_faults->setParent(this);
-    connect(m_faults, &FaultInjector::faultStarted, this, &QaGateway::onFaultStarted);
-    connect(m_faults, &FaultInjector::faultEnded, this, &QaGateway::onFaultEnded);
+    connect(&m_faults, &FaultInjector::faultStarted, this, &QaGateway::onFaultStarted);
+    connect(&m_faults, &FaultInjector::faultEnded, this, &QaGateway::onFaultEnded);
+    presence().setPushHook(
+        [this](const Protocol::UserPresence &presence, const PresenceFanout::Push &push) {
+            m_pushes.route(presence, push);
+        });
     // Before the welcome: a delayed connection gets even that late.
     connect(this, &Gateway::connectionSignedIn, this, &QaGateway::applyFaults);
     // A refuse fault: what an overloaded gateway behind a proxy says.
-    setAdmissionCheck([this] { return !m_faults->refusesConnections(); });
+    setAdmissionCheck([this] { return !m_faults.refusesConnections(); });
 
     MetricsRegistry &registry = metrics().registry();
     registry.gauge("presence_simulated_devices", "Simulated devices (QA, demos).",
         [this] { return double(m_simulated.deviceCount()); });
     registry.gauge("presence_faults_running", "Faults injected and still running.",
-        [this] { return double(m_faults->running().size()); });
+        [this] { return double(m_faults.running().size()); });
 }
 
-PresenceStore *QaGateway::innerStore() const
+QaGateway::~QaGateway()
 {
-    return static_cast<FaultyPresenceStore *>(Gateway::store())->inner();
+    // The hooks point at members that go before the Gateway does.
+    presence().setPushHook({});
+    setAdmissionCheck({});
 }
 
 void QaGateway::onFaultStarted(const QString &id, const FaultSpec &fault)
@@ -92,8 +86,8 @@ void QaGateway::onFaultEnded(const QString &id, const FaultSpec &fault)
 void QaGateway::applyFaults(ClientConnection *connection)
 {
     const QString &user = connection->userId();
-    connection->setOutgoingDelay(m_faults->outgoingDelayFor(user));
-    if (m_faults->isStalled(user))
+    connection->setOutgoingDelay(m_faults.outgoingDelayFor(user));
+    if (m_faults.isStalled(user))
         hold(connection);
     else
         release(connection);

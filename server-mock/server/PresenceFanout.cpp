@@ -231,6 +231,14 @@ void PresenceFanout::onPresencePublished(const UserPresence &presence)
 {
     m_metrics.presencePublished();
     m_availability.presencePublished(presence);
+    if (m_pushHook)
+        m_pushHook(presence, [this](const UserPresence &change) { push(change); });
+    else
+        push(presence);
+}
+
+void PresenceFanout::push(const UserPresence &presence)
+{
     const auto learnt = std::chrono::steady_clock::now();
     const QList<ConnectionId> watchers = m_subscriptions.watchersOf(presence.id);
     if (watchers.isEmpty())

@@ -47,6 +47,14 @@ public:
     // does this every config.digestInterval.
     void sendDigests();
 
+    // Sends one change to its watchers here.
+    using Push = std::function<void(const Protocol::UserPresence &)>;
+    // Stands between each published change and its pushes to watchers (QA faults): the hook
+    // may call push zero or more times, now or later. Availability sets, metrics and digests
+    // still see every change as the store published it. Unset: pushed at once.
+    using PushHook = std::function<void(const Protocol::UserPresence &, const Push &push)>;
+    void setPushHook(PushHook hook) { m_pushHook = std::move(hook); }
+
     [[nodiscard]] const SubscriptionRegistry &subscriptions() const { return m_subscriptions; }
     [[nodiscard]] AvailabilityFanout &availability() { return m_availability; }
     // Users the store follows for this gateway: watched exactly or covered by an availability set.
@@ -54,6 +62,7 @@ public:
 
 private:
     void onPresencePublished(const Protocol::UserPresence &presence);
+    void push(const Protocol::UserPresence &presence);
     void onStoreReset();
     // One store read of everything watched here, then `each` for every connection still here
     // with what it watches, as read; `finished` after the last.
@@ -74,6 +83,7 @@ private:
     AvailabilityFanout m_availability;
     QTimer m_digestTimer;
     bool m_digestReadPending = false;
+    PushHook m_pushHook;
 };
 
 } // namespace Presence::Gateway
