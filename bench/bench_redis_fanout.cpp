@@ -60,6 +60,7 @@
 
 #include "RedisBenchSupport.h"
 #include "server-mock/app/FileLimit.h"
+#include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/redis/client/RedisClient.h"
@@ -69,6 +70,7 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Presence::Gateway::Gateway;
 using Presence::Gateway::GatewayConfig;
+using Presence::Gateway::MemoryChatStore;
 using Presence::Gateway::RedisClient;
 using Presence::Gateway::RedisPresenceStore;
 using Presence::Gateway::RedisReply;
@@ -412,7 +414,7 @@ public:
         QUrl url;
         run([&] {
             m_store = new RedisPresenceStore(storeOptions);
-            m_gateway = std::make_unique<Gateway>(config, directory, m_store);
+            m_gateway = std::make_unique<Gateway>(config, directory, m_store, new MemoryChatStore);
             if (m_gateway->listen(error))
                 url = m_gateway->url();
         });

@@ -14,6 +14,7 @@
 #include "protocol/ClientMessages.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/presence/MemoryPresenceStore.h"
 #include "session/GatewaySession.h"
 
@@ -110,7 +111,9 @@ std::unique_ptr<Gateway> startGatewayWithFriends(int count, QStringList *ids)
         directory.addFriendship(me, directory.addUser(id, u"Friend "_s + id, tokenOf(id)));
     }
     directory.finish();
-    auto gateway = std::make_unique<Gateway>(testConfig(), std::move(directory));
+    auto gateway = std::make_unique<Gateway>(testConfig(), std::move(directory),
+        new Presence::Gateway::MemoryPresenceStore(testConfig().grace),
+        new Presence::Gateway::MemoryChatStore);
     QString error;
     if (!gateway->listen(&error)) {
         qWarning("%s", qPrintable(error));

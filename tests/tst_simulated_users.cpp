@@ -8,7 +8,9 @@
 #include "RedisTestBed.h"
 #include "TestClient.h"
 
+#include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/qa/ChurnDriver.h"
 #include "server-mock/qa/ScenarioPlayer.h"
 
@@ -207,7 +209,8 @@ void TestSimulatedUsers::simulatedUsersAcrossGatewaysThroughRedis()
 void TestSimulatedUsers::churnKeepsThePopulationMoving()
 {
     auto gateway
-        = std::make_unique<QaGateway>(testConfig(), PopulationGenerator::generate(300, 20, 7));
+        = std::make_unique<QaGateway>(testConfig(), PopulationGenerator::generate(300, 20, 7),
+            new MemoryPresenceStore(testConfig().grace), new MemoryChatStore);
     QVERIFY(gateway->listen());
     const UserDirectory &directory = gateway->directory();
     auto watcher = std::make_unique<TestClient>();

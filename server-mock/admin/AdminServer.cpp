@@ -5,7 +5,7 @@
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/admin/AdminBackend.h"
-#include "server-mock/core/Logging.h"
+#include "server-mock/admin/Logging.h"
 #include "server-mock/http/BearerToken.h"
 #include "server-mock/http/GatedTcpServer.h"
 #include "server-mock/http/HttpReply.h"

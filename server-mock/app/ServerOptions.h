@@ -1,7 +1,7 @@
 #pragma once
 
 #include "server-mock/admin/AdminServerOptions.h"
-#include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/redis/RedisStoreOptions.h"
 #include "server-mock/server/GatewayConfig.h"
 
 #include <QString>

@@ -3,8 +3,10 @@
 #include "server-mock/app/FileLimit.h"
 #include "server-mock/app/ServerOptions.h"
 #include "server-mock/app/UnixSignalWatcher.h"
+#include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/directory/UsersFile.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/qa/ChurnDriver.h"
 #include "server-mock/qa/QaGateway.h"
 #include "server-mock/qa/ScenarioPlayer.h"
@@ -100,10 +102,13 @@ int main(int argc, char *argv[])
     const int userCount = directory->size();
     // A Redis that cannot be reached yet is not fatal: the store logs it and keeps retrying
     // (clients can connect meanwhile; their subscribes wait for Redis).
-    auto *store = options->redis ? new RedisPresenceStore(*options->redis) : nullptr;
-    auto *chats = options->redis
-        ? new RedisChatStore({ options->redis->url, options->redis->prefix })
-        : nullptr;
+    // The one place that picks memory or Redis.
+    PresenceStore *store = options->redis
+        ? static_cast<PresenceStore *>(new RedisPresenceStore(*options->redis))
+        : new MemoryPresenceStore(options->config.grace);
+    ChatStore *chats = options->redis ? static_cast<ChatStore *>(
+                           new RedisChatStore({ options->redis->url, options->redis->prefix }))
+                                      : new MemoryChatStore;
     QaGateway gateway(options->config, std::move(*directory), store, chats);
     if (!gateway.listen(&error))
         return fail(error);

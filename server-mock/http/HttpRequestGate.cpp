@@ -1,7 +1,7 @@
 #include "server-mock/http/HttpRequestGate.h"
 
-#include "server-mock/core/Logging.h"
 #include "server-mock/http/HttpReply.h"
+#include "server-mock/http/Logging.h"
 
 #include <QTcpSocket>
 
@@ -100,8 +100,8 @@ void HttpRequestGate::refuse(const HttpReply &reply)
 {
     if (m_state != State::Reading)
         return; // answered, or about to be
-    qCDebug(lcAdmin) << "refused a request from" << m_socket->peerAddress().toString() << "with"
-                     << int(reply.status());
+    qCDebug(lcHttp) << "refused a request from" << m_socket->peerAddress().toString() << "with"
+                    << int(reply.status());
     m_state = State::Refused;
     m_deadline.stop();
     disconnect(m_socket, &QIODevice::readyRead, this, nullptr);

@@ -1,6 +1,6 @@
 #include "server-mock/metrics/MetricsRegistry.h"
 
-#include "server-mock/core/Logging.h"
+#include "server-mock/metrics/Logging.h"
 #include "server-mock/metrics/PrometheusFormat.h"
 
 #include <utility>

@@ -1,6 +1,6 @@
 #include "server-mock/qa/FaultInjector.h"
 
-#include "server-mock/core/Logging.h"
+#include "server-mock/qa/Logging.h"
 
 #include <QJsonDocument>
 

@@ -1,6 +1,6 @@
 #include "server-mock/qa/QaGateway.h"
 
-#include "server-mock/core/Logging.h"
+#include "server-mock/qa/Logging.h"
 #include "server-mock/server/ClientConnection.h"
 
 #include <cstdlib>

@@ -15,8 +15,8 @@ class QaGateway : public Gateway {
     Q_OBJECT
 public:
     // As Gateway's.
-    QaGateway(GatewayConfig config, UserDirectory directory, PresenceStore *store = nullptr,
-        ChatStore *chats = nullptr, QObject *parent = nullptr);
+    QaGateway(GatewayConfig config, UserDirectory directory, PresenceStore *store, ChatStore *chats,
+        QObject *parent = nullptr);
     ~QaGateway() override;
 
     // Users present without a connection (QA and demos); same rules and pushes as real ones.

@@ -1,7 +1,7 @@
 #include "server-mock/qa/ScenarioPlayer.h"
 
-#include "server-mock/core/Logging.h"
 #include "server-mock/qa/FaultInjector.h"
+#include "server-mock/qa/Logging.h"
 #include "server-mock/qa/SimulatedUsers.h"
 
 #include <QJsonDocument>

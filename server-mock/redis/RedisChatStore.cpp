@@ -1,8 +1,8 @@
 #include "server-mock/redis/RedisChatStore.h"
 
 #include "protocol/Identifiers.h"
-#include "server-mock/core/Logging.h"
 #include "server-mock/redis/RedisScripts.h"
+#include "server-mock/redis/client/Logging.h"
 
 #include <QRandomGenerator>
 

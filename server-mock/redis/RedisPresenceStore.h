@@ -4,6 +4,7 @@
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/redis/RedisScripts.h"
+#include "server-mock/redis/RedisStoreOptions.h"
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisSubscriber.h"
 #include "server-mock/redis/client/RedisUrl.h"
@@ -20,22 +21,6 @@
 namespace Presence::Gateway {
 
 using namespace std::chrono_literals;
-
-struct RedisStoreOptions {
-    RedisUrl url;
-    QByteArray prefix = QByteArrayLiteral("presence:");
-    // A connection's liveness in Redis lasts this long unless refreshed; the gateway that
-    // holds it refreshes it every ttl / 3.
-    std::chrono::milliseconds ttl = 30s;
-    std::chrono::milliseconds grace = 5s;
-    // How often this gateway looks for users whose devices expired or whose grace ended
-    // (it also looks when Redis says the next one is due sooner).
-    std::chrono::milliseconds sweepInterval = 1s;
-    // Ids per pipelined snapshot round trip.
-    int snapshotChunk = 500;
-    // Users settled per sweep script run (a long script blocks Redis for everyone).
-    int sweepLimit = 200;
-};
 
 // Presence shared by several gateways through one Redis (docs/redis.md): each connection is a
 // device with an expiry in Redis, refreshed while it lives; Lua scripts apply PresenceRules

@@ -3,8 +3,8 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/core/Logging.h"
 #include "server-mock/server/GatewayMetrics.h"
+#include "server-mock/server/Logging.h"
 
 #include <QTcpSocket>
 #include <QWebSocket>

@@ -3,10 +3,8 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/chat/MemoryChatStore.h"
-#include "server-mock/core/Logging.h"
-#include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/server/ClientConnection.h"
+#include "server-mock/server/Logging.h"
 
 #include <QPointer>
 #include <QSet>
@@ -27,12 +25,12 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
     : QObject(parent)
     , m_config(std::move(config))
     , m_directory(std::move(directory))
-    , m_store(store ? store : new MemoryPresenceStore(m_config.grace))
+    , m_store(store)
     , m_listener(new QTcpServer(this))
     , m_server(
           new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
     , m_presence(m_config, m_directory, m_store, m_connections, m_metrics)
-    , m_chat(m_directory, chats ? chats : new MemoryChatStore, m_connections, m_metrics)
+    , m_chat(m_directory, chats, m_connections, m_metrics)
 {
     m_store->setParent(this);
     m_server->setHandshakeTimeout(m_config.helloTimeout);

@@ -33,9 +33,9 @@ class ClientConnection;
 class Gateway : public QObject {
     Q_OBJECT
 public:
-    // Takes ownership of the stores; without them, presence and chats live in memory.
-    Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *store = nullptr,
-        ChatStore *chats = nullptr, QObject *parent = nullptr);
+    // Takes ownership of the stores, which the composition root chose (memory or Redis).
+    Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *store, ChatStore *chats,
+        QObject *parent = nullptr);
     ~Gateway() override;
 
     // Starts listening on config.address:config.port (port 0 picks a free one).

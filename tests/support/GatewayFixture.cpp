@@ -1,6 +1,8 @@
 #include "GatewayFixture.h"
 
+#include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/UsersFile.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/redis/RedisChatStore.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 
@@ -55,6 +57,11 @@ template <typename G>
 std::unique_ptr<G> started(
     const QList<TestUser> &users, GatewayConfig config, PresenceStore *store, ChatStore *chats)
 {
+    // In memory unless given: the test is the composition root.
+    if (!store)
+        store = new MemoryPresenceStore(config.grace);
+    if (!chats)
+        chats = new MemoryChatStore;
     auto gateway = std::make_unique<G>(std::move(config), makeDirectory(users), store, chats);
     QString error;
     if (!gateway->listen(&error)) {

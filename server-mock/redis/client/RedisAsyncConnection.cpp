@@ -1,6 +1,6 @@
 #include "server-mock/redis/client/RedisAsyncConnection.h"
 
-#include "server-mock/core/Logging.h"
+#include "server-mock/redis/client/Logging.h"
 
 #include <QHostAddress>
 #include <QHostInfo>

@@ -1,0 +1,3 @@
+#include "server-mock/admin/Logging.h"
+
+Q_LOGGING_CATEGORY(lcAdmin, "presence.gateway.admin", QtInfoMsg)

@@ -1,0 +1,3 @@
+#include "server-mock/http/Logging.h"
+
+Q_LOGGING_CATEGORY(lcHttp, "presence.gateway.http", QtInfoMsg)

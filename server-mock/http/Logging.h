@@ -1,0 +1,6 @@
+#pragma once
+
+#include <QLoggingCategory>
+
+// Requests refused before any handler sees them, at debug; never a token.
+Q_DECLARE_LOGGING_CATEGORY(lcHttp)

@@ -1,0 +1,6 @@
+#pragma once
+
+#include <QLoggingCategory>
+
+// Metrics: programming errors only (an invalid or duplicate name, a wrong label count).
+Q_DECLARE_LOGGING_CATEGORY(lcMetrics)

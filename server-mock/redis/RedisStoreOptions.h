@@ -1,0 +1,28 @@
+#pragma once
+
+#include "server-mock/redis/client/RedisUrl.h"
+
+#include <QByteArray>
+
+#include <chrono>
+
+namespace Presence::Gateway {
+
+// Where and how the Redis presence store keeps presence (docs/redis.md).
+struct RedisStoreOptions {
+    RedisUrl url;
+    QByteArray prefix = QByteArrayLiteral("presence:");
+    // A connection's liveness in Redis lasts this long unless refreshed; the gateway that
+    // holds it refreshes it every ttl / 3.
+    std::chrono::milliseconds ttl { 30'000 };
+    std::chrono::milliseconds grace { 5'000 };
+    // How often this gateway looks for users whose devices expired or whose grace ended
+    // (it also looks when Redis says the next one is due sooner).
+    std::chrono::milliseconds sweepInterval { 1'000 };
+    // Ids per pipelined snapshot round trip.
+    int snapshotChunk = 500;
+    // Users settled per sweep script run (a long script blocks Redis for everyone).
+    int sweepLimit = 200;
+};
+
+} // namespace Presence::Gateway

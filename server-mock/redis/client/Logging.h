@@ -1,0 +1,6 @@
+#pragma once
+
+#include <QLoggingCategory>
+
+// Redis: connection state at info and above; command arguments (user ids) only at debug.
+Q_DECLARE_LOGGING_CATEGORY(lcRedis)
