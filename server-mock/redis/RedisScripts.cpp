@@ -1,5 +1,7 @@
 #include "server-mock/redis/RedisScripts.h"
 
+#include "protocol/PresenceStatus.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QLatin1StringView>
@@ -12,7 +14,8 @@ namespace Presence::Gateway {
 namespace {
 
 // The scripts are the files of scripts/, compiled in as resources (redis/CMakeLists.txt). Each
-// one that runs is common.lua, then chat_common.lua for the chat scripts, then its own body.
+// one that runs is the generated RANK table (availabilityRanks()), common.lua, then
+// chat_common.lua for the chat scripts, then its own body.
 //
 // common.lua: the presence rules of PresenceRules.cpp, in Lua, and the one place that changes
 // what is published. Keys of user u: <p>dev:<u> (ZSET member -> expiry ms), <p>st:<u> (HASH
@@ -29,15 +32,29 @@ QByteArray part(QLatin1StringView name)
     QFile file(u":/presence/redis/scripts/%1.lua"_s.arg(name));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("the Redis script %s is not compiled in", qPrintable(file.fileName()));
-    // Each part starts on a line of its own (the scripts' text, and so their SHA1, are what
-    // they were as C++ raw strings).
+    // Each part starts on a line of its own.
     return '\n' + file.readAll();
+}
+
+// The availability order as the Lua's RANK table, from the protocol's one encoding of it:
+// local RANK = { offline = 0, away = 1, online = 2 }
+QByteArray availabilityRanks()
+{
+    QByteArray table = "-- Generated from Protocol::kAvailabilityOrder (RedisScripts.cpp).\n"
+                       "local RANK = {";
+    for (const Protocol::PresenceStatus status : Protocol::kAvailabilityOrder) {
+        table += ' ' + Protocol::toString(status).toLatin1() + " = "
+            + QByteArray::number(Protocol::availability(status)) + ',';
+    }
+    table.chop(1);
+    return table + " }\n";
 }
 
 RedisScript make(QLatin1StringView body, bool chat = false)
 {
     RedisScript script;
-    script.source = part("common"_L1);
+    script.source = availabilityRanks();
+    script.source += part("common"_L1);
     if (chat)
         script.source += part("chat_common"_L1);
     script.source += part(body);
