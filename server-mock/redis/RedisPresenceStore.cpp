@@ -19,21 +19,6 @@ using Protocol::UserPresence;
 
 namespace {
 
-// The cause as the device script spells it (RedisScripts.cpp).
-QByteArray scriptCause(ChangeCause cause)
-{
-    switch (cause) {
-    case ChangeCause::DeviceJoined:
-        return QByteArrayLiteral("joined");
-    case ChangeCause::DeviceLeft:
-        return QByteArrayLiteral("left");
-    case ChangeCause::StatusChosen:
-    case ChangeCause::GraceExpired: // never written by a device change
-        break;
-    }
-    return QByteArrayLiteral("status");
-}
-
 QByteArray number(qint64 value)
 {
     return QByteArray::number(value);
@@ -148,8 +133,9 @@ void RedisPresenceStore::writeDeviceMember(const QString &userId, const QByteArr
 {
     evalScript(RedisScripts::device(),
         { m_options.prefix, userId.toUtf8(), member,
-            status ? Protocol::toString(*status).toLatin1() : QByteArray(), scriptCause(cause),
-            number(m_options.ttl.count()), number(m_options.grace.count()) },
+            status ? Protocol::toString(*status).toLatin1() : QByteArray(),
+            RedisScripts::deviceCause(cause), number(m_options.ttl.count()),
+            number(m_options.grace.count()) },
         [this](const RedisReply &reply) {
             if (reply.isConnectionError())
                 return; // written again when Redis is back

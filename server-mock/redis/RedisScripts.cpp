@@ -70,6 +70,20 @@ const RedisScript &RedisScripts::device()
     return script;
 }
 
+QByteArray RedisScripts::deviceCause(ChangeCause cause)
+{
+    switch (cause) {
+    case ChangeCause::DeviceJoined:
+        return QByteArrayLiteral("joined");
+    case ChangeCause::DeviceLeft:
+        return QByteArrayLiteral("left");
+    case ChangeCause::StatusChosen:
+    case ChangeCause::GraceExpired: // never written by a device change
+        break;
+    }
+    return QByteArrayLiteral("status");
+}
+
 const RedisScript &RedisScripts::refresh()
 {
     static const RedisScript script = make("refresh"_L1);
