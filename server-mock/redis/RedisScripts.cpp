@@ -18,9 +18,10 @@ namespace {
 // chat_common.lua for the chat scripts, then its own body.
 //
 // common.lua: the presence rules of PresenceRules.cpp, in Lua, and the one place that changes
-// what is published. Keys of user u: <p>dev:<u> (ZSET member -> expiry ms), <p>st:<u> (HASH
-// member -> chosen status), <p>pub:<u> (HASH status, seq, last_seen, pending, grace_at), <p>due
-// (ZSET user -> next due ms), <p>epoch (STRING); channel <p>ch:<u>.
+// what is published; tst_presence_rules_parity checks the two agree. Keys of user u: <p>dev:<u>
+// (ZSET member -> expiry ms), <p>st:<u> (HASH member -> chosen status), <p>pub:<u> (HASH
+// status, seq, last_seen, pending, grace_at), <p>due (ZSET user -> next due ms), <p>epoch
+// (STRING); channel <p>ch:<u>.
 //
 // chat_common.lua: shared by the chat scripts. Keys: <p>chat:<a>|<b> (ZSET score n -> the
 // message frame, a < b), <p>chat:ids (HASH epoch, next), <p>convs:<u> (ZSET other user -> n of
