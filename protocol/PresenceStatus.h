@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QString>
+#include <array>
+#include <cstddef>
 #include <optional>
 
 namespace Presence::Protocol {
@@ -16,16 +18,21 @@ enum class ChosenStatus { Online, Away, Invisible };
 [[nodiscard]] std::optional<PresenceStatus> presenceStatusFromString(QStringView text);
 [[nodiscard]] std::optional<ChosenStatus> chosenStatusFromString(QStringView text);
 
-// Higher is "more available": offline < away < online.
+// The availability order, least available first: the one place that says offline < away <
+// online. availability() reads it; the Redis store's Lua gets its RANK table generated from it
+// (server-mock/redis/RedisScripts.cpp).
+inline constexpr std::array kAvailabilityOrder {
+    PresenceStatus::Offline,
+    PresenceStatus::Away,
+    PresenceStatus::Online,
+};
+
+// Higher is "more available": the status's place in kAvailabilityOrder.
 [[nodiscard]] constexpr int availability(PresenceStatus status)
 {
-    switch (status) {
-    case PresenceStatus::Offline:
-        return 0;
-    case PresenceStatus::Away:
-        return 1;
-    case PresenceStatus::Online:
-        return 2;
+    for (std::size_t rank = 0; rank < kAvailabilityOrder.size(); ++rank) {
+        if (kAvailabilityOrder[rank] == status)
+            return int(rank);
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 
 #include "protocol/FieldReader.h"
 #include "protocol/Identifiers.h"
+#include "protocol/PresencePayload.h"
 
 #include <QJsonArray>
 #include <limits>
@@ -23,15 +24,6 @@ QJsonObject typed(QLatin1StringView type)
 QJsonObject userInfoJson(const UserInfo &user)
 {
     return QJsonObject { { "id"_L1, user.id }, { "name"_L1, user.name } };
-}
-
-QJsonObject userPresenceJson(const UserPresence &presence)
-{
-    QJsonObject object { { "id"_L1, presence.id }, { "status"_L1, toString(presence.status) },
-        { "seq"_L1, presence.seq } };
-    if (presence.lastSeen)
-        object.insert("last_seen"_L1, *presence.lastSeen);
-    return object;
 }
 
 QJsonObject chatMessageJson(const ChatMessage &message)
@@ -60,23 +52,15 @@ UserInfo readUserInfo(const QJsonValue &value, FieldReader &outer, QLatin1String
     return user;
 }
 
+// The shared reader (PresencePayload.h), failing `outer` with its problem.
 UserPresence readUserPresence(const QJsonObject &object, FieldReader &outer, const QString &where)
 {
-    FieldReader in(object, where);
-    UserPresence presence;
-    presence.id = in.id("id"_L1, Need::Required);
-    const QString status = in.string("status"_L1, 1, 16, Need::Required);
-    presence.seq = in.integer("seq"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
-    presence.lastSeen = in.integer("last_seen"_L1, 0, kMaxSafeInteger, Need::Optional);
-    if (!in.failed()) {
-        if (const auto parsed = presenceStatusFromString(status))
-            presence.status = *parsed;
-        else
-            in.fail(u"field 'status' must be online, away or offline"_s);
+    auto decoded = decodeUserPresence(object, where);
+    if (!decoded.ok()) {
+        outer.fail(decoded.error().message);
+        return {};
     }
-    if (in.failed())
-        outer.fail(in.error().message);
-    return presence;
+    return std::move(decoded).value();
 }
 
 ChatMessage readChatMessage(const QJsonObject &object, FieldReader &outer, const QString &where)

@@ -1,11 +1,9 @@
 #include "server-mock/redis/RedisPresenceStore.h"
 
-#include "protocol/Identifiers.h"
+#include "protocol/PresencePayload.h"
 #include "server-mock/redis/RedisScripts.h"
 #include "server-mock/redis/client/Logging.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRandomGenerator>
 
 #include <algorithm>
@@ -20,21 +18,6 @@ using Protocol::PresenceStatus;
 using Protocol::UserPresence;
 
 namespace {
-
-// The cause as the device script spells it (RedisScripts.cpp).
-QByteArray scriptCause(ChangeCause cause)
-{
-    switch (cause) {
-    case ChangeCause::DeviceJoined:
-        return QByteArrayLiteral("joined");
-    case ChangeCause::DeviceLeft:
-        return QByteArrayLiteral("left");
-    case ChangeCause::StatusChosen:
-    case ChangeCause::GraceExpired: // never written by a device change
-        break;
-    }
-    return QByteArrayLiteral("status");
-}
 
 QByteArray number(qint64 value)
 {
@@ -150,8 +133,9 @@ void RedisPresenceStore::writeDeviceMember(const QString &userId, const QByteArr
 {
     evalScript(RedisScripts::device(),
         { m_options.prefix, userId.toUtf8(), member,
-            status ? Protocol::toString(*status).toLatin1() : QByteArray(), scriptCause(cause),
-            number(m_options.ttl.count()), number(m_options.grace.count()) },
+            status ? Protocol::toString(*status).toLatin1() : QByteArray(),
+            RedisScripts::deviceCause(cause), number(m_options.ttl.count()),
+            number(m_options.grace.count()) },
         [this](const RedisReply &reply) {
             if (reply.isConnectionError())
                 return; // written again when Redis is back
@@ -451,24 +435,17 @@ void RedisPresenceStore::unwatch(const QString &userId)
 
 void RedisPresenceStore::onMessage(const QByteArray &channel, const QByteArray &payload)
 {
-    // Whoever can publish on our channels can send anything: check it all.
-    QJsonParseError error {};
-    const QJsonObject json = QJsonDocument::fromJson(payload, &error).object();
-    const QString id = json.value(u"id"_s).toString();
-    const auto status = Protocol::presenceStatusFromString(json.value(u"status"_s).toString());
-    const qint64 seq = json.value(u"seq"_s).toInteger(-1);
-    const QJsonValue lastSeen = json.value(u"last_seen"_s);
-    const bool valid = error.error == QJsonParseError::NoError && Protocol::isValidId(id)
-        && channel == channelOf(id) && status && seq >= 0
-        && (lastSeen.isUndefined() || (lastSeen.isDouble() && lastSeen.toInteger(-1) >= 0));
-    if (!valid) {
-        qCWarning(lcRedis) << "ignoring a malformed presence message on" << channel;
+    // Whoever can publish on our channels can send anything: the protocol checks it all, and
+    // the user it is about must be the channel's.
+    auto decoded = Protocol::decodePresencePayload(payload);
+    if (!decoded.ok() || channel != channelOf(decoded.value().id)) {
+        qCWarning(lcRedis).noquote()
+            << "ignoring a malformed presence message on" << QString::fromUtf8(channel) << "-"
+            << (decoded.ok() ? u"about another user"_s : decoded.error().message);
         return;
     }
-    UserPresence presence { id, *status, seq, std::nullopt };
-    if (*status == PresenceStatus::Offline && !lastSeen.isUndefined())
-        presence.lastSeen = lastSeen.toInteger();
-    if (m_reading.contains(id)) {
+    const UserPresence presence = std::move(decoded).value();
+    if (m_reading.contains(presence.id)) {
         m_heldPushes.append(presence); // after the snapshot being read (see m_heldPushes)
         return;
     }

@@ -1,5 +1,7 @@
 #include "server-mock/redis/RedisScripts.h"
 
+#include "protocol/PresenceStatus.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QLatin1StringView>
@@ -12,12 +14,14 @@ namespace Presence::Gateway {
 namespace {
 
 // The scripts are the files of scripts/, compiled in as resources (redis/CMakeLists.txt). Each
-// one that runs is common.lua, then chat_common.lua for the chat scripts, then its own body.
+// one that runs is the generated RANK table (availabilityRanks()), common.lua, then
+// chat_common.lua for the chat scripts, then its own body.
 //
 // common.lua: the presence rules of PresenceRules.cpp, in Lua, and the one place that changes
-// what is published. Keys of user u: <p>dev:<u> (ZSET member -> expiry ms), <p>st:<u> (HASH
-// member -> chosen status), <p>pub:<u> (HASH status, seq, last_seen, pending, grace_at), <p>due
-// (ZSET user -> next due ms), <p>epoch (STRING); channel <p>ch:<u>.
+// what is published; tst_presence_rules_parity checks the two agree. Keys of user u: <p>dev:<u>
+// (ZSET member -> expiry ms), <p>st:<u> (HASH member -> chosen status), <p>pub:<u> (HASH
+// status, seq, last_seen, pending, grace_at), <p>due (ZSET user -> next due ms), <p>epoch
+// (STRING); channel <p>ch:<u>.
 //
 // chat_common.lua: shared by the chat scripts. Keys: <p>chat:<a>|<b> (ZSET score n -> the
 // message frame, a < b), <p>chat:ids (HASH epoch, next), <p>convs:<u> (ZSET other user -> n of
@@ -29,15 +33,29 @@ QByteArray part(QLatin1StringView name)
     QFile file(u":/presence/redis/scripts/%1.lua"_s.arg(name));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("the Redis script %s is not compiled in", qPrintable(file.fileName()));
-    // Each part starts on a line of its own (the scripts' text, and so their SHA1, are what
-    // they were as C++ raw strings).
+    // Each part starts on a line of its own.
     return '\n' + file.readAll();
+}
+
+// The availability order as the Lua's RANK table, from the protocol's one encoding of it:
+// local RANK = { offline = 0, away = 1, online = 2 }
+QByteArray availabilityRanks()
+{
+    QByteArray table = "-- Generated from Protocol::kAvailabilityOrder (RedisScripts.cpp).\n"
+                       "local RANK = {";
+    for (const Protocol::PresenceStatus status : Protocol::kAvailabilityOrder) {
+        table += ' ' + Protocol::toString(status).toLatin1() + " = "
+            + QByteArray::number(Protocol::availability(status)) + ',';
+    }
+    table.chop(1);
+    return table + " }\n";
 }
 
 RedisScript make(QLatin1StringView body, bool chat = false)
 {
     RedisScript script;
-    script.source = part("common"_L1);
+    script.source = availabilityRanks();
+    script.source += part("common"_L1);
     if (chat)
         script.source += part("chat_common"_L1);
     script.source += part(body);
@@ -51,6 +69,20 @@ const RedisScript &RedisScripts::device()
 {
     static const RedisScript script = make("device"_L1);
     return script;
+}
+
+QByteArray RedisScripts::deviceCause(ChangeCause cause)
+{
+    switch (cause) {
+    case ChangeCause::DeviceJoined:
+        return QByteArrayLiteral("joined");
+    case ChangeCause::DeviceLeft:
+        return QByteArrayLiteral("left");
+    case ChangeCause::StatusChosen:
+    case ChangeCause::GraceExpired: // never written by a device change
+        break;
+    }
+    return QByteArrayLiteral("status");
 }
 
 const RedisScript &RedisScripts::refresh()

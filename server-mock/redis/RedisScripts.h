@@ -1,6 +1,9 @@
 #pragma once
 
+#include "server-mock/presence/PresenceRules.h"
 #include "server-mock/redis/client/RedisScript.h"
+
+#include <QByteArray>
 
 namespace Presence::Gateway {
 
@@ -13,10 +16,13 @@ namespace Presence::Gateway {
 class RedisScripts {
 public:
     // ARGV: prefix, user, member, status ("online" | "away" | "invisible" | "" when it
-    // closed), cause ("joined" | "status" | "left"), ttl_ms, grace_ms.
+    // closed), cause (deviceCause()), ttl_ms, grace_ms.
     // Records the device and publishes or arms the grace as PresenceRules say.
     // Returns ms until the user's next due time (expiry or grace), or -1.
     [[nodiscard]] static const RedisScript &device();
+    // The cause of a device change as device() takes it in ARGV ("joined", "status" or
+    // "left"). GraceExpired is the sweep's own and never written by a device change.
+    [[nodiscard]] static QByteArray deviceCause(ChangeCause cause);
     // ARGV: prefix, ttl_ms, then user and member pairs. Pushes each device's expiry to
     // now + ttl. Returns the pairs Redis no longer holds (flat: user, member, ...), which the
     // gateway writes again.

@@ -3,16 +3,17 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
-local RANK = { offline = 0, away = 1, online = 2 }
+-- RANK, the availability order (higher is more available), is not written here: RedisScripts.cpp
+-- puts it before this file, generated from the protocol's (protocol/PresenceStatus.h).
 
+-- What the devices of a user (their st: hash) add up to: the most available status any of them
+-- chose. invisible has no RANK, so invisible devices count as absent.
 local function aggregate(st)
-  local online, away = 0, 0
+  local best = 'offline'
   for _, v in ipairs(redis.call('HVALS', st)) do
-    if v == 'online' then online = online + 1 elseif v == 'away' then away = away + 1 end
+    if RANK[v] and RANK[v] > RANK[best] then best = v end
   end
-  if online > 0 then return 'online' end
-  if away > 0 then return 'away' end
-  return 'offline'
+  return best
 end
 
 local function decide(published, current, cause)
