@@ -2,6 +2,7 @@
 
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
+#include "ui/AccessibleFriendProxy.h"
 #include "ui/FriendDelegate.h"
 #include "ui/MoreOnlineChip.h"
 #include "ui/ViewportSubscriptions.h"
@@ -9,7 +10,6 @@
 
 #include <QComboBox>
 #include <QCursor>
-#include <QDateTime>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -28,7 +28,7 @@ using Models::PresenceState;
 FriendListPane::FriendListPane(
     Session::GatewaySession *session, FriendListModel *model, QWidget *parent)
     : QWidget(parent)
-    , m_proxy(new FriendSortFilterProxy(this))
+    , m_proxy(new AccessibleFriendProxy(this))
     , m_search(new QLineEdit(this))
     , m_sort(new QComboBox(this))
     , m_view(new QListView(this))
@@ -36,10 +36,6 @@ FriendListPane::FriendListPane(
     , m_noMatches(new QLabel(m_view->viewport()))
 {
     m_proxy->setSourceModel(model);
-    // What a screen reader says of a row: the same words as the tooltip.
-    m_proxy->setAccessibleDescriber([](const QModelIndex &index) {
-        return FriendDelegate::accessibleText(index, QDateTime::currentDateTime());
-    });
 
     m_search->setPlaceholderText(tr("Search friends"));
     m_search->setClearButtonEnabled(true);
