@@ -5,12 +5,12 @@
 #include "SessionFixture.h"
 #include "TcpProxy.h"
 
+#include "app/SessionModelBridge.h"
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "server-mock/chat/MemoryChatStore.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/ChatHeader.h"
 #include "ui/ChatPane.h"
 #include "ui/FriendListPane.h"

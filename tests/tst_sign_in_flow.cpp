@@ -5,15 +5,15 @@
 
 #include "GatewayFixture.h"
 
+#include "app/ClientSettings.h"
+#include "app/SessionModelBridge.h"
+#include "app/SignInDialog.h"
 #include "app/SignInFlow.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
-#include "ui/ClientSettings.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionHeader.h"
-#include "ui/SignInDialog.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,10 +3,10 @@
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
 
+#include "app/SessionModelBridge.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/MainWindow.h"
 
 #include <QSize>

@@ -1,4 +1,4 @@
-#include "ui/FriendOnlineNotifier.h"
+#include "app/FriendOnlineNotifier.h"
 
 #include "models/FriendListModel.h"
 #include "ui/DesktopNotifications.h"
