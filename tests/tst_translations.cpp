@@ -268,7 +268,7 @@ void TestTranslations::qtOwnWordsFollowOurs()
 
 void TestTranslations::connectionWordsAreGerman()
 {
-    using State = GatewaySession::State;
+    using State = Presence::Ui::ConnectionState;
     Translations translations;
     QVERIFY(translations.install(QLocale(u"de_DE"_s)));
 
