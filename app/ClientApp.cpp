@@ -1,11 +1,11 @@
 #include "app/ClientApp.h"
 
+#include "app/DesktopNotifications.h"
 #include "app/FreedesktopIdle.h"
 #include "app/FriendOnlineNotifier.h"
 #include "app/IdleAwayController.h"
 #include "app/WindowWiring.h"
 #include "ui/ChatsPane.h"
-#include "ui/DesktopNotifications.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 

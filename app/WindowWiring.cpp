@@ -1,10 +1,10 @@
 #include "app/WindowWiring.h"
 
+#include "app/DesktopNotifications.h"
+#include "app/MessageNotifier.h"
 #include "session/ChatController.h"
-#include "ui/DesktopNotifications.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
-#include "ui/MessageNotifier.h"
 #include "ui/SessionHeader.h"
 
 #include <QAction>

@@ -9,7 +9,9 @@
 #include "WindowFixture.h"
 
 #include "app/ClientSettings.h"
+#include "app/DesktopNotifications.h"
 #include "app/FriendOnlineNotifier.h"
+#include "app/MessageNotifier.h"
 #include "app/SessionModelBridge.h"
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
@@ -17,9 +19,7 @@
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
-#include "ui/DesktopNotifications.h"
 #include "ui/MainWindow.h"
-#include "ui/MessageNotifier.h"
 
 #include <QAction>
 #include <QApplication>
