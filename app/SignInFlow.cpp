@@ -1,11 +1,11 @@
 #include "app/SignInFlow.h"
 
+#include "app/ClientSettings.h"
+#include "app/SignInDialog.h"
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
-#include "ui/ClientSettings.h"
 #include "ui/MainWindow.h"
-#include "ui/SignInDialog.h"
 
 namespace Presence::App {
 

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "app/SignInDialog.h"
 #include "ui/MainWindow.h"
-#include "ui/SignInDialog.h"
 
 #include <QObject>
 #include <QPointer>

@@ -120,18 +120,6 @@ bool FriendSortFilterProxy::hasChildren(const QModelIndex &parent) const
     return !parent.isValid() && !m_proxyToSource.empty();
 }
 
-QVariant FriendSortFilterProxy::data(const QModelIndex &index, int role) const
-{
-    if (role == Qt::AccessibleTextRole && m_describer && index.isValid())
-        return m_describer(mapToSource(index));
-    return QAbstractProxyModel::data(index, role);
-}
-
-void FriendSortFilterProxy::setAccessibleDescriber(Describer describer)
-{
-    m_describer = std::move(describer);
-}
-
 void FriendSortFilterProxy::setSortMode(SortMode mode)
 {
     if (m_mode == mode)

@@ -39,13 +39,6 @@ public:
     [[nodiscard]] int columnCount(const QModelIndex &parent = {}) const override;
     [[nodiscard]] bool hasChildren(const QModelIndex &parent = {}) const override;
 
-    [[nodiscard]] QVariant data(const QModelIndex &index, int role) const override;
-
-    // Words for a row, for Qt::AccessibleTextRole (what screen readers say). Views supply
-    // them: this library has no user-facing text.
-    using Describer = std::function<QString(const QModelIndex &sourceIndex)>;
-    void setAccessibleDescriber(Describer describer);
-
     void setSortMode(SortMode mode);
     [[nodiscard]] SortMode sortMode() const { return m_mode; }
     // Case-insensitive match on the name or the id, trimmed; empty shows everyone; "@id" shows
@@ -78,7 +71,6 @@ private:
     void beginSourceReset();
     void endSourceReset();
 
-    Describer m_describer;
     SortMode m_mode = SortMode::Availability;
     QString m_search;
     std::vector<int> m_nameRank; // source row -> position in name order

@@ -25,6 +25,8 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_backoff(m_options.backoff)
+    , m_pacer([this](const QString &frame) { m_socket.sendTextMessage(frame); })
+    , m_subscriptions(&m_pacer, [this] { return nextRef(u's'); })
 {
     connect(&m_socket, &QWebSocket::connected, this, &GatewaySession::onConnected);
     // stateChanged covers every way an attempt ends: refused, closed, aborted, timed out.
@@ -52,8 +54,12 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
     });
     m_pongTimer.setSingleShot(true);
     connect(&m_pongTimer, &QTimer::timeout, this, &GatewaySession::onPongMissed);
-    m_drainTimer.setSingleShot(true);
-    connect(&m_drainTimer, &QTimer::timeout, this, &GatewaySession::drain);
+    connect(&m_subscriptions, &SubscriptionSync::presenceReceived, this,
+        &GatewaySession::presenceReceived);
+    connect(
+        &m_subscriptions, &SubscriptionSync::presenceStale, this, &GatewaySession::presenceStale);
+    connect(&m_subscriptions, &SubscriptionSync::subscriptionsChanged, this,
+        &GatewaySession::subscriptionsChanged);
     m_stableTimer.setSingleShot(true);
     connect(&m_stableTimer, &QTimer::timeout, this, [this] { m_backoff.reset(); });
 }
@@ -100,18 +106,7 @@ void GatewaySession::retryNow()
 
 void GatewaySession::setWanted(const QSet<QString> &ids)
 {
-    m_wanted = ids;
-    // Coalesce several updates within one event-loop turn into one round of requests.
-    if (!m_syncQueued) {
-        m_syncQueued = true;
-        QMetaObject::invokeMethod(
-            this,
-            [this] {
-                m_syncQueued = false;
-                syncSubscriptions();
-            },
-            Qt::QueuedConnection);
-    }
+    m_subscriptions.setWanted(ids);
 }
 
 void GatewaySession::setChosenStatus(ChosenStatus status)
@@ -120,7 +115,7 @@ void GatewaySession::setChosenStatus(ChosenStatus status)
         return;
     m_chosenStatus = status;
     if (m_state == State::Online)
-        sendFrame(toJson(SetStatusRequest { status }));
+        m_pacer.send(toJson(SetStatusRequest { status }));
     Q_EMIT chosenStatusChanged(status);
 }
 
@@ -130,7 +125,7 @@ QString GatewaySession::sendChatMessage(const QString &to, const QString &text)
         return {};
     const QString ref = nextRef(u'm');
     const QJsonObject message = toJson(SendMessageRequest { to, text });
-    if (serialize(message, ref).toUtf8().size() > m_limits.maxFrameBytes) {
+    if (FramePacer::serialize(message, ref).toUtf8().size() > m_limits.maxFrameBytes) {
         // Sending it would get the connection closed (1009): refuse it here, asynchronously
         // like any answer.
         QMetaObject::invokeMethod(
@@ -143,7 +138,7 @@ QString GatewaySession::sendChatMessage(const QString &to, const QString &text)
         return ref;
     }
     m_pendingChat.insert(ref);
-    sendFrame(message, ref);
+    m_pacer.send(message, ref);
     return ref;
 }
 
@@ -156,7 +151,7 @@ QString GatewaySession::requestHistory(const QString &with, const QString &befor
     if (!before.isEmpty())
         request.before = before;
     m_pendingChat.insert(ref);
-    sendFrame(toJson(request), ref);
+    m_pacer.send(toJson(request), ref);
     return ref;
 }
 
@@ -166,7 +161,8 @@ QString GatewaySession::requestConversations(int limit)
         return {};
     const QString ref = nextRef(u'c');
     m_pendingChat.insert(ref);
-    sendFrame(toJson(ConversationsRequest { std::clamp(limit, 1, kMaxConversationsLimit) }), ref);
+    m_pacer.send(
+        toJson(ConversationsRequest { std::clamp(limit, 1, kMaxConversationsLimit) }), ref);
     return ref;
 }
 
@@ -177,7 +173,7 @@ QString GatewaySession::markRead(const QString &with, const QString &upTo)
     const QString ref = nextRef(u'r');
     m_pendingChat.insert(ref);
     m_pendingReads.insert(ref);
-    sendFrame(toJson(ReadRequest { with, upTo }), ref);
+    m_pacer.send(toJson(ReadRequest { with, upTo }), ref);
     return ref;
 }
 
@@ -219,9 +215,7 @@ void GatewaySession::connectSocket()
 {
     m_errorString.clear();
     m_failure = Failure::None;
-    m_sendBudget.reset();
-    m_outbox.clear();
-    m_drainTimer.stop();
+    m_pacer.removeBudget();
     setState(State::Connecting);
     m_connectTimer.start(m_options.connectTimeout);
     qCDebug(lcSession) << "connecting to" << m_url.toString();
@@ -294,14 +288,10 @@ bool GatewaySession::failIfNotAGateway()
 void GatewaySession::loseConnectionState()
 {
     // Whatever the gateway held for that connection is gone with it.
-    m_outbox.clear();
-    m_syncDeferred = false;
-    m_drainTimer.stop();
-    m_subscribed.clear();
-    m_pendingSubscribes.clear();
+    m_pacer.clear();
+    m_subscriptions.stop();
     m_pendingChat.clear();
     m_pendingReads.clear();
-    m_held.clear();
     m_available.clear();
     m_availabilityRef.clear();
     m_availabilityLive = false;
@@ -317,7 +307,7 @@ void GatewaySession::onConnected()
     hello.client = m_options.clientName;
     hello.status = m_chosenStatus; // a reconnect while invisible must never show us online
     m_statusInHello = m_chosenStatus;
-    sendFrame(toJson(hello));
+    m_pacer.send(toJson(hello));
 }
 
 void GatewaySession::onDisconnected()
@@ -377,9 +367,9 @@ void GatewaySession::onTextMessage(const QString &text)
             else if constexpr (std::is_same_v<T, FriendsPage>)
                 onFriendsPage(message);
             else if constexpr (std::is_same_v<T, Snapshot>)
-                onSnapshot(message, ref);
+                m_subscriptions.onSnapshot(message, ref);
             else if constexpr (std::is_same_v<T, PresenceEvent>)
-                onPresence(message.presence);
+                m_subscriptions.onPresence(message.presence);
             else if constexpr (std::is_same_v<T, ErrorMessage>)
                 onError(message, ref);
             else if constexpr (std::is_same_v<T, Ok>)
@@ -410,22 +400,17 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_self = welcome.user;
     m_limits = welcome.limits;
     // What the gateway holds for us starts empty on every connection.
-    m_subscribed.clear();
-    m_denied.clear();
-    m_pendingSubscribes.clear();
+    m_subscriptions.start(m_limits);
     m_pendingChat.clear();
     m_pendingReads.clear();
-    m_held.clear();
     m_available.clear();
     m_friends.clear();
     m_friendIds.clear();
     m_availabilityRef.clear();
     m_availabilityLive = false;
-    m_outbox.clear();
-    m_syncDeferred = false;
+    m_pacer.clear();
     // 80 % of the gateway's rate and burst: its clock and ours never agree exactly.
-    m_sendBudget.emplace(0.8 * m_limits.maxFramesPerSecond,
-        std::max(1.0, 0.8 * m_limits.frameBurst), Protocol::TokenBucket::Clock::now());
+    m_pacer.setBudget(0.8 * m_limits.maxFramesPerSecond, std::max(1.0, 0.8 * m_limits.frameBurst));
     setState(State::Online);
 
     const auto heartbeat = m_options.heartbeatOverride.count() > 0
@@ -438,14 +423,14 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     Q_EMIT signedIn(m_self);
     // A status chosen while hello was on its way is not lost.
     if (m_chosenStatus != m_statusInHello)
-        sendFrame(toJson(SetStatusRequest { m_chosenStatus }));
+        m_pacer.send(toJson(SetStatusRequest { m_chosenStatus }));
     requestFriends(0);
-    syncSubscriptions();
+    m_subscriptions.sync();
 }
 
 void GatewaySession::requestFriends(int offset)
 {
-    sendFrame(toJson(FriendsRequest { offset, m_options.friendsPageSize }));
+    m_pacer.send(toJson(FriendsRequest { offset, m_options.friendsPageSize }));
 }
 
 void GatewaySession::onFriendsPage(const FriendsPage &page)
@@ -464,145 +449,11 @@ void GatewaySession::onFriendsPage(const FriendsPage &page)
         // need it. A gateway that predates it says max_availability_friends 0 (or nothing).
         if (m_limits.maxAvailabilityFriends > 0 && !m_friendIds.isEmpty()) {
             m_availabilityRef = nextRef(u'a');
-            sendFrame(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
+            m_pacer.send(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
         }
         return;
     }
     requestFriends(int(m_friends.size()));
-}
-
-QList<QStringList> GatewaySession::splitRequest(const QStringList &ids) const
-{
-    // At most max_ids_per_request ids, and a frame under max_frame_bytes: long ids with a
-    // small frame limit must not make a request the gateway closes the connection for.
-    constexpr qsizetype kOverhead = 128; // type, ref, brackets
-    const qsizetype maxIds = std::max(1, m_limits.maxIdsPerRequest);
-    const qsizetype maxBytes = std::max<qsizetype>(kOverhead * 2, m_limits.maxFrameBytes);
-    QList<QStringList> chunks;
-    QStringList chunk;
-    qsizetype bytes = kOverhead;
-    for (const QString &id : ids) {
-        const qsizetype cost = id.size() + 3; // ids are ASCII: quotes and a comma
-        if (!chunk.isEmpty() && (chunk.size() == maxIds || bytes + cost > maxBytes)) {
-            chunks.append(chunk);
-            chunk.clear();
-            bytes = kOverhead;
-        }
-        chunk.append(id);
-        bytes += cost;
-    }
-    if (!chunk.isEmpty())
-        chunks.append(chunk);
-    return chunks;
-}
-
-void GatewaySession::syncSubscriptions()
-{
-    if (m_state != State::Online)
-        return;
-    const int before = int(m_subscribed.size());
-    bool outOfBudget = false;
-
-    // Unsubscribe first: it frees room for what is wanted now.
-    QStringList toRemove;
-    for (const QString &id : std::as_const(m_subscribed)) {
-        if (!m_wanted.contains(id))
-            toRemove.append(id);
-    }
-    toRemove.sort();
-    QStringList removed;
-    for (const QStringList &chunk : splitRequest(toRemove)) {
-        if (!takeSendToken()) {
-            outOfBudget = true;
-            break;
-        }
-        sendNow(toJson(UnsubscribeRequest { chunk }), {});
-        ++m_unsubscribeRequests;
-        for (const QString &id : chunk) {
-            m_subscribed.remove(id);
-            m_held.remove(id);
-        }
-        removed += chunk;
-    }
-
-    QStringList toAdd;
-    for (const QString &id : std::as_const(m_wanted)) {
-        if (!m_subscribed.contains(id) && !m_denied.contains(id))
-            toAdd.append(id);
-    }
-    toAdd.sort();
-    const qsizetype room = std::max<qsizetype>(0, m_limits.maxSubscriptions - m_subscribed.size());
-    if (toAdd.size() > room && !outOfBudget) {
-        qCWarning(lcSession) << "wanted" << m_wanted.size() << "users, more than the gateway's"
-                             << m_limits.maxSubscriptions << ": watching only some";
-        toAdd.resize(room);
-    }
-    bool added = false;
-    for (const QStringList &chunk : splitRequest(toAdd)) {
-        if (outOfBudget || !takeSendToken()) {
-            outOfBudget = true;
-            break;
-        }
-        const QString ref = nextRef(u's');
-        m_pendingSubscribes.insert(ref, chunk);
-        for (const QString &id : chunk) {
-            m_subscribed.insert(id);
-            m_held.remove(id); // the snapshot is the truth, whatever was held before
-        }
-        sendNow(toJson(SubscribeRequest { chunk }), ref);
-        ++m_subscribeRequests;
-        added = true;
-    }
-    // The rest goes when the budget allows; the difference is computed afresh then.
-    m_syncDeferred = outOfBudget;
-    if (outOfBudget)
-        scheduleDrain();
-
-    if (!removed.isEmpty())
-        Q_EMIT presenceStale(removed);
-    if (int(m_subscribed.size()) != before || !removed.isEmpty() || added)
-        Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
-}
-
-void GatewaySession::onSnapshot(const Snapshot &snapshot, const QString &ref)
-{
-    m_pendingSubscribes.remove(ref);
-    bool changed = false;
-    for (const QString &id : snapshot.denied) {
-        changed |= m_subscribed.remove(id);
-        m_denied.insert(id);
-    }
-    QList<UserPresence> accepted;
-    accepted.reserve(snapshot.users.size());
-    for (const UserPresence &presence : snapshot.users) {
-        if (!m_subscribed.contains(presence.id))
-            continue; // unsubscribed while the request was in flight
-        // A snapshot without ref is the gateway's reset (its store lost pushes, or counts
-        // seq from zero again): the whole truth, whatever seq was held.
-        const auto held = m_held.constFind(presence.id);
-        if (!ref.isEmpty() && held != m_held.constEnd() && held->seq > presence.seq)
-            continue; // a push overtook this snapshot
-        m_held.insert(presence.id, presence);
-        accepted.append(presence);
-    }
-    if (!accepted.isEmpty())
-        Q_EMIT presenceReceived(accepted);
-    if (changed)
-        Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
-}
-
-void GatewaySession::onPresence(const UserPresence &presence)
-{
-    if (!m_subscribed.contains(presence.id))
-        return; // in flight when we unsubscribed
-    const auto held = m_held.constFind(presence.id);
-    if (held != m_held.constEnd() && held->seq >= presence.seq) {
-        qCDebug(lcSession) << "dropping stale presence of" << presence.id << "seq" << presence.seq
-                           << "<=" << held->seq;
-        return;
-    }
-    m_held.insert(presence.id, presence);
-    Q_EMIT presenceReceived({ presence });
 }
 
 void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
@@ -630,16 +481,8 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         Q_EMIT requestRefused(ref, error.codeText, error.message);
         return;
     }
-    // A refused subscribe: do not ask for those ids again on this connection.
-    const auto pending = m_pendingSubscribes.constFind(ref);
-    if (pending != m_pendingSubscribes.constEnd()) {
-        for (const QString &id : *pending) {
-            m_subscribed.remove(id);
-            m_denied.insert(id);
-        }
-        m_pendingSubscribes.erase(pending);
-        Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
-    }
+    // A refused subscribe: those ids are not asked for again on this connection.
+    (void)m_subscriptions.onRefused(ref);
 }
 
 void GatewaySession::onAvailability(const Availability &availability, const QString &ref)
@@ -700,39 +543,20 @@ void GatewaySession::onAvailabilityChanged(const AvailabilityChanged &changed)
 void GatewaySession::onDigest(const Digest &digest)
 {
     // With answers in flight what we hold is not comparable yet: the next digest will be.
-    if (m_state != State::Online || !m_pendingSubscribes.isEmpty() || !m_availabilityRef.isEmpty())
+    if (m_state != State::Online || m_subscriptions.awaitsSnapshots()
+        || !m_availabilityRef.isEmpty())
         return;
-    QList<UserPresence> held;
-    held.reserve(m_subscribed.size());
-    for (const QString &id : std::as_const(m_subscribed)) {
-        if (const auto it = m_held.constFind(id); it != m_held.constEnd())
-            held.append(*it);
-    }
-    if (watchedDigest(held) != digest.watched) {
+    if (watchedDigest(m_subscriptions.held()) != digest.watched) {
         ++m_digestMismatches;
         qCInfo(lcSession) << "the gateway's digest differs from what we hold: subscribing again";
-        resubscribeAll();
+        m_subscriptions.resubscribeAll();
     }
     if (digest.availability && m_availabilityLive
         && availabilityDigest(m_available) != *digest.availability) {
         ++m_digestMismatches;
         qCInfo(lcSession) << "the availability digest differs: asking for the set again";
         m_availabilityRef = nextRef(u'a');
-        sendFrame(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
-    }
-}
-
-void GatewaySession::resubscribeAll()
-{
-    QStringList ids(m_subscribed.cbegin(), m_subscribed.cend());
-    ids.sort();
-    for (const QStringList &chunk : splitRequest(ids)) {
-        const QString ref = nextRef(u's');
-        m_pendingSubscribes.insert(ref, chunk);
-        for (const QString &id : chunk)
-            m_held.remove(id); // the snapshot is the truth
-        sendFrame(toJson(SubscribeRequest { chunk }), ref);
-        ++m_subscribeRequests;
+        m_pacer.send(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
     }
 }
 
@@ -743,56 +567,6 @@ void GatewaySession::onPongMissed()
                       << "ms: the connection is dead";
     scheduleReconnect(tr("The gateway stopped answering."));
     m_socket.abort();
-}
-
-void GatewaySession::sendFrame(const QJsonObject &message, const QString &ref)
-{
-    if (m_outbox.empty() && takeSendToken()) {
-        sendNow(message, ref);
-        return;
-    }
-    m_outbox.push_back(serialize(message, ref));
-    scheduleDrain();
-}
-
-void GatewaySession::sendNow(const QJsonObject &message, const QString &ref)
-{
-    m_socket.sendTextMessage(serialize(message, ref));
-}
-
-QString GatewaySession::serialize(const QJsonObject &message, const QString &ref)
-{
-    return QString::fromUtf8(
-        serializeFrame(message, ref.isEmpty() ? std::nullopt : std::optional<QString>(ref)));
-}
-
-bool GatewaySession::takeSendToken()
-{
-    // Before welcome there is only hello; after it, stay under the gateway's frame rate so
-    // that no request of ours is ever dropped as rate_limited.
-    return !m_sendBudget || m_sendBudget->tryTake(Protocol::TokenBucket::Clock::now());
-}
-
-void GatewaySession::scheduleDrain()
-{
-    if (m_drainTimer.isActive() || !m_sendBudget)
-        return;
-    m_drainTimer.start(
-        std::max(1ms, m_sendBudget->timeUntilToken(Protocol::TokenBucket::Clock::now())));
-}
-
-void GatewaySession::drain()
-{
-    if (m_state != State::Online)
-        return;
-    while (!m_outbox.empty() && takeSendToken()) {
-        m_socket.sendTextMessage(m_outbox.front());
-        m_outbox.pop_front();
-    }
-    if (m_outbox.empty() && m_syncDeferred)
-        syncSubscriptions();
-    if (!m_outbox.empty() || m_syncDeferred)
-        scheduleDrain();
 }
 
 QString GatewaySession::nextRef(QChar kind)

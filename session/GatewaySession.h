@@ -3,7 +3,8 @@
 #include "protocol/Backoff.h"
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
-#include "protocol/TokenBucket.h"
+#include "session/FramePacer.h"
+#include "session/SubscriptionSync.h"
 
 #include <QHash>
 #include <QObject>
@@ -12,8 +13,6 @@
 #include <QUrl>
 #include <QWebSocket>
 #include <chrono>
-#include <deque>
-#include <optional>
 
 namespace Presence::Session {
 
@@ -22,7 +21,8 @@ using namespace std::chrono_literals;
 // The client's one connection to a presence gateway: signs in, loads the friend list,
 // keeps the gateway subscribed to exactly the set the UI wants, and turns pushes into
 // presence updates. It reconnects by itself with jittered backoff and resubscribes.
-// It knows nothing of models or widgets: it reports through signals.
+// It knows nothing of models or widgets: it reports through signals. Its frames go through a
+// FramePacer (the gateway's rate), its subscriptions through a SubscriptionSync.
 class GatewaySession : public QObject {
     Q_OBJECT
 public:
@@ -98,11 +98,17 @@ public:
     [[nodiscard]] const Protocol::UserInfo &self() const { return m_self; }
     [[nodiscard]] const Protocol::Limits &limits() const { return m_limits; }
     [[nodiscard]] Protocol::ChosenStatus chosenStatus() const { return m_chosenStatus; }
-    [[nodiscard]] const QSet<QString> &wanted() const { return m_wanted; }
+    [[nodiscard]] const QSet<QString> &wanted() const { return m_subscriptions.wanted(); }
     // Ids the gateway is subscribed to for us (requests sent and not refused).
-    [[nodiscard]] const QSet<QString> &subscribed() const { return m_subscribed; }
-    [[nodiscard]] int subscribeRequestsSent() const { return m_subscribeRequests; }
-    [[nodiscard]] int unsubscribeRequestsSent() const { return m_unsubscribeRequests; }
+    [[nodiscard]] const QSet<QString> &subscribed() const { return m_subscriptions.subscribed(); }
+    [[nodiscard]] int subscribeRequestsSent() const
+    {
+        return m_subscriptions.subscribeRequestsSent();
+    }
+    [[nodiscard]] int unsubscribeRequestsSent() const
+    {
+        return m_subscriptions.unsubscribeRequestsSent();
+    }
     // Digests from the gateway that differed from what this session holds (each one fixed by
     // asking again).
     [[nodiscard]] int digestMismatches() const { return m_digestMismatches; }
@@ -155,8 +161,6 @@ private:
     void onTextMessage(const QString &text);
     void onWelcome(const Protocol::Welcome &welcome);
     void onFriendsPage(const Protocol::FriendsPage &page);
-    void onSnapshot(const Protocol::Snapshot &snapshot, const QString &ref);
-    void onPresence(const Protocol::UserPresence &presence);
     void onError(const Protocol::ErrorMessage &error, const QString &ref);
     void onOk(const Protocol::Ok &ok, const QString &ref);
     void onHistory(const Protocol::HistoryPage &page, const QString &ref);
@@ -164,19 +168,8 @@ private:
     void onAvailability(const Protocol::Availability &availability, const QString &ref);
     void onAvailabilityChanged(const Protocol::AvailabilityChanged &changed);
     void onDigest(const Protocol::Digest &digest);
-    // Subscribes again to what is subscribed: the snapshots replace what is held.
-    void resubscribeAll();
     void onPongMissed();
     void requestFriends(int offset);
-    void syncSubscriptions();
-    [[nodiscard]] QList<QStringList> splitRequest(const QStringList &ids) const;
-    // Sends now if the frame budget allows, else queues it in order behind the others.
-    void sendFrame(const QJsonObject &message, const QString &ref = {});
-    void sendNow(const QJsonObject &message, const QString &ref);
-    [[nodiscard]] static QString serialize(const QJsonObject &message, const QString &ref);
-    [[nodiscard]] bool takeSendToken();
-    void scheduleDrain();
-    void drain();
     QString nextRef(QChar kind);
 
     Options m_options;
@@ -202,26 +195,15 @@ private:
     QStringList m_friendIds; // loaded, in the gateway's order: the availability set covers a prefix
     QString m_availabilityRef; // of the watch_availability in flight on this connection
     bool m_availabilityLive = false; // its answer arrived: deltas apply
-    QSet<QString> m_wanted;
-    QSet<QString> m_subscribed;
-    QSet<QString> m_denied; // refused by the gateway this connection: never asked again
-    QHash<QString, QStringList> m_pendingSubscribes; // ref -> ids
     // refs of message, history, conversations and read requests awaiting answers
     QSet<QString> m_pendingChat;
     QSet<QString> m_pendingReads; // those of them that are reads
-    // What we hold of each subscribed user, seq included: pushes not newer are dropped, and the
-    // gateway's digest is compared with it.
-    QHash<QString, Protocol::UserPresence> m_held;
     QHash<QString, Protocol::PresenceStatus> m_available; // covered friends online or away
     int m_digestMismatches = 0;
-    int m_subscribeRequests = 0;
-    int m_unsubscribeRequests = 0;
     quint64 m_refCounter = 0;
-    bool m_syncQueued = false;
-    bool m_syncDeferred = false; // subscription changes wait for frame budget
-    std::optional<Protocol::TokenBucket> m_sendBudget; // set once welcome gave the limits
-    std::deque<QString> m_outbox;
-    QTimer m_drainTimer;
+    // Every frame goes through it; paced once welcome gave the limits.
+    FramePacer m_pacer;
+    SubscriptionSync m_subscriptions;
 };
 
 } // namespace Presence::Session

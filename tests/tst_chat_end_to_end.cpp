@@ -5,12 +5,13 @@
 #include "SessionFixture.h"
 #include "TcpProxy.h"
 
+#include "app/SessionModelBridge.h"
+#include "app/WindowWiring.h"
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "server-mock/chat/MemoryChatStore.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/ChatHeader.h"
 #include "ui/ChatPane.h"
 #include "ui/FriendListPane.h"
@@ -82,7 +83,8 @@ struct Client {
 struct WindowClient : Client {
     WindowClient(const QUrl &url, const QString &id)
         : Client(url, id)
-        , window(&session, &friends, &chat)
+        , window(&friends, &chat)
+        , wiring(&session, &chat, &friends, &window)
     {
         window.resize(900, 600);
         window.show();
@@ -99,6 +101,7 @@ struct WindowClient : Client {
     }
 
     MainWindow window;
+    Presence::App::WindowWiring wiring;
 };
 
 QStringList textsOf(const ChatModel *model)

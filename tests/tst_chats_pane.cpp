@@ -8,12 +8,12 @@
 #include "SessionFixture.h"
 #include "WindowFixture.h"
 
+#include "app/SessionModelBridge.h"
 #include "models/ChatModel.h"
 #include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/ChatPane.h"
 #include "ui/ChatsPane.h"
 #include "ui/ConversationDelegate.h"

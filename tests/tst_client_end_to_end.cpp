@@ -6,11 +6,11 @@
 #include "GatewayFixture.h"
 #include "TestClient.h"
 
+#include "app/SessionModelBridge.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 #include "models/PresenceState.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/ViewportSubscriptions.h"
 
 #include <QElapsedTimer>

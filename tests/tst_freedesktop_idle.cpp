@@ -2,7 +2,7 @@
 // test plays the desktop (org.freedesktop.ScreenSaver, GNOME's IdleMonitor, logind), so the
 // calls, replies and signals are the ones a desktop exchanges. No desktop is needed.
 
-#include "ui/FreedesktopIdle.h"
+#include "app/FreedesktopIdle.h"
 
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>

@@ -27,7 +27,6 @@
 
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
-#include "session/GatewaySession.h"
 #include "support/PaletteProbe.h"
 #include "ui/FriendDelegate.h"
 #include "ui/FriendListPane.h"
@@ -1234,7 +1233,6 @@ void TestFriendDelegate::accessibleTextThroughTheListPane()
 {
     // What a screen reader says of a row of the real friend list: Qt::AccessibleTextRole of
     // the view's model, which the pane describes with FriendDelegate::accessibleText.
-    Presence::Session::GatewaySession session;
     FriendListModel model;
     model.setFriends({
         { u"alice"_s, u"Alice Smith"_s },
@@ -1245,7 +1243,7 @@ void TestFriendDelegate::accessibleTextThroughTheListPane()
     model.updatePresence(u"bob"_s, PresenceState::Away, std::nullopt);
     model.updatePresence(u"erin"_s, PresenceState::Offline, std::nullopt);
     model.flush();
-    Presence::Ui::FriendListPane pane(&session, &model);
+    Presence::Ui::FriendListPane pane(&model);
     const QAbstractItemModel *viewModel = pane.view()->model();
     QVERIFY(viewModel);
     QCOMPARE(viewModel->rowCount(), 3);

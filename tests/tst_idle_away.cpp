@@ -6,11 +6,11 @@
 
 #include "GatewayFixture.h"
 
+#include "app/DesktopIdle.h"
+#include "app/IdleAwayController.h"
+#include "app/SessionModelBridge.h"
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
-#include "ui/DesktopIdle.h"
-#include "ui/IdleAwayController.h"
 
 #include <QLoggingCategory>
 #include <QSignalSpy>

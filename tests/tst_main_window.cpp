@@ -6,11 +6,11 @@
 #include "SessionFixture.h"
 #include "WindowFixture.h"
 
+#include "app/SessionModelBridge.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/ChatPane.h"
 #include "ui/ConnectionBanner.h"
 #include "ui/FriendListPane.h"

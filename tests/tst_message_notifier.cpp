@@ -8,18 +8,18 @@
 #include "SessionFixture.h"
 #include "WindowFixture.h"
 
+#include "app/ClientSettings.h"
+#include "app/DesktopNotifications.h"
+#include "app/FriendOnlineNotifier.h"
+#include "app/MessageNotifier.h"
+#include "app/SessionModelBridge.h"
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/ChatPane.h"
-#include "ui/ClientSettings.h"
-#include "ui/DesktopNotifications.h"
-#include "ui/FriendOnlineNotifier.h"
 #include "ui/MainWindow.h"
-#include "ui/MessageNotifier.h"
 
 #include <QAction>
 #include <QApplication>
@@ -180,9 +180,9 @@ void TestMessageNotifier::settingsMenuSaysWhenNothingCanBeShown()
 
     // A tray turns up: the settings work again, and the explanation goes.
     QSystemTrayIcon tray;
-    window.notifications()->setTrayIcon(&tray);
-    window.notifications()->setTrayAvailableCheck([] { return true; });
-    window.updateNotificationAvailability();
+    alice.wiring.notifications()->setTrayIcon(&tray);
+    alice.wiring.notifications()->setTrayAvailableCheck([] { return true; });
+    alice.wiring.updateNotificationAvailability();
     QVERIFY(!explanation->isVisible());
     QVERIFY(window.notifyAction()->isEnabled());
     QVERIFY(window.messageNotifyAction()->isEnabled());
@@ -278,7 +278,7 @@ void TestMessageNotifier::notifiesExactlyWhenTheChatIsNotInFront()
     MainWindow &window = alice.window;
     window.activateWindow();
     QTRY_VERIFY(window.isActiveWindow());
-    QSignalSpy requested(window.messageNotifier(), &MessageNotifier::notificationRequested);
+    QSignalSpy requested(alice.wiring.messageNotifier(), &MessageNotifier::notificationRequested);
     QVERIFY(requested.isValid());
     const auto arrived = [&alice](const QString &from, int count) {
         return QTest::qWaitFor(
@@ -287,7 +287,7 @@ void TestMessageNotifier::notifiesExactlyWhenTheChatIsNotInFront()
 
     // Bob's chat in front: nothing to announce.
     window.openChat(u"bob"_s);
-    QTRY_COMPARE(window.messageNotifier()->frontChat(), u"bob"_s);
+    QTRY_COMPARE(alice.wiring.messageNotifier()->frontChat(), u"bob"_s);
     QVERIFY(!bob.session.sendChatMessage(u"alice"_s, u"one"_s).isEmpty());
     QVERIFY(arrived(u"bob"_s, 1));
     QCOMPARE(requested.size(), 0);
@@ -309,7 +309,7 @@ void TestMessageNotifier::notifiesExactlyWhenTheChatIsNotInFront()
     other.show();
     other.activateWindow();
     QTRY_VERIFY(!window.isActiveWindow());
-    QCOMPARE(window.messageNotifier()->frontChat(), QString());
+    QCOMPARE(alice.wiring.messageNotifier()->frontChat(), QString());
     QVERIFY(!dave.session.sendChatMessage(u"alice"_s, u"three"_s).isEmpty());
     QVERIFY(arrived(u"dave"_s, 1));
     QCOMPARE(requested.size(), 2);
@@ -337,11 +337,11 @@ void TestMessageNotifier::turnedOffNotifiesNothing()
     QVERIFY(alice.waitOnline());
     QVERIFY(bob.waitOnline());
     MainWindow &window = alice.window;
-    QSignalSpy requested(window.messageNotifier(), &MessageNotifier::notificationRequested);
+    QSignalSpy requested(alice.wiring.messageNotifier(), &MessageNotifier::notificationRequested);
     window.openChat(u"dave"_s);
 
     window.messageNotifyAction()->setChecked(false);
-    QVERIFY(!window.messageNotifier()->isEnabled());
+    QVERIFY(!alice.wiring.messageNotifier()->isEnabled());
     QVERIFY(!bob.session.sendChatMessage(u"alice"_s, u"quiet"_s).isEmpty());
     QTRY_COMPARE(alice.chat.conversation(u"bob"_s)->rowCount(), 1);
     window.messageNotifyAction()->setChecked(true);

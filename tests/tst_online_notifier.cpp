@@ -6,10 +6,10 @@
 #include "GatewayFixture.h"
 #include "TestClient.h"
 
+#include "app/FriendOnlineNotifier.h"
+#include "app/SessionModelBridge.h"
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
-#include "ui/FriendOnlineNotifier.h"
 
 #include <QAbstractItemModelTester>
 #include <QLoggingCategory>

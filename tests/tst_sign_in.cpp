@@ -6,9 +6,9 @@
 #include "ClosedPort.h"
 #include "GatewayFixture.h"
 
+#include "app/ClientSettings.h"
+#include "app/SignInDialog.h"
 #include "session/GatewaySession.h"
-#include "ui/ClientSettings.h"
-#include "ui/SignInDialog.h"
 
 #include <QCheckBox>
 #include <QFile>

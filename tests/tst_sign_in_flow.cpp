@@ -5,15 +5,16 @@
 
 #include "GatewayFixture.h"
 
+#include "app/ClientSettings.h"
+#include "app/SessionModelBridge.h"
+#include "app/SignInDialog.h"
 #include "app/SignInFlow.h"
+#include "app/WindowWiring.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
-#include "ui/ClientSettings.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionHeader.h"
-#include "ui/SignInDialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -68,7 +69,9 @@ struct App {
     // The window, shown, with the flow attached.
     void showWindow()
     {
-        window = std::make_unique<MainWindow>(&session, &model, &chat);
+        window = std::make_unique<MainWindow>(&model, &chat);
+        wiring
+            = std::make_unique<Presence::App::WindowWiring>(&session, &chat, &model, window.get());
         window->show();
         flow.attach(window.get());
     }
@@ -80,6 +83,7 @@ struct App {
     ChatController chat;
     SignInFlow flow;
     std::unique_ptr<MainWindow> window;
+    std::unique_ptr<Presence::App::WindowWiring> wiring;
 };
 
 } // namespace

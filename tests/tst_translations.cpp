@@ -3,11 +3,11 @@
 // locale leaves them English, Qt's own words follow ours, and the catalogue itself is complete
 // (every string translated, placeholders, plural forms and accelerators kept).
 
+#include "app/ClientSettings.h"
+#include "app/SignInDialog.h"
 #include "app/Translations.h"
 #include "session/GatewaySession.h"
-#include "ui/ClientSettings.h"
 #include "ui/ConnectionStatusText.h"
-#include "ui/SignInDialog.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -268,7 +268,7 @@ void TestTranslations::qtOwnWordsFollowOurs()
 
 void TestTranslations::connectionWordsAreGerman()
 {
-    using State = GatewaySession::State;
+    using State = Presence::Ui::ConnectionState;
     Translations translations;
     QVERIFY(translations.install(QLocale(u"de_DE"_s)));
 

@@ -7,10 +7,10 @@
 #include "GatewayFixture.h"
 #include "TestClient.h"
 
+#include "app/SessionModelBridge.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/ViewportSubscriptions.h"
 
 #include <QElapsedTimer>

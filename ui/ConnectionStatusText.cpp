@@ -5,7 +5,7 @@
 
 namespace Presence::Ui {
 
-using State = Session::GatewaySession::State;
+using State = ConnectionState;
 
 // The words have a context of their own, "ConnectionStatus" (a free function has no class to
 // give one), spelt out at each call so that lupdate files them under it.

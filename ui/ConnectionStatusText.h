@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/GatewaySession.h"
+#include "ui/ConnectionState.h"
 
 #include <QString>
 #include <chrono>
@@ -8,7 +8,7 @@
 namespace Presence::Ui {
 
 // The header's words for the connection: "connected", "reconnecting in 4 s…", the error.
-[[nodiscard]] QString connectionStatusText(Session::GatewaySession::State state,
-    std::chrono::milliseconds untilRetry, const QString &error);
+[[nodiscard]] QString connectionStatusText(
+    ConnectionState state, std::chrono::milliseconds untilRetry, const QString &error);
 
 } // namespace Presence::Ui

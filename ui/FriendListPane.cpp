@@ -1,7 +1,7 @@
 #include "ui/FriendListPane.h"
 
 #include "models/FriendListModel.h"
-#include "session/GatewaySession.h"
+#include "ui/AccessibleFriendProxy.h"
 #include "ui/FriendDelegate.h"
 #include "ui/MoreOnlineChip.h"
 #include "ui/ViewportSubscriptions.h"
@@ -9,7 +9,6 @@
 
 #include <QComboBox>
 #include <QCursor>
-#include <QDateTime>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -25,21 +24,15 @@ using Models::FriendListModel;
 using Models::FriendSortFilterProxy;
 using Models::PresenceState;
 
-FriendListPane::FriendListPane(
-    Session::GatewaySession *session, FriendListModel *model, QWidget *parent)
+FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     : QWidget(parent)
-    , m_proxy(new FriendSortFilterProxy(this))
+    , m_proxy(new AccessibleFriendProxy(this))
     , m_search(new QLineEdit(this))
     , m_sort(new QComboBox(this))
     , m_view(new QListView(this))
-    , m_session(session)
     , m_noMatches(new QLabel(m_view->viewport()))
 {
     m_proxy->setSourceModel(model);
-    // What a screen reader says of a row: the same words as the tooltip.
-    m_proxy->setAccessibleDescriber([](const QModelIndex &index) {
-        return FriendDelegate::accessibleText(index, QDateTime::currentDateTime());
-    });
 
     m_search->setPlaceholderText(tr("Search friends"));
     m_search->setClearButtonEnabled(true);
@@ -107,11 +100,8 @@ FriendListPane::FriendListPane(
     });
 
     m_subscriptions = new ViewportSubscriptions(m_view, {}, this);
-    connect(m_subscriptions, &ViewportSubscriptions::wantedChanged, session,
-        [this](const QSet<QString> &wanted) { m_session->setWanted(wanted | m_pinned); });
-    connect(session, &Session::GatewaySession::signedIn, m_subscriptions, [this, session] {
-        m_subscriptions->setMaxSubscriptions(session->limits().maxSubscriptions);
-    });
+    connect(m_subscriptions, &ViewportSubscriptions::wantedChanged, this,
+        [this](const QSet<QString> &wanted) { Q_EMIT wantedChanged(wanted | m_pinned); });
 
     // Tab goes search → sort → list; the window continues into the chat.
     setTabOrder(m_search, m_sort);
@@ -142,7 +132,17 @@ void FriendListPane::setPinned(const QSet<QString> &ids)
     if (ids == m_pinned)
         return;
     m_pinned = ids;
-    m_session->setWanted(m_subscriptions->wanted() | m_pinned);
+    Q_EMIT wantedChanged(wanted());
+}
+
+QSet<QString> FriendListPane::wanted() const
+{
+    return m_subscriptions->wanted() | m_pinned;
+}
+
+void FriendListPane::setMaxSubscriptions(int max)
+{
+    m_subscriptions->setMaxSubscriptions(max);
 }
 
 void FriendListPane::showFriend(const QString &friendId)

@@ -15,9 +15,6 @@ class QListView;
 namespace Presence::Models {
 class FriendListModel;
 }
-namespace Presence::Session {
-class GatewaySession;
-}
 
 namespace Presence::Ui {
 
@@ -25,12 +22,11 @@ class MoreOnlineChip;
 class ViewportSubscriptions;
 
 // The left side of the main window: a search box, the sort choice and the friend list,
-// whose visible rows (plus margins) are what the session subscribes to.
+// whose visible rows (plus margins) and pinned friends are the ones to watch (wantedChanged).
 class FriendListPane : public QWidget {
     Q_OBJECT
 public:
-    FriendListPane(Session::GatewaySession *session, Models::FriendListModel *model,
-        QWidget *parent = nullptr);
+    explicit FriendListPane(Models::FriendListModel *model, QWidget *parent = nullptr);
 
     [[nodiscard]] QListView *view() const { return m_view; }
     [[nodiscard]] Models::FriendSortFilterProxy *proxy() const { return m_proxy; }
@@ -41,6 +37,10 @@ public:
     [[nodiscard]] Models::FriendSortFilterProxy::SortMode sortMode() const;
     // Friends watched whether on screen or not (the one whose chat is open).
     void setPinned(const QSet<QString> &ids);
+    // The friends to watch now: the rows on screen plus margins, and the pinned ones.
+    [[nodiscard]] QSet<QString> wanted() const;
+    // The gateway watches at most this many users for us.
+    void setMaxSubscriptions(int max);
     // The friend whose chat is open: their row is the current, selected one whenever the
     // filter shows it (searching and clearing the search never leave another row highlighted).
     void showFriend(const QString &friendId);
@@ -55,6 +55,8 @@ public:
 Q_SIGNALS:
     void chatRequested(const QString &friendId);
     void sortModeChanged(Presence::Models::FriendSortFilterProxy::SortMode mode);
+    // The friends to watch changed (wanted()).
+    void wantedChanged(const QSet<QString> &wanted);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -78,7 +80,6 @@ private:
     QComboBox *m_sort;
     QListView *m_view;
     ViewportSubscriptions *m_subscriptions;
-    Session::GatewaySession *m_session;
     QSet<QString> m_pinned;
     QString m_shownFriend;
     QLabel *m_noMatches;

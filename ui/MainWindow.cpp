@@ -3,13 +3,10 @@
 #include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
-#include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
 #include "ui/ChatsPane.h"
-#include "ui/DesktopNotifications.h"
 #include "ui/FriendListPane.h"
 #include "ui/MessageInput.h"
-#include "ui/MessageNotifier.h"
 #include "ui/SessionHeader.h"
 
 #include <QActionGroup>
@@ -29,20 +26,17 @@
 
 namespace Presence::Ui {
 
-MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel *model,
-    Session::ChatController *chat, QWidget *parent)
+MainWindow::MainWindow(
+    Models::FriendListModel *model, Session::ChatController *chat, QWidget *parent)
     : QMainWindow(parent)
-    , m_session(session)
     , m_model(model)
     , m_chatController(chat)
-    , m_header(new SessionHeader(session, this))
-    , m_friends(new FriendListPane(session, model, this))
+    , m_header(new SessionHeader(this))
+    , m_friends(new FriendListPane(model, this))
     , m_chats(new ChatsPane(chat->conversationList(), this))
     , m_tabs(new QTabWidget(this))
     , m_chat(new ChatPane(chat, model, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
-    , m_notifications(new DesktopNotifications(this))
-    , m_messageNotifier(new MessageNotifier(chat, model, m_notifications, this))
     , m_status(new QLabel(this))
 {
     //: Tab of the left pane: recent conversations.
@@ -107,8 +101,6 @@ MainWindow::MainWindow(Session::GatewaySession *session, Models::FriendListModel
     const auto schedule = [this] { scheduleStatusUpdate(); };
     connect(model, &QAbstractItemModel::dataChanged, this, schedule);
     connect(model, &QAbstractItemModel::modelReset, this, schedule);
-    connect(session, &Session::GatewaySession::subscriptionsChanged, this, schedule);
-    connect(session, &Session::GatewaySession::stateChanged, this, schedule);
     connect(m_friends->view()->verticalScrollBar(), &QScrollBar::valueChanged, this, schedule);
     connect(m_friends->proxy(), &QAbstractItemModel::layoutChanged, this, schedule);
     updateStatus();
@@ -141,7 +133,11 @@ void MainWindow::updateFront()
     const QScrollBar *messages = m_chat->messageView()->verticalScrollBar();
     // The newest message is in view when the list is at (or within a pixel of) its bottom.
     const bool newestInView = messages->value() >= messages->maximum() - 1;
-    m_messageNotifier->setFrontChat(active ? open : QString());
+    const QString front = active ? open : QString();
+    if (front != m_frontChat) {
+        m_frontChat = front;
+        Q_EMIT frontChatChanged(front);
+    }
     m_chatController->setInFront(active && !open.isEmpty() && newestInView);
 }
 
@@ -154,12 +150,24 @@ void MainWindow::updateTitle()
     m_tabs->setTabText(0, unread > 0 ? tr("Chats (%1)").arg(unread) : tr("Chats"));
 }
 
-void MainWindow::updateNotificationAvailability()
+void MainWindow::setNotificationsAvailable(bool possible, const QString &whyNot)
 {
-    const bool possible = m_notifications->canNotify();
     m_notifyAction->setEnabled(possible);
     m_messageNotifyAction->setEnabled(possible);
+    m_unavailableAction->setText(whyNot);
     m_unavailableAction->setVisible(!possible);
+}
+
+void MainWindow::setOnline(bool online)
+{
+    m_online = online;
+    scheduleStatusUpdate();
+}
+
+void MainWindow::setWatchedCount(int count)
+{
+    m_watchedCount = count;
+    scheduleStatusUpdate();
 }
 
 void MainWindow::openChat(const QString &friendId)
@@ -227,12 +235,10 @@ void MainWindow::createMenus()
     m_messageNotifyAction->setChecked(true);
     m_messageNotifyAction->setToolTip(
         tr("A desktop notification for a message whose chat is not in front"));
-    connect(
-        m_messageNotifyAction, &QAction::toggled, m_messageNotifier, &MessageNotifier::setEnabled);
-    m_unavailableAction = settings->addAction(DesktopNotifications::unavailableText());
+    m_unavailableAction = settings->addAction(QString());
     m_unavailableAction->setEnabled(false);
-    connect(settings, &QMenu::aboutToShow, this, &MainWindow::updateNotificationAvailability);
-    updateNotificationAvailability();
+    m_unavailableAction->setVisible(false);
+    connect(settings, &QMenu::aboutToShow, this, &MainWindow::settingsMenuOpened);
 
     QMenu *away = settings->addMenu(tr("&Away when idle for"));
     m_awayChoices = new QActionGroup(this);
@@ -272,7 +278,7 @@ void MainWindow::updateStatus()
     const int friends = m_model->rowCount();
     const int online = m_model->countLiveIn(Models::PresenceState::Online);
     const int unknown = friends - m_model->liveCount();
-    const QString text = unknown > 0 && m_session->state() == Session::GatewaySession::State::Online
+    const QString text = unknown > 0 && m_online
         //: Status bar: friends, those online, and those whose presence is not known.
         ? tr("%1 friends · %2 online · %3 not known").arg(friends).arg(online).arg(unknown)
         : tr("%1 friends · %2 online").arg(friends).arg(online);
@@ -280,7 +286,7 @@ void MainWindow::updateStatus()
     //: The status bar's tooltip, for the curious: what the client asks the gateway for.
     m_status->setToolTip(tr("%1 watched exactly (the rows on screen) · %2 covered by the "
                             "availability set")
-                             .arg(m_session->subscribed().size())
+                             .arg(m_watchedCount)
                              .arg(m_model->coveredCount()));
 }
 

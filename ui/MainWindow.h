@@ -14,28 +14,26 @@ class FriendListModel;
 }
 namespace Presence::Session {
 class ChatController;
-class GatewaySession;
-} // namespace Presence::Session
+}
 
 namespace Presence::Ui {
 
 class ChatPane;
 class ChatsPane;
-class DesktopNotifications;
 class FriendListPane;
-class MessageNotifier;
 class SessionHeader;
 
 // The window people keep open: the header, on the left the chats and the friend list (two
 // tabs), the chat on the right, and a status bar that shows how few friends are actually
 // watched. The title counts unread messages ("(3) Presence Chat"); a message that arrives
-// while the window is not active asks for attention, and one whose chat is not in front is
-// announced on the desktop (MessageNotifier).
+// while the window is not active asks for attention. It knows nothing of the gateway session:
+// the application tells it what to show (set…, the header's and the list's setters) and
+// listens to its signals.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    MainWindow(Session::GatewaySession *session, Models::FriendListModel *model,
-        Session::ChatController *chat, QWidget *parent = nullptr);
+    MainWindow(
+        Models::FriendListModel *model, Session::ChatController *chat, QWidget *parent = nullptr);
 
     [[nodiscard]] FriendListPane *friendList() const { return m_friends; }
     [[nodiscard]] SessionHeader *header() const { return m_header; }
@@ -44,9 +42,9 @@ public:
     [[nodiscard]] ChatsPane *chatsPane() const { return m_chats; }
     // The left pane: Chats (index 0) and Friends (index 1, the current one at first).
     [[nodiscard]] QTabWidget *leftTabs() const { return m_tabs; }
-    [[nodiscard]] DesktopNotifications *notifications() const { return m_notifications; }
-    [[nodiscard]] MessageNotifier *messageNotifier() const { return m_messageNotifier; }
     [[nodiscard]] QString statusText() const;
+    // The chat in front of the user now (the window active, the chat shown), else empty.
+    [[nodiscard]] QString frontChat() const { return m_frontChat; }
 
     // Opens the chat with a friend: selects their row, keeps them watched while the chat is
     // open, and puts the cursor in the message input.
@@ -61,14 +59,19 @@ public:
 
     // Settings > "Notify when a friend comes online" (checkable; the owner applies it).
     [[nodiscard]] QAction *notifyAction() const { return m_notifyAction; }
-    // Settings > "Notify on new messages" (checkable, checked at first; applied to
-    // messageNotifier() here, stored by the owner).
+    // Settings > "Notify on new messages" (checkable, checked at first; the owner applies and
+    // stores it).
     [[nodiscard]] QAction *messageNotifyAction() const { return m_messageNotifyAction; }
     // The disabled Settings entry that says why notifications cannot be shown; visible only
     // while the desktop offers no way to show them (both notify actions are disabled then).
     [[nodiscard]] QAction *notificationsUnavailableAction() const { return m_unavailableAction; }
-    // Looks again for a way to show notifications (also done each time Settings opens).
-    void updateNotificationAvailability();
+    // Whether the desktop can show notifications now, and if not, why (the owner asks again
+    // each time Settings opens: settingsMenuOpened).
+    void setNotificationsAvailable(bool possible, const QString &whyNot);
+    // The session is online: friends not known are counted in the status bar.
+    void setOnline(bool online);
+    // The gateway watches this many users exactly for us (the status bar's tooltip).
+    void setWatchedCount(int count);
     // Settings > "Away when idle for": shows `minutes` as the current choice.
     void setAutoAwayMinutes(int minutes);
 
@@ -79,6 +82,10 @@ Q_SIGNALS:
     void signInRequested();
     // Presence > Sign out: forget the remembered token and sign in again.
     void signOutRequested();
+    // The Settings menu opened.
+    void settingsMenuOpened();
+    // Another chat (or none) came in front of the user.
+    void frontChatChanged(const QString &friendId);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -94,7 +101,6 @@ private:
     // Shows both panes, or the one in front when the window is narrow.
     void updatePanes();
 
-    Session::GatewaySession *m_session;
     Models::FriendListModel *m_model;
     Session::ChatController *m_chatController;
     SessionHeader *m_header;
@@ -103,14 +109,15 @@ private:
     QTabWidget *m_tabs;
     ChatPane *m_chat;
     QSplitter *m_splitter;
-    DesktopNotifications *m_notifications;
-    MessageNotifier *m_messageNotifier;
     QAction *m_notifyAction = nullptr;
     QAction *m_messageNotifyAction = nullptr;
     QAction *m_unavailableAction = nullptr;
     QActionGroup *m_awayChoices = nullptr;
     QLabel *m_status;
     QTimer m_statusTimer;
+    bool m_online = false;
+    int m_watchedCount = 0;
+    QString m_frontChat;
     bool m_singlePane = false;
     bool m_chatInFront = false; // single pane: the chat is the pane shown
 };

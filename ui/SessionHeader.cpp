@@ -1,6 +1,5 @@
 #include "ui/SessionHeader.h"
 
-#include "session/GatewaySession.h"
 #include "ui/ConnectionBanner.h"
 #include "ui/ConnectionStatusText.h"
 #include "ui/OwnAvatar.h"
@@ -21,7 +20,6 @@ namespace Presence::Ui {
 using namespace Qt::StringLiterals;
 using Models::PresenceState;
 using Protocol::ChosenStatus;
-using Session::GatewaySession;
 
 namespace {
 
@@ -41,9 +39,8 @@ PresenceState shownAs(ChosenStatus status)
 
 } // namespace
 
-SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
+SessionHeader::SessionHeader(QWidget *parent)
     : QWidget(parent)
-    , m_session(session)
     , m_avatar(new OwnAvatar(this))
     , m_user(new QLabel(this))
     , m_status(new QComboBox(this))
@@ -59,10 +56,10 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
     m_status->setAccessibleName(tr("My status"));
     paintStatusIcons();
     connect(m_status, &QComboBox::activated, this,
-        [this] { m_session->setChosenStatus(ChosenStatus(m_status->currentData().toInt())); });
+        [this] { Q_EMIT statusChosen(ChosenStatus(m_status->currentData().toInt())); });
 
     m_connection->setAccessibleName(tr("Connection"));
-    connect(retryButton(), &QPushButton::clicked, session, &GatewaySession::retryNow);
+    connect(retryButton(), &QPushButton::clicked, this, &SessionHeader::retryClicked);
     connect(signInButton(), &QPushButton::clicked, this, &SessionHeader::signInRequested);
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget *old, QWidget *now) {
         if (now == retryButton() && old != retryButton())
@@ -71,15 +68,6 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
 
     m_countdown.setInterval(std::chrono::milliseconds(250));
     connect(&m_countdown, &QTimer::timeout, this, &SessionHeader::refresh);
-    connect(session, &GatewaySession::retryScheduled, this,
-        [this](int, std::chrono::milliseconds delay) {
-            m_retryAt = std::chrono::steady_clock::now() + delay;
-            m_countdown.start();
-            refresh();
-        });
-    connect(session, &GatewaySession::stateChanged, this, &SessionHeader::refresh);
-    connect(session, &GatewaySession::signedIn, this, &SessionHeader::refresh);
-    connect(session, &GatewaySession::chosenStatusChanged, this, &SessionHeader::refresh);
 
     auto *row = new QHBoxLayout;
     row->addWidget(m_avatar);
@@ -91,6 +79,34 @@ SessionHeader::SessionHeader(GatewaySession *session, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
     layout->addWidget(m_banner);
+    refresh();
+}
+
+void SessionHeader::setConnection(ConnectionState state, int retryAttempt, const QString &error)
+{
+    m_state = state;
+    m_retryAttempt = retryAttempt;
+    m_error = error;
+    refresh();
+}
+
+void SessionHeader::setRetryIn(std::chrono::milliseconds delay)
+{
+    m_retryAt = std::chrono::steady_clock::now() + delay;
+    m_countdown.start();
+    refresh();
+}
+
+void SessionHeader::setSelf(const QString &id, const QString &name)
+{
+    m_selfId = id;
+    m_selfName = name;
+    refresh();
+}
+
+void SessionHeader::setChosenStatus(ChosenStatus status)
+{
+    m_chosenStatus = status;
     refresh();
 }
 
@@ -137,34 +153,33 @@ void SessionHeader::changeEvent(QEvent *event)
 
 void SessionHeader::refresh()
 {
-    const auto state = m_session->state();
-    if (state != GatewaySession::State::Reconnecting)
+    const auto state = m_state;
+    if (state != ConnectionState::Reconnecting)
         m_countdown.stop();
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         m_retryAt - std::chrono::steady_clock::now());
-    m_connection->setText(connectionStatusText(state, left, m_session->errorString()));
+    m_connection->setText(connectionStatusText(state, left, m_error));
     refreshBanner();
     m_connection->setVisible(m_banner->isHidden()); // the banner says it in full
-    const auto &self = m_session->self();
-    const QString name = (self.name.isEmpty() ? self.id : self.name).toHtmlEscaped();
-    m_user->setText(self.id.isEmpty() ? QString()
-                                      : u"<b>%1</b> <span style=\"color:%2\">%3</span>"_s.arg(name,
-                                          palette().color(QPalette::PlaceholderText).name(),
-                                          PresenceText::handle(self.id).toHtmlEscaped()));
-    m_avatar->setUser(self.id, self.name);
-    m_avatar->setVisible(!self.id.isEmpty());
-    m_avatar->setState(state == GatewaySession::State::Online ? shownAs(m_session->chosenStatus())
-                                                              : PresenceState::Unknown);
-    const int chosen = m_status->findData(int(m_session->chosenStatus()));
+    const QString name = (m_selfName.isEmpty() ? m_selfId : m_selfName).toHtmlEscaped();
+    m_user->setText(m_selfId.isEmpty() ? QString()
+                                       : u"<b>%1</b> <span style=\"color:%2\">%3</span>"_s.arg(name,
+                                           palette().color(QPalette::PlaceholderText).name(),
+                                           PresenceText::handle(m_selfId).toHtmlEscaped()));
+    m_avatar->setUser(m_selfId, m_selfName);
+    m_avatar->setVisible(!m_selfId.isEmpty());
+    m_avatar->setState(
+        state == ConnectionState::Online ? shownAs(m_chosenStatus) : PresenceState::Unknown);
+    const int chosen = m_status->findData(int(m_chosenStatus));
     if (chosen >= 0 && chosen != m_status->currentIndex())
         m_status->setCurrentIndex(chosen);
 }
 
 void SessionHeader::refreshBanner()
 {
-    using State = GatewaySession::State;
+    using State = ConnectionState;
     using Action = ConnectionBanner::Action;
-    const auto state = m_session->state();
+    const auto state = m_state;
     const bool hadFocus = retryButton()->hasFocus();
     const QString status = m_connection->text();
     switch (state) {
@@ -178,7 +193,7 @@ void SessionHeader::refreshBanner()
     case State::Connecting:
     case State::Authenticating:
         // A first attempt says "connecting…" in the corner; one after a loss keeps the banner.
-        if (m_session->retryAttempt() > 0)
+        if (m_retryAttempt > 0)
             m_banner->show(tr("Connection to the gateway lost — reconnecting…"), Action::None);
         else
             m_banner->show({}, Action::None);

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "protocol/PresenceStatus.h"
+#include "ui/ConnectionState.h"
+
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
@@ -8,10 +11,6 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
-
-namespace Presence::Session {
-class GatewaySession;
-}
 
 namespace Presence::Ui {
 
@@ -22,11 +21,22 @@ class OwnAvatar;
 // @handle), their own status (online / away / invisible, each with its mark), and the
 // connection: "connected" in a corner, and while the gateway is not there a banner across
 // the window: "reconnecting in 4 s…" with Retry now, or the error with Sign in… when retrying
-// cannot help (a refused token, an address that is no gateway, signed out).
+// cannot help (a refused token, an address that is no gateway, signed out). It shows what it is
+// told (set…) and says what the user did through signals; the application connects it to the
+// session.
 class SessionHeader : public QWidget {
     Q_OBJECT
 public:
-    explicit SessionHeader(Session::GatewaySession *session, QWidget *parent = nullptr);
+    explicit SessionHeader(QWidget *parent = nullptr);
+
+    // The connection now: its state, the attempts since it was last online, and the error
+    // that ended the last one.
+    void setConnection(ConnectionState state, int retryAttempt, const QString &error);
+    // The next attempt starts in `delay`: the banner counts down to it.
+    void setRetryIn(std::chrono::milliseconds delay);
+    // Who is signed in.
+    void setSelf(const QString &id, const QString &name);
+    void setChosenStatus(Protocol::ChosenStatus status);
 
     [[nodiscard]] QString connectionText() const;
     [[nodiscard]] QComboBox *statusChooser() const { return m_status; }
@@ -36,6 +46,10 @@ public:
     [[nodiscard]] QPushButton *signInButton() const;
 
 Q_SIGNALS:
+    // The user picked their own status.
+    void statusChosen(Presence::Protocol::ChosenStatus status);
+    // Retry now was clicked.
+    void retryClicked();
     // Sign in… was clicked: the session failed for good, the user must change something.
     void signInRequested();
 
@@ -47,7 +61,12 @@ private:
     void refreshBanner();
     void paintStatusIcons();
 
-    Session::GatewaySession *m_session;
+    ConnectionState m_state = ConnectionState::Disconnected;
+    int m_retryAttempt = 0;
+    QString m_error;
+    QString m_selfId;
+    QString m_selfName;
+    Protocol::ChosenStatus m_chosenStatus = Protocol::ChosenStatus::Online;
     OwnAvatar *m_avatar;
     QLabel *m_user;
     QComboBox *m_status;

@@ -3,10 +3,11 @@
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
 
+#include "app/SessionModelBridge.h"
+#include "app/WindowWiring.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "session/SessionModelBridge.h"
 #include "ui/MainWindow.h"
 
 #include <QSize>
@@ -46,7 +47,8 @@ struct ClientFixture {
 // The same with the main window, shown at `size`, then signed in as `user`.
 struct WindowFixture : ClientFixture {
     WindowFixture(const QUrl &url, const QString &user, QSize size = QSize(700, 500))
-        : window(&session, &friends, &chat)
+        : window(&friends, &chat)
+        , wiring(&session, &chat, &friends, &window)
     {
         window.resize(size);
         window.show();
@@ -54,4 +56,5 @@ struct WindowFixture : ClientFixture {
     }
 
     Presence::Ui::MainWindow window;
+    Presence::App::WindowWiring wiring;
 };

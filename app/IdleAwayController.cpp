@@ -1,7 +1,7 @@
-#include "ui/IdleAwayController.h"
+#include "app/IdleAwayController.h"
 
+#include "app/DesktopIdle.h"
 #include "session/GatewaySession.h"
-#include "ui/DesktopIdle.h"
 
 #include <QCoreApplication>
 #include <QEvent>

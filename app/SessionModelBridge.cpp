@@ -1,4 +1,4 @@
-#include "session/SessionModelBridge.h"
+#include "app/SessionModelBridge.h"
 
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"

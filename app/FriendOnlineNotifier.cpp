@@ -1,7 +1,7 @@
-#include "ui/FriendOnlineNotifier.h"
+#include "app/FriendOnlineNotifier.h"
 
+#include "app/DesktopNotifications.h"
 #include "models/FriendListModel.h"
-#include "ui/DesktopNotifications.h"
 
 #include <QSystemTrayIcon>
 

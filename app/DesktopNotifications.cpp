@@ -1,4 +1,4 @@
-#include "ui/DesktopNotifications.h"
+#include "app/DesktopNotifications.h"
 
 #include <QCoreApplication>
 #include <QDBusConnectionInterface>

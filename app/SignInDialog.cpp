@@ -1,7 +1,7 @@
-#include "ui/SignInDialog.h"
+#include "app/SignInDialog.h"
 
+#include "app/ClientSettings.h"
 #include "protocol/Identifiers.h"
-#include "ui/ClientSettings.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

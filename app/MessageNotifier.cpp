@@ -1,9 +1,9 @@
-#include "ui/MessageNotifier.h"
+#include "app/MessageNotifier.h"
 
+#include "app/DesktopNotifications.h"
 #include "models/ChatMessageRecord.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
-#include "ui/DesktopNotifications.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,4 +1,4 @@
-#include "ui/FreedesktopIdle.h"
+#include "app/FreedesktopIdle.h"
 
 #include <QDBusConnectionInterface>
 #include <QDBusMessage>

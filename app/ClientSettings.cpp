@@ -1,4 +1,4 @@
-#include "ui/ClientSettings.h"
+#include "app/ClientSettings.h"
 
 #include "models/FriendSortFilterProxy.h"
 #include "protocol/Identifiers.h"

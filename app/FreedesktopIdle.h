@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/DesktopIdle.h"
+#include "app/DesktopIdle.h"
 
 #include <QDBusConnection>
 #include <QString>

@@ -1,0 +1,151 @@
+#include "app/ClientApp.h"
+
+#include "app/DesktopNotifications.h"
+#include "app/FreedesktopIdle.h"
+#include "app/FriendOnlineNotifier.h"
+#include "app/IdleAwayController.h"
+#include "app/WindowWiring.h"
+#include "ui/ChatsPane.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDBusConnection>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::App {
+
+ClientApp::ClientApp(ClientOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_settings(
+          QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/presence.ini"_s)
+    , m_bridge(&m_session, &m_model)
+    , m_chat(&m_session, &m_model)
+    , m_signIn(&m_session, &m_settings, &m_model)
+{
+}
+
+ClientApp::~ClientApp() = default;
+
+bool ClientApp::start()
+{
+    if (!m_signIn.start(m_options.server, m_options.token))
+        return false; // the sign-in dialog was closed
+
+    m_window = std::make_unique<Ui::MainWindow>(&m_model, &m_chat);
+    m_wiring = std::make_unique<WindowWiring>(&m_session, &m_chat, &m_model, m_window.get());
+    m_signIn.attach(m_window.get());
+    restoreWindow();
+    connectSettings();
+    startIdleAway();
+    startNotifications();
+    m_window->show();
+    openChatOnceLoaded();
+    return true;
+}
+
+void ClientApp::restoreWindow()
+{
+    m_window->resize(900, 640);
+    m_window->restoreGeometry(m_settings.windowGeometry());
+    if (m_options.geometry)
+        m_window->setGeometry(*m_options.geometry);
+    m_window->splitter()->restoreState(m_settings.splitterState());
+    if (m_options.showChats)
+        m_window->leftTabs()->setCurrentWidget(m_window->chatsPane());
+}
+
+void ClientApp::connectSettings()
+{
+    Ui::FriendListPane *list = m_window->friendList();
+    list->setSortMode(Models::FriendSortFilterProxy::SortMode(m_settings.sortMode()));
+    connect(list, &Ui::FriendListPane::sortModeChanged, this,
+        [this](
+            Models::FriendSortFilterProxy::SortMode mode) { m_settings.setSortMode(int(mode)); });
+    connect(qApp, &QCoreApplication::aboutToQuit, this, [this] {
+        m_settings.setWindowGeometry(m_window->saveGeometry());
+        m_settings.setSplitterState(m_window->splitter()->saveState());
+    });
+}
+
+void ClientApp::startIdleAway()
+{
+    m_idle = std::make_unique<Ui::IdleAwayController>(
+        &m_session, std::chrono::minutes(m_settings.autoAwayMinutes()));
+    // Input anywhere on the desktop, the screen lock and suspend, where the desktop tells.
+    m_desktopIdle = std::make_unique<Ui::FreedesktopIdle>(
+        QDBusConnection::sessionBus(), QDBusConnection::systemBus());
+    m_idle->setDesktop(m_desktopIdle.get());
+    m_window->setAutoAwayMinutes(m_settings.autoAwayMinutes());
+    connect(m_window.get(), &Ui::MainWindow::autoAwayMinutesChosen, this, [this](int minutes) {
+        m_settings.setAutoAwayMinutes(minutes);
+        m_idle->setIdleAfter(std::chrono::minutes(m_settings.autoAwayMinutes()));
+    });
+}
+
+void ClientApp::startNotifications()
+{
+    // Notifications go to the desktop's notification service, else the system tray: "a friend
+    // came online" (off unless the user turns it on) and new messages (on by default).
+    m_tray = std::make_unique<QSystemTrayIcon>(QApplication::windowIcon());
+    m_tray->setToolTip(QApplication::translate("main", "Presence Chat"));
+    m_wiring->notifications()->setTrayIcon(m_tray.get());
+    m_onlineNotifier = std::make_unique<Ui::FriendOnlineNotifier>(&m_model);
+    m_onlineNotifier->setTrayIcon(m_tray.get());
+    m_onlineNotifier->setNotifications(m_wiring->notifications());
+    connect(&m_session, &Session::GatewaySession::signedIn, m_onlineNotifier.get(),
+        [this](const Protocol::UserInfo &self) { m_onlineNotifier->setSelfId(self.id); });
+    connect(m_tray.get(), &QSystemTrayIcon::activated, m_window.get(), [this] {
+        m_window->showNormal();
+        m_window->raise();
+        m_window->activateWindow();
+    });
+    // The tray icon shows while either kind of notification may need it as the fallback.
+    const auto showTray = [this] {
+        m_tray->setVisible((m_settings.trayNotifications() || m_settings.messageNotifications())
+            && QSystemTrayIcon::isSystemTrayAvailable());
+    };
+    m_window->notifyAction()->setChecked(m_settings.trayNotifications());
+    m_onlineNotifier->setEnabled(m_settings.trayNotifications());
+    connect(m_window->notifyAction(), &QAction::toggled, this, [this, showTray](bool on) {
+        m_settings.setTrayNotifications(on);
+        m_onlineNotifier->setEnabled(on);
+        showTray();
+    });
+    m_window->messageNotifyAction()->setChecked(m_settings.messageNotifications());
+    connect(m_window->messageNotifyAction(), &QAction::toggled, this, [this, showTray](bool on) {
+        m_settings.setMessageNotifications(on);
+        showTray();
+    });
+    showTray();
+}
+
+void ClientApp::openChatOnceLoaded()
+{
+    // --open-chat ID (demos, screenshots): that friend's chat, once the friend list is there.
+    if (m_options.openChat.isEmpty())
+        return;
+    const auto openChat = [this, id = m_options.openChat] {
+        if (!m_model.rowOf(id)) {
+            QTextStream(stderr) << "presence-chat: --open-chat: " << id
+                                << " is not one of your friends\n";
+            return;
+        }
+        m_window->openChat(id);
+    };
+    if (m_model.rowCount() > 0)
+        openChat(); // the sign-in dialog already loaded the list
+    else
+        connect(&m_session, &Session::GatewaySession::friendsLoaded, m_window.get(), openChat,
+            Qt::SingleShotConnection);
+}
+
+} // namespace Presence::App
