@@ -90,12 +90,12 @@
 #include <QWebSocket>
 
 #include "DumpedPopulation.h"
-#include "EventLoopWait.h"
 #include "IntegerOption.h"
-#include "MockServerProcess.h"
 #include "RawHttpExchange.h"
 #include "SocketCounters.h"
 #include "protocol/PresenceStatus.h"
+#include "tests/harness/EventLoopWait.h"
+#include "tests/harness/MockServerProcess.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -136,7 +136,7 @@ double msBetween(Clock::time_point from, Clock::time_point to)
 // passed; returns done().
 using BenchSupport::loadAverage;
 using BenchSupport::processCpuSeconds;
-using BenchSupport::waitUntil;
+using Harness::waitUntil;
 using Population = BenchSupport::DumpedPopulation;
 
 // The nearest-rank percentile of sorted values.
@@ -817,7 +817,7 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
         QString::number(options.heartbeatTtl.count()), u"--grace-ms"_s, u"0"_s, u"--dump-users"_s,
         usersFile };
     QString error;
-    if (!server.start(arguments, 60s, &error)) {
+    if (!server.startServing(arguments, 60s, &error)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return std::nullopt;
     }
@@ -835,7 +835,7 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
     }
     const HttpEndpoint http = HttpEndpoint::of(server.httpUrl());
     std::printf("gateway pid %lld: %s, %s (%lld users)\n", server.pid(),
-        qPrintable(server.webSocketUrl().toString()), qPrintable(server.httpUrl().toString()),
+        qPrintable(server.url().toString()), qPrintable(server.httpUrl().toString()),
         static_cast<long long>(population->ids.size()));
 
     const qint64 firstMeasured
@@ -875,7 +875,7 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
             while (opened < clientCount && opened - frames.ready < 50) {
                 pushers.push_back(std::make_unique<PushClient>(
                     opened, *population, *plan, tracker, window, frames));
-                pushers.back()->open(server.webSocketUrl());
+                pushers.back()->open(server.url());
                 ++opened;
             }
         };
@@ -895,7 +895,7 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
     const double setupSeconds = std::chrono::duration<double>(Clock::now() - setupStart).count();
     TcpCounters setupKernel;
     if (mode == Mode::Push) {
-        setupKernel = tcpCountersOfConnectionsTo(quint16(server.webSocketUrl().port()));
+        setupKernel = tcpCountersOfConnectionsTo(quint16(server.url().port()));
         std::printf("setup: %d clients connected, signed in and subscribed in %.1f s; per client "
                     "%.0f bytes sent, %.0f received (handshake, hello/welcome, "
                     "subscribe/snapshot; TCP_INFO over %d sockets)\n",
@@ -925,7 +925,7 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
         double load = 0;
         qint64 pushes = 0;
     };
-    const quint16 wsPort = quint16(server.webSocketUrl().port());
+    const quint16 wsPort = quint16(server.url().port());
     const auto read = [&] {
         Reading reading;
         reading.gatewayCpu = server.cpuSeconds();
