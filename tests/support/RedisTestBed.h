@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RedisServer.h"
+#include "tests/harness/RedisServer.h"
 
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisUrl.h"
