@@ -14,7 +14,7 @@
 #include <QTcpSocket>
 #include <QTimer>
 
-#include "SocketCounters.h"
+#include "bench/SocketCounters.h"
 
 namespace PushPollingBench {
 

@@ -59,20 +59,19 @@
 #include <QWebSocket>
 
 #include "DumpedPopulation.h"
-#include "EventLoopWait.h"
 #include "IntegerOption.h"
-#include "MockServerProcess.h"
 #include "RawHttpExchange.h"
 #include "SocketCounters.h"
 #include "Summary.h"
+#include "tests/harness/EventLoopWait.h"
+#include "tests/harness/MockServerProcess.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using BenchSupport::loadAverage;
 using BenchSupport::processCpuSeconds;
-using BenchSupport::waitUntil;
+using Harness::waitUntil;
 using Population = BenchSupport::DumpedPopulation;
-using PushPollingBench::MockServerProcess;
 using PushPollingBench::RawHttpExchange;
 
 namespace {
@@ -382,7 +381,7 @@ std::optional<RunResult> runOnce(Mode mode, int run, const Options &options,
         QString::number(options.intervalMs), u"--listen"_s, u"127.0.0.1:0"_s, u"--admin"_s,
         u"127.0.0.1:0"_s, u"--dump-users"_s, usersFile };
     QString error;
-    if (!server.start(arguments, 60s, &error)) {
+    if (!server.startServing(arguments, 60s, &error)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return std::nullopt;
     }
@@ -418,7 +417,7 @@ std::optional<RunResult> runOnce(Mode mode, int run, const Options &options,
                 std::make_unique<Client>(QString::fromUtf8(population->tokens.at(user)),
                     plan->rows[size_t(opened)], int(population->friends[size_t(user)].size()),
                     mode == Mode::RowsAndAvailability, options, window, counters));
-            clients.back()->open(server.webSocketUrl());
+            clients.back()->open(server.url());
             ++opened;
         }
     };
@@ -448,7 +447,7 @@ std::optional<RunResult> runOnce(Mode mode, int run, const Options &options,
         std::optional<Metrics> metrics;
         bool metricsDone = false;
     };
-    const quint16 wsPort = quint16(server.webSocketUrl().port());
+    const quint16 wsPort = quint16(server.url().port());
     std::optional<Reading> atStart;
     std::optional<Reading> atEnd;
     int fetching = 0; // /metrics requests in flight: their answers write into the readings

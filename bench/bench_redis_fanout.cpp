@@ -538,7 +538,7 @@ int main(int argc, char *argv[])
         return 1;
     }
 
-    RedisBench::LocalRedis localRedis;
+    RedisServer localRedis;
     RedisUrl url;
     if (!RedisBench::redisToUse(options.redis, localRedis, &url))
         return 1;

@@ -47,7 +47,6 @@ using Presence::Gateway::RedisUrl;
 using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
-using RedisBench::call;
 using RedisBench::waitUntil;
 
 namespace {
@@ -88,7 +87,7 @@ double fill(RedisPresenceStore &writer, RedisClient &probe, const QStringList &i
 {
     const QByteArray due = writer.options().prefix + "due";
     const auto written = [&probe, &due]() -> qint64 {
-        const auto reply = call(probe, { "ZCARD", due });
+        const auto reply = redisCall(probe, { "ZCARD", due });
         const auto count = reply ? reply->toInteger() : std::nullopt;
         return count.value_or(-1);
     };
@@ -238,7 +237,7 @@ int main(int argc, char *argv[])
     // A line per connection and store would drown the figures (QT_LOGGING_RULES overrides).
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
 
-    RedisBench::LocalRedis localRedis;
+    RedisServer localRedis;
     RedisUrl url;
     if (!RedisBench::redisToUse(options.redis, localRedis, &url))
         return 1;
@@ -282,7 +281,7 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "Redis did not hold every user's presence within 60 s\n");
         return 1;
     }
-    const auto keyCount = call(probe, { "DBSIZE" });
+    const auto keyCount = redisCall(probe, { "DBSIZE" });
     std::printf("Filled: writer store, connectionOpened(online) for %d users: %d device scripts "
                 "in %.2f s; DBSIZE %lld\n",
         options.users, options.users, fillSeconds,

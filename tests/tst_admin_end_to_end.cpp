@@ -5,10 +5,10 @@
 // and /metrics counts what happened.
 
 #include "GatewayFixture.h"
-#include "HttpCall.h"
 #include "PresenceFrames.h"
 #include "PrometheusText.h"
 #include "TestClient.h"
+#include "tests/harness/HttpCall.h"
 
 #include "server-mock/admin/AdminServer.h"
 #include "server-mock/admin/GatewayAdminBackend.h"

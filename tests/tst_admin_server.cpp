@@ -3,7 +3,7 @@
 // are about the HTTP layer: routes, credentials, limits and error answers. The gateway behind
 // the backend interface is tested end to end elsewhere.
 
-#include "HttpCall.h"
+#include "tests/harness/HttpCall.h"
 
 #include "server-mock/admin/AdminBackend.h"
 #include "server-mock/admin/AdminServer.h"

@@ -3,7 +3,7 @@
 
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
-#include "TcpProxy.h"
+#include "tests/harness/TcpProxy.h"
 
 #include "app/SessionModelBridge.h"
 #include "app/WindowWiring.h"

@@ -5,11 +5,11 @@
 
 #include "ClientSteps.h"
 #include "GatewayFixture.h"
-#include "MockServerProcess.h"
 #include "PresenceFrames.h"
 #include "RawWebSocketPeer.h"
 #include "SessionFixture.h"
 #include "TestClient.h"
+#include "tests/harness/MockServerProcess.h"
 
 #include "protocol/Backoff.h"
 #include "protocol/PresenceStatus.h"

@@ -7,9 +7,9 @@
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "PrometheusText.h"
-#include "RedisServer.h"
 #include "RedisTestBed.h"
 #include "TestClient.h"
+#include "tests/harness/RedisServer.h"
 
 #include "server-mock/redis/RedisPresenceStore.h"
 

@@ -9,9 +9,9 @@
 #include "ClientSteps.h"
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
-#include "RedisServer.h"
 #include "RedisTestBed.h"
 #include "TestClient.h"
+#include "tests/harness/RedisServer.h"
 
 #include "server-mock/redis/RedisChatStore.h"
 #include "server-mock/redis/RedisPresenceStore.h"

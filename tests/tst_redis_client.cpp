@@ -3,8 +3,8 @@
 // flushed first), else one of its own. Tests that kill and restart Redis always start their
 // own, on a free loopback port in a temporary directory.
 
-#include "RedisServer.h"
 #include "RedisTestBed.h"
+#include "tests/harness/RedisServer.h"
 
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisReply.h"

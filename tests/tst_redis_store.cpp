@@ -10,11 +10,11 @@
 
 #include "ClientSteps.h"
 #include "GatewayFixture.h"
-#include "MockServerProcess.h"
 #include "PresenceFrames.h"
-#include "RedisServer.h"
 #include "RedisTestBed.h"
 #include "TestClient.h"
+#include "tests/harness/MockServerProcess.h"
+#include "tests/harness/RedisServer.h"
 
 #include "server-mock/directory/UsersFile.h"
 #include "server-mock/redis/RedisPresenceStore.h"

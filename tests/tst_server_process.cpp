@@ -2,8 +2,8 @@
 // clean shutdown on SIGTERM/SIGINT, exit codes for bad input, --help/--version, and that two
 // servers can share a machine (port 0, no fixed port).
 
-#include "MockServerProcess.h"
 #include "TestClient.h"
+#include "tests/harness/MockServerProcess.h"
 
 #include "protocol/CloseCode.h"
 #include "server-mock/directory/UsersFile.h"

@@ -4,11 +4,11 @@
 // keeping the gateway's subscriptions equal to what is wanted, and surviving a peer that sends
 // stale or malformed frames (a scripted server, since the real gateway never misbehaves).
 
-#include "ClosedPort.h"
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
-#include "TcpProxy.h"
 #include "TestClient.h"
+#include "tests/harness/ClosedPort.h"
+#include "tests/harness/TcpProxy.h"
 
 #include "protocol/Backoff.h"
 #include "protocol/ClientMessages.h"

@@ -3,8 +3,8 @@
 // an unreachable gateway that comes up later, addresses that are not gateway addresses, and
 // settings files that are corrupt or hand-edited.
 
-#include "ClosedPort.h"
 #include "GatewayFixture.h"
+#include "tests/harness/ClosedPort.h"
 
 #include "app/ClientSettings.h"
 #include "app/SignInDialog.h"

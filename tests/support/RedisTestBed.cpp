@@ -1,21 +1,18 @@
 #include "RedisTestBed.h"
 
 #include <QCoreApplication>
-#include <QObject>
 #include <QTest>
 
-#include <optional>
+#include <chrono>
+
+#include "tests/harness/RedisCall.h"
 
 using namespace Presence::Gateway;
 
 RedisReply runCommand(RedisClient &client, const RedisClient::Command &argv, int timeoutMs)
 {
-    QObject context;
-    std::optional<RedisReply> reply;
-    client.command(argv, &context, [&reply](const RedisReply &r) { reply = r; });
-    if (!QTest::qWaitFor([&] { return reply.has_value(); }, timeoutMs))
-        return RedisReply::error("test: no reply in time");
-    return *reply;
+    return redisCall(client, argv, std::chrono::milliseconds(timeoutMs))
+        .value_or(RedisReply::error("test: no reply in time"));
 }
 
 bool RedisTestBed::start(const QByteArray &programName, QString *error)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RedisServer.h"
+#include "tests/harness/RedisServer.h"
 
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisUrl.h"
@@ -9,8 +9,8 @@
 #include <QString>
 #include <memory>
 
-// One command, waited for with the event loop running. Its context dies with the call, so a
-// reply arriving after the timeout cannot write into a stack that is gone.
+// One command, waited for with the event loop running (redisCall()); an error reply when none
+// came in time.
 Presence::Gateway::RedisReply runCommand(Presence::Gateway::RedisClient &client,
     const Presence::Gateway::RedisClient::Command &argv, int timeoutMs = 5000);
 

@@ -6,12 +6,14 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <chrono>
 #include <optional>
 
-// One presence-mock-server process, run as a user runs it, for the tests of the real binary.
-// What it prints is collected while a test waits on it. The destructor kills it if it still
-// runs, so a test that fails half-way never leaves a server behind. The binary's path is the
-// test's own (its PRESENCE_MOCK_SERVER compile definition).
+// One presence-mock-server process, run as a user runs it, for the tests and the benchmarks of
+// the real binary. What it prints is collected while a caller waits on it; its CPU time and
+// memory are read from /proc. The destructor kills it if it still runs, so a test that fails
+// half-way never leaves a server behind. The binary's path is the caller's own (its
+// PRESENCE_MOCK_SERVER compile definition).
 class MockServerProcess {
 public:
     explicit MockServerProcess(const QString &program);
@@ -23,6 +25,11 @@ public:
     void disableCoreFile();
     // Starts it with `args`; false if it has not started within 10 s.
     [[nodiscard]] bool start(const QStringList &args);
+    // Starts it with `args` and waits until it has printed both "admin API on http://…" and
+    // "listening on ws://…" (url() and httpUrl() then hold them); false with *error (its
+    // output included) otherwise, and it is stopped.
+    [[nodiscard]] bool startServing(
+        const QStringList &args, std::chrono::milliseconds timeout, QString *error);
 
     // The port of its "listening on ws://127.0.0.1:PORT/" line once it is printed; nullopt when
     // the process exits first or 10 s pass. The event loop runs meanwhile.
@@ -35,13 +42,27 @@ public:
 
     // Sends it a signal (SIGTERM, SIGINT, ...).
     void signal(int signalNumber);
+    // SIGTERM (the gateway closes its clients with 1001 and exits), then SIGKILL after 5 s.
+    void stop();
     // SIGKILL, and waits until it has gone: it dies without closing anything or telling Redis.
     void kill();
 
-    // ws://127.0.0.1:PORT/ once waitListening() has seen the port; empty before.
+    // ws://127.0.0.1:PORT/ once waitListening() or startServing() has seen it; empty before.
     [[nodiscard]] QUrl url() const;
+    // http://127.0.0.1:PORT/ of the admin API once startServing() has seen it; empty before.
+    [[nodiscard]] QUrl httpUrl() const { return m_httpUrl; }
+    [[nodiscard]] qint64 pid() const { return m_process.processId(); }
+    [[nodiscard]] bool isRunning() const { return m_process.state() == QProcess::Running; }
+    // utime + stime of the process (all its threads) in seconds, from /proc/PID/stat; nullopt
+    // if it cannot be read.
+    [[nodiscard]] std::optional<double> cpuSeconds() const;
+    // VmRSS of the process in MiB, or -1.
+    [[nodiscard]] double residentMiB() const;
+
     [[nodiscard]] QString output() const { return QString::fromUtf8(m_stdout); }
     [[nodiscard]] QString errorOutput() const { return QString::fromUtf8(m_stderr); }
+    // What it printed on stderr since the last take (warnings), for a report.
+    [[nodiscard]] QByteArray takeErrorOutput();
     // Both channels, for failure messages.
     [[nodiscard]] QByteArray transcript() const;
     QProcess &process() { return m_process; }
@@ -53,4 +74,6 @@ private:
     QByteArray m_stdout;
     QByteArray m_stderr;
     std::optional<quint16> m_port;
+    QUrl m_webSocketUrl;
+    QUrl m_httpUrl;
 };

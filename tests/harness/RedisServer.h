@@ -9,9 +9,9 @@
 #include <chrono>
 #include <optional>
 
-// A private redis-server for a test: loopback only, no persistence (--save "" --appendonly
-// no), its files in a temporary directory of its own. The destructor kills it, so a failing
-// test never leaves one behind. No test assumes a Redis on 6379.
+// A private redis-server for a test or a benchmark: loopback only, no persistence (--save ""
+// --appendonly no), its files in a temporary directory of its own. The destructor kills it, so a
+// failing test never leaves one behind. No test assumes a Redis on 6379.
 class RedisServer {
 public:
     RedisServer();
@@ -32,6 +32,7 @@ public:
 
     [[nodiscard]] bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
     [[nodiscard]] quint16 port() const { return m_port; }
+    [[nodiscard]] qint64 pid() const { return m_process.processId(); }
     // redis://127.0.0.1:PORT/DB
     [[nodiscard]] Presence::Gateway::RedisUrl url(int db = 0) const;
     [[nodiscard]] QString error() const { return m_error; }

@@ -1,4 +1,4 @@
-#include "ClosedPort.h"
+#include "tests/harness/ClosedPort.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,13 +1,16 @@
-#include "HttpCall.h"
+#include "tests/harness/HttpCall.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QSignalSpy>
 
+#include <chrono>
 #include <memory>
 
+#include "tests/harness/EventLoopWait.h"
+
 using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
 
 QJsonObject HttpAnswer::json() const
 {
@@ -33,8 +36,7 @@ HttpAnswer httpCall(QNetworkAccessManager &http, const QByteArray &verb, const Q
     if (!body.isEmpty())
         request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
     std::unique_ptr<QNetworkReply> reply(http.sendCustomRequest(request, verb, body));
-    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
-    if (!reply->isFinished() && !finished.wait(5000)) {
+    if (!Harness::waitUntil([&reply] { return reply->isFinished(); }, 5s)) {
         qWarning() << "no answer to" << verb << url;
         return {};
     }

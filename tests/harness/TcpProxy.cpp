@@ -1,4 +1,4 @@
-#include "TcpProxy.h"
+#include "tests/harness/TcpProxy.h"
 
 #include <QHostAddress>
 #include <QTcpSocket>

@@ -1,13 +1,14 @@
-#include "RedisServer.h"
+#include "tests/harness/RedisServer.h"
 
 #include <QDeadlineTimer>
 #include <QHostAddress>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QTest>
 
 #include <algorithm>
+
+#include "tests/harness/EventLoopWait.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Gateway::RedisUrl;
@@ -23,9 +24,9 @@ quint16 freePort()
     return server.listen(QHostAddress::LocalHost, 0) ? server.serverPort() : 0;
 }
 
-int remaining(const QDeadlineTimer &deadline)
+std::chrono::milliseconds remaining(const QDeadlineTimer &deadline)
 {
-    return int(std::max<qint64>(0, deadline.remainingTime()));
+    return std::chrono::milliseconds(std::max<qint64>(0, deadline.remainingTime()));
 }
 
 // Whether a Redis on `port` answers PING before `deadline`. The event loop runs meanwhile,
@@ -38,7 +39,7 @@ bool pingAnswers(quint16 port, const QDeadlineTimer &deadline)
         return socket.state() == QAbstractSocket::ConnectedState
             || socket.state() == QAbstractSocket::UnconnectedState;
     };
-    if (!QTest::qWaitFor(settled, remaining(deadline))
+    if (!Harness::waitUntil(settled, remaining(deadline))
         || socket.state() != QAbstractSocket::ConnectedState)
         return false;
     socket.write("PING\r\n");
@@ -47,7 +48,7 @@ bool pingAnswers(quint16 port, const QDeadlineTimer &deadline)
         answer += socket.readAll();
         return answer.contains('\n') || socket.state() != QAbstractSocket::ConnectedState;
     };
-    (void)QTest::qWaitFor(answered, remaining(deadline));
+    (void)Harness::waitUntil(answered, remaining(deadline));
     return answer.startsWith("+PONG");
 }
 
@@ -88,7 +89,8 @@ bool RedisServer::launch(quint16 port, std::chrono::milliseconds deadline)
 {
     const QString program = QStandardPaths::findExecutable(u"redis-server"_s);
     if (program.isEmpty()) {
-        m_error = u"redis-server not found: install Debian's redis-server (tools/test.sh does)"_s;
+        m_error
+            = u"redis-server not found: install Debian's redis-server package (tools/test.sh does)"_s;
         return false;
     }
     if (!m_dir.isValid()) {
@@ -104,9 +106,9 @@ bool RedisServer::launch(quint16 port, std::chrono::milliseconds deadline)
         return false;
     }
     const QDeadlineTimer timer(deadline);
-    const bool up = QTest::qWaitFor(
+    const bool up = Harness::waitUntil(
         [&] { return m_process.state() == QProcess::NotRunning || pingAnswers(port, timer); },
-        int(deadline.count()));
+        deadline);
     if (up && m_process.state() == QProcess::Running) {
         m_port = port;
         m_error.clear();
