@@ -24,7 +24,7 @@
 #include <QToolTip>
 
 #include "models/ChatModel.h"
-#include "support/PaletteProbe.h"
+#include "tests/support/PaletteProbe.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/ChatRowContext.h"
 #include "ui/EmojiRuns.h"

@@ -19,7 +19,7 @@
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "support/PaletteProbe.h"
+#include "tests/support/PaletteProbe.h"
 #include "ui/ChatHeader.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/ChatPane.h"

@@ -27,7 +27,7 @@
 
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
-#include "support/PaletteProbe.h"
+#include "tests/support/PaletteProbe.h"
 #include "ui/FriendDelegate.h"
 #include "ui/FriendListPane.h"
 #include "ui/PresenceText.h"
