@@ -1,14 +1,6 @@
 #include "app/ClientApp.h"
 
-#include "app/DesktopNotifications.h"
-#include "app/FreedesktopIdle.h"
-#include "app/FriendOnlineNotifier.h"
-#include "app/IdleAwayController.h"
-#include "app/WindowWiring.h"
-#include "ui/ChatsPane.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
-
+// Qt
 #include <QAction>
 #include <QApplication>
 #include <QDBusConnection>
@@ -17,6 +9,16 @@
 #include <QSystemTrayIcon>
 #include <QTabWidget>
 #include <QTextStream>
+
+// Presence
+#include "app/DesktopNotifications.h"
+#include "app/FreedesktopIdle.h"
+#include "app/FriendOnlineNotifier.h"
+#include "app/IdleAwayController.h"
+#include "app/WindowWiring.h"
+#include "ui/ChatsPane.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,5 +1,12 @@
 #pragma once
 
+// C++
+#include <memory>
+
+// Qt
+#include <QObject>
+
+// Presence
 #include "app/ClientOptions.h"
 #include "app/ClientSettings.h"
 #include "app/SessionModelBridge.h"
@@ -7,10 +14,6 @@
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-
-#include <QObject>
-
-#include <memory>
 
 class QSystemTrayIcon;
 

@@ -1,10 +1,12 @@
 #include "app/ClientOptions.h"
 
-#include "protocol/Identifiers.h"
-
+// Qt
 #include <QCommandLineParser>
 #include <QFile>
 #include <QRegularExpression>
+
+// Presence
+#include "protocol/Identifiers.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,10 +1,13 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QRect>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
-#include <optional>
 
 namespace Presence::App {
 

@@ -1,8 +1,9 @@
 #include "app/ClientSettings.h"
 
-#include "models/FriendSortFilterProxy.h"
-#include "protocol/Identifiers.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -11,7 +12,9 @@
 #include <QSettings>
 #include <QVariant>
 
-#include <algorithm>
+// Presence
+#include "models/FriendSortFilterProxy.h"
+#include "protocol/Identifiers.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,11 +1,13 @@
 #pragma once
 
+// C++
+#include <memory>
+#include <optional>
+
+// Qt
 #include <QByteArray>
 #include <QString>
 #include <QUrl>
-
-#include <memory>
-#include <optional>
 
 class QSettings;
 class QVariant;

@@ -1,7 +1,10 @@
 #pragma once
 
-#include <QObject>
+// C++
 #include <chrono>
+
+// Qt
+#include <QObject>
 
 namespace Presence::Ui {
 

@@ -1,5 +1,6 @@
 #include "app/DesktopNotifications.h"
 
+// Qt
 #include <QCoreApplication>
 #include <QDBusConnectionInterface>
 #include <QDBusMessage>

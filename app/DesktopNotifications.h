@@ -1,11 +1,13 @@
 #pragma once
 
+// C++
+#include <functional>
+
+// Qt
 #include <QDBusConnection>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
-
-#include <functional>
 
 class QSystemTrayIcon;
 

@@ -1,5 +1,6 @@
 #include "app/FreedesktopIdle.h"
 
+// Qt
 #include <QDBusConnectionInterface>
 #include <QDBusMessage>
 #include <QDBusObjectPath>

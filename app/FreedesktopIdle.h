@@ -1,9 +1,11 @@
 #pragma once
 
-#include "app/DesktopIdle.h"
-
+// Qt
 #include <QDBusConnection>
 #include <QString>
+
+// Presence
+#include "app/DesktopIdle.h"
 
 class QDBusPendingCallWatcher;
 

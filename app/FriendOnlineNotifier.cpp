@@ -1,11 +1,14 @@
 #include "app/FriendOnlineNotifier.h"
 
-#include "app/DesktopNotifications.h"
-#include "models/FriendListModel.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QSystemTrayIcon>
 
-#include <algorithm>
+// Presence
+#include "app/DesktopNotifications.h"
+#include "models/FriendListModel.h"
 
 namespace Presence::Ui {
 

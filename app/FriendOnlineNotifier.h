@@ -1,14 +1,18 @@
 #pragma once
 
-#include "models/PresenceState.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
 #include <QStringList>
 #include <QTimer>
-#include <chrono>
+
+// Presence
+#include "models/PresenceState.h"
 
 class QModelIndex;
 class QSystemTrayIcon;

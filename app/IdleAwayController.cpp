@@ -1,12 +1,15 @@
 #include "app/IdleAwayController.h"
 
-#include "app/DesktopIdle.h"
-#include "session/GatewaySession.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QCoreApplication>
 #include <QEvent>
 
-#include <algorithm>
+// Presence
+#include "app/DesktopIdle.h"
+#include "session/GatewaySession.h"
 
 namespace Presence::Ui {
 

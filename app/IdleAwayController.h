@@ -1,9 +1,12 @@
 #pragma once
 
+// C++
+#include <chrono>
+
+// Qt
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
-#include <chrono>
 
 namespace Presence::Session {
 class GatewaySession;

@@ -1,5 +1,6 @@
 #include "app/MessageNotifier.h"
 
+// Presence
 #include "app/DesktopNotifications.h"
 #include "models/ChatMessageRecord.h"
 #include "models/FriendListModel.h"

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QObject>
 #include <QPointer>
 #include <QString>

@@ -1,5 +1,6 @@
 #include "app/SessionModelBridge.h"
 
+// Presence
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
 

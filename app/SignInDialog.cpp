@@ -1,8 +1,9 @@
 #include "app/SignInDialog.h"
 
-#include "app/ClientSettings.h"
-#include "protocol/Identifiers.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -11,7 +12,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include <algorithm>
+// Presence
+#include "app/ClientSettings.h"
+#include "protocol/Identifiers.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,13 +1,16 @@
 #pragma once
 
-#include "session/GatewaySession.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QDeadlineTimer>
 #include <QDialog>
 #include <QTimer>
 #include <QUrl>
 
-#include <optional>
+// Presence
+#include "session/GatewaySession.h"
 
 class QCheckBox;
 class QDialogButtonBox;

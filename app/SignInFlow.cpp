@@ -1,5 +1,6 @@
 #include "app/SignInFlow.h"
 
+// Presence
 #include "app/ClientSettings.h"
 #include "app/SignInDialog.h"
 #include "models/FriendListModel.h"

@@ -1,12 +1,14 @@
 #pragma once
 
-#include "app/SignInDialog.h"
-#include "ui/MainWindow.h"
-
+// Qt
 #include <QObject>
 #include <QPointer>
 #include <QString>
 #include <QUrl>
+
+// Presence
+#include "app/SignInDialog.h"
+#include "ui/MainWindow.h"
 
 namespace Presence::Models {
 class FriendListModel;

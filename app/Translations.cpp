@@ -1,5 +1,6 @@
 #include "app/Translations.h"
 
+// Qt
 #include <QCoreApplication>
 #include <QDir>
 #include <QLibraryInfo>

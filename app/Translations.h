@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLocale>
 #include <QString>
 #include <QTranslator>

@@ -1,13 +1,15 @@
 #include "app/WindowWiring.h"
 
+// Qt
+#include <QAction>
+
+// Presence
 #include "app/DesktopNotifications.h"
 #include "app/MessageNotifier.h"
 #include "session/ChatController.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionHeader.h"
-
-#include <QAction>
 
 namespace Presence::App {
 

@@ -1,9 +1,11 @@
 #pragma once
 
+// Qt
+#include <QObject>
+
+// Presence
 #include "session/GatewaySession.h"
 #include "ui/ConnectionState.h"
-
-#include <QObject>
 
 namespace Presence::Models {
 class FriendListModel;

@@ -1,13 +1,16 @@
-#include "app/ClientApp.h"
-#include "app/ClientOptions.h"
-#include "app/Translations.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QApplication>
 #include <QIcon>
 #include <QLocale>
 #include <QTextStream>
 
-#include <optional>
+// Presence
+#include "app/ClientApp.h"
+#include "app/ClientOptions.h"
+#include "app/Translations.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence;

@@ -3,12 +3,14 @@
 // What the benchmarks that run the real gateway read back from it and from the machine: the
 // users file it dumped (--dump-users), this process's CPU time and the load average.
 
-#include <time.h>
-
+// C++
 #include <algorithm>
 #include <optional>
 #include <vector>
+// System
+#include <time.h>
 
+// Qt
 #include <QCryptographicHash>
 #include <QFile>
 #include <QHash>

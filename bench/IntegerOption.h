@@ -1,10 +1,12 @@
 #pragma once
 
-#include <QCommandLineOption>
-#include <QCommandLineParser>
-
+// C++
 #include <cstdio>
 #include <cstdlib>
+
+// Qt
+#include <QCommandLineOption>
+#include <QCommandLineParser>
 
 // The value of an integer option from low to high, `fallback` when not given; anything else
 // ends the benchmark with exit code 2 and a line naming the option and its range.

@@ -5,15 +5,18 @@
 // gateway's HTTP server answers one request per connection and closes it (docs/admin-api.md,
 // "One request per connection"): the exchange ends when the server has closed.
 
+// C++
 #include <chrono>
 #include <functional>
 #include <optional>
 
+// Qt
 #include <QByteArray>
 #include <QHostAddress>
 #include <QTcpSocket>
 #include <QTimer>
 
+// Presence
 #include "bench/SocketCounters.h"
 
 namespace PushPollingBench {

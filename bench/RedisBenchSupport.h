@@ -3,18 +3,20 @@
 // What the Redis benchmarks share besides the harness (its RedisServer, redisCall() and
 // waits): readings of Redis's and our CPU time, a key prefix of their own and its cleanup.
 
-#include <time.h>
-
+// C++
 #include <chrono>
 #include <cstdio>
 #include <optional>
+// System
+#include <time.h>
 
+// Qt
 #include <QFile>
 #include <QRandomGenerator>
 
+// Presence
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisUrl.h"
-
 #include "tests/harness/EventLoopWait.h"
 #include "tests/harness/RedisCall.h"
 #include "tests/harness/RedisServer.h"

@@ -4,15 +4,16 @@
 // way and segments each way, exact, whatever the application layer above them (WebSocket
 // frames, pings and pongs, handshakes) did.
 
+// C++
+#include <cstddef>
+#include <optional>
+// System
 #include <arpa/inet.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include <linux/tcp.h>
-
-#include <cstddef>
-#include <optional>
-
+// Qt
 #include <QDir>
 #include <QStringList>
 

@@ -30,9 +30,7 @@
 //      [--churn RATE] [--interval-ms I] [--seconds D] [--warmup-seconds S] [--runs R]
 //      [--seed X] [--baseline] [--mock-server PATH]
 
-#include <time.h>
-#include <unistd.h>
-
+// C++
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -45,7 +43,11 @@
 #include <optional>
 #include <random>
 #include <vector>
+// System
+#include <time.h>
+#include <unistd.h>
 
+// Qt
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
@@ -58,6 +60,7 @@
 #include <QUrl>
 #include <QWebSocket>
 
+// Presence
 #include "DumpedPopulation.h"
 #include "IntegerOption.h"
 #include "RawHttpExchange.h"

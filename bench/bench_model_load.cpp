@@ -10,15 +10,17 @@
 //
 // Run: QT_QPA_PLATFORM=offscreen ./bench_model_load [--rows N] [--runs R] [--seed S]
 
-#include <malloc.h>
-
+// C++
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <memory>
 #include <random>
 #include <vector>
+// System
+#include <malloc.h>
 
+// Qt
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -26,6 +28,7 @@
 #include <QListView>
 #include <QWindow>
 
+// Presence
 #include "Summary.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"

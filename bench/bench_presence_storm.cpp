@@ -20,8 +20,7 @@
 //      [--mode availability|name|both] [--runs K] [--seed X] [--uniform]
 //      [--skip-data-relayout]
 
-#include <time.h>
-
+// C++
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,7 +29,10 @@
 #include <random>
 #include <string>
 #include <vector>
+// System
+#include <time.h>
 
+// Qt
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -40,6 +42,7 @@
 #include <QTimer>
 #include <QWindow>
 
+// Presence
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 

@@ -34,8 +34,7 @@
 // Run: ./bench_redis_fanout [--connections C] [--friends F] [--rate R] [--seconds S]
 //      [--seed X] [--redis URL] [--gateway-threads]
 
-#include <time.h>
-
+// C++
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -44,7 +43,10 @@
 #include <optional>
 #include <random>
 #include <vector>
+// System
+#include <time.h>
 
+// Qt
 #include <QAbstractEventDispatcher>
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -58,6 +60,7 @@
 #include <QTimer>
 #include <QWebSocket>
 
+// Presence
 #include "RedisBenchSupport.h"
 #include "server-mock/app/FileLimit.h"
 #include "server-mock/chat/MemoryChatStore.h"

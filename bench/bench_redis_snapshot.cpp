@@ -18,6 +18,7 @@
 //
 // Run: ./bench_redis_snapshot [--users N] [--runs R] [--chunk C] [--redis URL]
 
+// C++
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -26,11 +27,13 @@
 #include <optional>
 #include <vector>
 
+// Qt
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 
+// Presence
 #include "RedisBenchSupport.h"
 #include "Summary.h"
 #include "server-mock/redis/RedisPresenceStore.h"

@@ -17,6 +17,7 @@
 // Run: QT_QPA_PLATFORM=offscreen ./bench_scroll_subscriptions [--rows N] [--runs R]
 //      [--scroll-ms T] [--step-ms S] [--proxy] [--uniform]
 
+// C++
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -25,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+// Qt
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -33,6 +35,7 @@
 #include <QTimer>
 #include <QWindow>
 
+// Presence
 #include "Summary.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"

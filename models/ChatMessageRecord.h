@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QMetaType>
 #include <QString>
 

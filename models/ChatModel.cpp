@@ -1,8 +1,10 @@
 #include "models/ChatModel.h"
 
-#include <QSet>
-
+// C++
 #include <algorithm>
+
+// Qt
+#include <QSet>
 
 namespace Presence::Models {
 

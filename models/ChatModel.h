@@ -1,13 +1,16 @@
 #pragma once
 
-#include "models/ChatMessageRecord.h"
-
-#include <QAbstractListModel>
-#include <QHash>
-
+// C++
 #include <chrono>
 #include <functional>
 #include <optional>
+
+// Qt
+#include <QAbstractListModel>
+#include <QHash>
+
+// Presence
+#include "models/ChatMessageRecord.h"
 
 namespace Presence::Models {
 

@@ -1,9 +1,11 @@
 #include "models/ConversationListModel.h"
 
+// C++
+#include <algorithm>
+
+// Presence
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
-
-#include <algorithm>
 
 namespace Presence::Models {
 

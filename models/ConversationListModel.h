@@ -1,12 +1,15 @@
 #pragma once
 
-#include "models/ChatMessageRecord.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QAbstractListModel>
 #include <QHash>
 #include <QPointer>
 
-#include <optional>
+// Presence
+#include "models/ChatMessageRecord.h"
 
 namespace Presence::Models {
 

@@ -1,9 +1,11 @@
 #include "models/FriendListModel.h"
 
+// C++
+#include <algorithm>
+
+// Qt
 #include <QDateTime>
 #include <QSet>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 

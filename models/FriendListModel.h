@@ -1,13 +1,17 @@
 #pragma once
 
-#include "models/PresenceState.h"
-
-#include <QAbstractListModel>
-#include <QHash>
-#include <QTimer>
+// C++
 #include <chrono>
 #include <optional>
 #include <vector>
+
+// Qt
+#include <QAbstractListModel>
+#include <QHash>
+#include <QTimer>
+
+// Presence
+#include "models/PresenceState.h"
 
 namespace Presence::Models {
 

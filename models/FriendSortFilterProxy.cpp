@@ -1,12 +1,15 @@
 #include "models/FriendSortFilterProxy.h"
 
-#include "models/FriendListModel.h"
+// C++
+#include <algorithm>
+#include <numeric>
 
+// Qt
 #include <QCollator>
 #include <QCollatorSortKey>
 
-#include <algorithm>
-#include <numeric>
+// Presence
+#include "models/FriendListModel.h"
 
 namespace Presence::Models {
 

@@ -1,9 +1,12 @@
 #pragma once
 
-#include <QAbstractProxyModel>
-#include <QTimer>
+// C++
 #include <functional>
 #include <vector>
+
+// Qt
+#include <QAbstractProxyModel>
+#include <QTimer>
 
 namespace Presence::Models {
 

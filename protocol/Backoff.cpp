@@ -1,5 +1,6 @@
 #include "protocol/Backoff.h"
 
+// C++
 #include <algorithm>
 #include <cmath>
 

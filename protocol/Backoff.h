@@ -1,7 +1,10 @@
 #pragma once
 
-#include <QRandomGenerator>
+// C++
 #include <chrono>
+
+// Qt
+#include <QRandomGenerator>
 
 namespace Presence::Protocol {
 

@@ -1,10 +1,14 @@
 #include "protocol/ClientMessages.h"
 
+// C++
+#include <limits>
+
+// Qt
+#include <QJsonArray>
+
+// Presence
 #include "protocol/FieldReader.h"
 #include "protocol/Identifiers.h"
-
-#include <QJsonArray>
-#include <limits>
 
 using namespace Qt::StringLiterals;
 

@@ -1,14 +1,18 @@
 #pragma once
 
+// C++
+#include <optional>
+#include <variant>
+
+// Qt
+#include <QJsonObject>
+#include <QStringList>
+
+// Presence
 #include "protocol/Decoded.h"
 #include "protocol/Frame.h"
 #include "protocol/Identifiers.h"
 #include "protocol/PresenceStatus.h"
-
-#include <QJsonObject>
-#include <QStringList>
-#include <optional>
-#include <variant>
 
 namespace Presence::Protocol {
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QtGlobal>
 
 namespace Presence::Protocol::CloseCode {

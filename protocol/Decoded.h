@@ -1,9 +1,11 @@
 #pragma once
 
-#include "protocol/ErrorCode.h"
-
+// C++
 #include <utility>
 #include <variant>
+
+// Presence
+#include "protocol/ErrorCode.h"
 
 namespace Presence::Protocol {
 

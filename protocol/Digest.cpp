@@ -1,8 +1,10 @@
 #include "protocol/Digest.h"
 
-#include <QStringList>
-
+// C++
 #include <algorithm>
+
+// Qt
+#include <QStringList>
 
 using namespace Qt::StringLiterals;
 

@@ -1,11 +1,13 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-
+// Qt
 #include <QHash>
 #include <QList>
 #include <QString>
+
+// Presence
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
 
 namespace Presence::Protocol {
 

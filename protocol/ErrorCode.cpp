@@ -1,5 +1,6 @@
 #include "protocol/ErrorCode.h"
 
+// C++
 #include <array>
 #include <utility>
 

@@ -1,7 +1,10 @@
 #pragma once
 
-#include <QString>
+// C++
 #include <optional>
+
+// Qt
+#include <QString>
 
 namespace Presence::Protocol {
 

@@ -1,10 +1,14 @@
 #include "protocol/FieldReader.h"
 
-#include "protocol/Identifiers.h"
-
-#include <QJsonArray>
+// C++
 #include <algorithm>
 #include <cmath>
+
+// Qt
+#include <QJsonArray>
+
+// Presence
+#include "protocol/Identifiers.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,11 +1,15 @@
 #pragma once
 
-#include "protocol/ErrorCode.h"
-
-#include <QJsonObject>
-#include <QStringList>
+// C++
 #include <initializer_list>
 #include <optional>
+
+// Qt
+#include <QJsonObject>
+#include <QStringList>
+
+// Presence
+#include "protocol/ErrorCode.h"
 
 namespace Presence::Protocol {
 

@@ -1,9 +1,11 @@
 #include "protocol/Frame.h"
 
-#include "protocol/Identifiers.h"
-
+// Qt
 #include <QJsonDocument>
 #include <QJsonParseError>
+
+// Presence
+#include "protocol/Identifiers.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,11 +1,15 @@
 #pragma once
 
-#include "protocol/Decoded.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
-#include <optional>
+
+// Presence
+#include "protocol/Decoded.h"
 
 namespace Presence::Protocol {
 

@@ -1,9 +1,11 @@
 #include "protocol/PresencePayload.h"
 
-#include "protocol/FieldReader.h"
-
+// Qt
 #include <QJsonDocument>
 #include <QJsonParseError>
+
+// Presence
+#include "protocol/FieldReader.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,11 +1,13 @@
 #pragma once
 
-#include "protocol/Decoded.h"
-#include "protocol/ServerMessages.h"
-
+// Qt
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+
+// Presence
+#include "protocol/Decoded.h"
+#include "protocol/ServerMessages.h"
 
 namespace Presence::Protocol {
 

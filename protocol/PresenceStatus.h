@@ -1,9 +1,12 @@
 #pragma once
 
-#include <QString>
+// C++
 #include <array>
 #include <cstddef>
 #include <optional>
+
+// Qt
+#include <QString>
 
 namespace Presence::Protocol {
 

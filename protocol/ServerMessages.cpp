@@ -1,11 +1,15 @@
 #include "protocol/ServerMessages.h"
 
+// C++
+#include <limits>
+
+// Qt
+#include <QJsonArray>
+
+// Presence
 #include "protocol/FieldReader.h"
 #include "protocol/Identifiers.h"
 #include "protocol/PresencePayload.h"
-
-#include <QJsonArray>
-#include <limits>
 
 using namespace Qt::StringLiterals;
 

@@ -1,15 +1,19 @@
 #pragma once
 
+// C++
+#include <optional>
+#include <variant>
+
+// Qt
+#include <QJsonObject>
+#include <QList>
+#include <QStringList>
+
+// Presence
 #include "protocol/Decoded.h"
 #include "protocol/ErrorCode.h"
 #include "protocol/Frame.h"
 #include "protocol/PresenceStatus.h"
-
-#include <QJsonObject>
-#include <QList>
-#include <QStringList>
-#include <optional>
-#include <variant>
 
 namespace Presence::Protocol {
 

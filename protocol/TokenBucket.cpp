@@ -1,5 +1,6 @@
 #include "protocol/TokenBucket.h"
 
+// C++
 #include <algorithm>
 #include <cmath>
 

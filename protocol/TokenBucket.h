@@ -1,7 +1,10 @@
 #pragma once
 
-#include <QtGlobal>
+// C++
 #include <chrono>
+
+// Qt
+#include <QtGlobal>
 
 namespace Presence::Protocol {
 

@@ -1,12 +1,14 @@
 #include "session/ChatController.h"
 
+// Qt
+#include <QDateTime>
+
+// Presence
 #include "models/ChatModel.h"
 #include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
 #include "protocol/ClientMessages.h"
 #include "session/Logging.h"
-
-#include <QDateTime>
 
 using namespace Qt::StringLiterals;
 

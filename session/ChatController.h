@@ -1,15 +1,18 @@
 #pragma once
 
-#include "models/ChatMessageRecord.h"
-#include "session/GatewaySession.h"
+// C++
+#include <memory>
+#include <optional>
 
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
 
-#include <memory>
-#include <optional>
+// Presence
+#include "models/ChatMessageRecord.h"
+#include "session/GatewaySession.h"
 
 namespace Presence::Models {
 class ChatModel;

@@ -1,8 +1,10 @@
 #include "session/FramePacer.h"
 
-#include "protocol/Frame.h"
-
+// C++
 #include <algorithm>
+
+// Presence
+#include "protocol/Frame.h"
 
 namespace Presence::Session {
 

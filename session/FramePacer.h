@@ -1,15 +1,18 @@
 #pragma once
 
-#include "protocol/TokenBucket.h"
+// C++
+#include <deque>
+#include <functional>
+#include <optional>
 
+// Qt
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
 #include <QTimer>
 
-#include <deque>
-#include <functional>
-#include <optional>
+// Presence
+#include "protocol/TokenBucket.h"
 
 namespace Presence::Session {
 

@@ -1,14 +1,17 @@
 #include "session/GatewaySession.h"
 
+// C++
+#include <algorithm>
+
+// Qt
+#include <QRegularExpression>
+
+// Presence
 #include "protocol/ClientMessages.h"
 #include "protocol/CloseCode.h"
 #include "protocol/Digest.h"
 #include "protocol/Frame.h"
 #include "session/Logging.h"
-
-#include <QRegularExpression>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 

@@ -1,18 +1,22 @@
 #pragma once
 
-#include "protocol/Backoff.h"
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-#include "session/FramePacer.h"
-#include "session/SubscriptionSync.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QSet>
 #include <QTimer>
 #include <QUrl>
 #include <QWebSocket>
-#include <chrono>
+
+// Presence
+#include "protocol/Backoff.h"
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "session/FramePacer.h"
+#include "session/SubscriptionSync.h"
 
 namespace Presence::Session {
 

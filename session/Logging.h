@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLoggingCategory>
 
 // QT_LOGGING_RULES="presence.session.debug=true" shows the session's traffic. Never the token.

@@ -1,10 +1,12 @@
 #include "session/SubscriptionSync.h"
 
+// C++
+#include <algorithm>
+
+// Presence
 #include "protocol/ClientMessages.h"
 #include "session/FramePacer.h"
 #include "session/Logging.h"
-
-#include <algorithm>
 
 namespace Presence::Session {
 

@@ -1,7 +1,9 @@
 #pragma once
 
-#include "protocol/ServerMessages.h"
+// C++
+#include <functional>
 
+// Qt
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -9,7 +11,8 @@
 #include <QString>
 #include <QStringList>
 
-#include <functional>
+// Presence
+#include "protocol/ServerMessages.h"
 
 namespace Presence::Session {
 

@@ -1,8 +1,10 @@
 #include "ui/AccessibleFriendProxy.h"
 
-#include "ui/FriendDelegate.h"
-
+// Qt
 #include <QDateTime>
+
+// Presence
+#include "ui/FriendDelegate.h"
 
 namespace Presence::Ui {
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Presence
 #include "models/FriendSortFilterProxy.h"
 
 namespace Presence::Ui {

@@ -1,15 +1,18 @@
 #include "ui/ChatHeader.h"
 
-#include "models/FriendListModel.h"
-#include "ui/PaletteColors.h"
-#include "ui/PresenceMark.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QDateTime>
 #include <QEvent>
 #include <QPainter>
 #include <QStyle>
 
-#include <algorithm>
+// Presence
+#include "models/FriendListModel.h"
+#include "ui/PaletteColors.h"
+#include "ui/PresenceMark.h"
 
 namespace Presence::Ui {
 

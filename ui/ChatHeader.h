@@ -1,12 +1,15 @@
 #pragma once
 
-#include "ui/PresenceText.h"
+// C++
+#include <utility>
 
+// Qt
 #include <QPersistentModelIndex>
 #include <QTimer>
 #include <QWidget>
 
-#include <utility>
+// Presence
+#include "ui/PresenceText.h"
 
 namespace Presence::Models {
 class FriendListModel;

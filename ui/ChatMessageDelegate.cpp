@@ -1,9 +1,9 @@
 #include "ui/ChatMessageDelegate.h"
 
-#include "models/ChatModel.h"
-#include "ui/EmojiRuns.h"
-#include "ui/PaletteColors.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QHelpEvent>
@@ -15,7 +15,10 @@
 #include <QTimeZone>
 #include <QToolTip>
 
-#include <algorithm>
+// Presence
+#include "models/ChatModel.h"
+#include "ui/EmojiRuns.h"
+#include "ui/PaletteColors.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,13 +1,16 @@
 #pragma once
 
-#include "ui/ChatRowContext.h"
-#include "ui/MessageLinks.h"
+// C++
+#include <functional>
+#include <optional>
 
+// Qt
 #include <QDateTime>
 #include <QStyledItemDelegate>
 
-#include <functional>
-#include <optional>
+// Presence
+#include "ui/ChatRowContext.h"
+#include "ui/MessageLinks.h"
 
 class QTextLayout;
 

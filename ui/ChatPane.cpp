@@ -1,16 +1,6 @@
 #include "ui/ChatPane.h"
 
-#include "models/ChatModel.h"
-#include "models/FriendListModel.h"
-#include "session/ChatController.h"
-#include "ui/ChatHeader.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/MessageInput.h"
-#include "ui/MessageLinkHandler.h"
-#include "ui/NewMessagesPill.h"
-#include "ui/PaletteColors.h"
-#include "ui/ReadingPosition.h"
-
+// Qt
 #include <QApplication>
 #include <QClipboard>
 #include <QDesktopServices>
@@ -25,6 +15,18 @@
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+// Presence
+#include "models/ChatModel.h"
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "ui/ChatHeader.h"
+#include "ui/ChatMessageDelegate.h"
+#include "ui/MessageInput.h"
+#include "ui/MessageLinkHandler.h"
+#include "ui/NewMessagesPill.h"
+#include "ui/PaletteColors.h"
+#include "ui/ReadingPosition.h"
 
 namespace Presence::Ui {
 

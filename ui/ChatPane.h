@@ -1,11 +1,13 @@
 #pragma once
 
 // Complete types for the accessors below, which callers use as widgets (tab order, focus).
-#include "ui/MessageInput.h"
-
+// Qt
 #include <QPointer>
 #include <QPushButton>
 #include <QWidget>
+
+// Presence
+#include "ui/MessageInput.h"
 
 class QLabel;
 class QListView;

@@ -1,10 +1,12 @@
 #include "ui/ChatRowContext.h"
 
-#include "models/ChatModel.h"
-
+// Qt
 #include <QLocale>
 #include <QModelIndex>
 #include <QTimeZone>
+
+// Presence
+#include "models/ChatModel.h"
 
 namespace Presence::Ui {
 

@@ -1,12 +1,14 @@
 #pragma once
 
+// C++
+#include <chrono>
+#include <optional>
+
+// Qt
 #include <QCoreApplication>
 #include <QDate>
 #include <QDateTime>
 #include <QString>
-
-#include <chrono>
-#include <optional>
 
 class QModelIndex;
 

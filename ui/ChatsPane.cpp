@@ -1,13 +1,15 @@
 #include "ui/ChatsPane.h"
 
-#include "models/ConversationListModel.h"
-#include "ui/ConversationDelegate.h"
-
+// Qt
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListView>
 #include <QStackedLayout>
 #include <QVBoxLayout>
+
+// Presence
+#include "models/ConversationListModel.h"
+#include "ui/ConversationDelegate.h"
 
 namespace Presence::Ui {
 

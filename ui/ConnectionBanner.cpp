@@ -1,12 +1,14 @@
 #include "ui/ConnectionBanner.h"
 
-#include "ui/PaletteColors.h"
-#include "ui/PresenceMark.h"
-
+// Qt
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+
+// Presence
+#include "ui/PaletteColors.h"
+#include "ui/PresenceMark.h"
 
 namespace Presence::Ui {
 

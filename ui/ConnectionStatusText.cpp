@@ -1,7 +1,10 @@
 #include "ui/ConnectionStatusText.h"
 
-#include <QCoreApplication>
+// C++
 #include <cmath>
+
+// Qt
+#include <QCoreApplication>
 
 namespace Presence::Ui {
 

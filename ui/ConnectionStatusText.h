@@ -1,9 +1,13 @@
 #pragma once
 
-#include "ui/ConnectionState.h"
-
-#include <QString>
+// C++
 #include <chrono>
+
+// Qt
+#include <QString>
+
+// Presence
+#include "ui/ConnectionState.h"
 
 namespace Presence::Ui {
 

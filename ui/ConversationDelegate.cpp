@@ -1,11 +1,9 @@
 #include "ui/ConversationDelegate.h"
 
-#include "models/ConversationListModel.h"
-#include "models/PresenceState.h"
-#include "ui/FriendDelegate.h"
-#include "ui/PaletteColors.h"
-#include "ui/PresenceMark.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QApplication>
 #include <QFontMetrics>
 #include <QLocale>
@@ -13,7 +11,12 @@
 #include <QStyle>
 #include <QTimeZone>
 
-#include <algorithm>
+// Presence
+#include "models/ConversationListModel.h"
+#include "models/PresenceState.h"
+#include "ui/FriendDelegate.h"
+#include "ui/PaletteColors.h"
+#include "ui/PresenceMark.h"
 
 using namespace Qt::StringLiterals;
 

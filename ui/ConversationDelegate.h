@@ -1,9 +1,11 @@
 #pragma once
 
+// C++
+#include <functional>
+
+// Qt
 #include <QDateTime>
 #include <QStyledItemDelegate>
-
-#include <functional>
 
 namespace Presence::Ui {
 

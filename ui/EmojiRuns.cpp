@@ -1,5 +1,6 @@
 #include "ui/EmojiRuns.h"
 
+// Qt
 #include <QFontDatabase>
 #include <QTextCharFormat>
 

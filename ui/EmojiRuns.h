@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QList>
 #include <QString>
 #include <QTextLayout>

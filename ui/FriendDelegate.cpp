@@ -1,9 +1,11 @@
 #include "ui/FriendDelegate.h"
 
-#include "ui/PaletteColors.h"
-#include "ui/PresenceMark.h"
-#include "ui/PresenceText.h"
+// C++
+#include <algorithm>
+#include <cmath>
+#include <utility>
 
+// Qt
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QFontMetrics>
@@ -14,9 +16,10 @@
 #include <QStyle>
 #include <QToolTip>
 
-#include <algorithm>
-#include <cmath>
-#include <utility>
+// Presence
+#include "ui/PaletteColors.h"
+#include "ui/PresenceMark.h"
+#include "ui/PresenceText.h"
 
 using namespace Qt::StringLiterals;
 

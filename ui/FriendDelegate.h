@@ -1,13 +1,16 @@
 #pragma once
 
-#include "models/PresenceState.h"
+// C++
+#include <functional>
 
+// Qt
 #include <QColor>
 #include <QDateTime>
 #include <QRect>
 #include <QStyledItemDelegate>
 
-#include <functional>
+// Presence
+#include "models/PresenceState.h"
 
 class QFont;
 class QPalette;

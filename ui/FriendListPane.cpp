@@ -1,12 +1,6 @@
 #include "ui/FriendListPane.h"
 
-#include "models/FriendListModel.h"
-#include "ui/AccessibleFriendProxy.h"
-#include "ui/FriendDelegate.h"
-#include "ui/MoreOnlineChip.h"
-#include "ui/ViewportSubscriptions.h"
-#include "ui/VisibleRows.h"
-
+// Qt
 #include <QComboBox>
 #include <QCursor>
 #include <QHBoxLayout>
@@ -17,6 +11,14 @@
 #include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
+
+// Presence
+#include "models/FriendListModel.h"
+#include "ui/AccessibleFriendProxy.h"
+#include "ui/FriendDelegate.h"
+#include "ui/MoreOnlineChip.h"
+#include "ui/ViewportSubscriptions.h"
+#include "ui/VisibleRows.h"
 
 namespace Presence::Ui {
 

@@ -1,11 +1,13 @@
 #pragma once
 
-#include "models/FriendSortFilterProxy.h"
-
+// Qt
 #include <QPersistentModelIndex>
 #include <QSet>
 #include <QTimer>
 #include <QWidget>
+
+// Presence
+#include "models/FriendSortFilterProxy.h"
 
 class QComboBox;
 class QLabel;

@@ -1,14 +1,6 @@
 #include "ui/MainWindow.h"
 
-#include "models/ConversationListModel.h"
-#include "models/FriendListModel.h"
-#include "session/ChatController.h"
-#include "ui/ChatPane.h"
-#include "ui/ChatsPane.h"
-#include "ui/FriendListPane.h"
-#include "ui/MessageInput.h"
-#include "ui/SessionHeader.h"
-
+// Qt
 #include <QActionGroup>
 #include <QApplication>
 #include <QLabel>
@@ -23,6 +15,16 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+// Presence
+#include "models/ConversationListModel.h"
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "ui/ChatPane.h"
+#include "ui/ChatsPane.h"
+#include "ui/FriendListPane.h"
+#include "ui/MessageInput.h"
+#include "ui/SessionHeader.h"
 
 namespace Presence::Ui {
 

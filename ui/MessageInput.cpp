@@ -1,13 +1,15 @@
 #include "ui/MessageInput.h"
 
+// C++
+#include <algorithm>
+#include <cmath>
+
+// Qt
 #include <QAbstractTextDocumentLayout>
 #include <QEvent>
 #include <QKeyEvent>
 #include <QTextBlock>
 #include <QTextDocument>
-
-#include <algorithm>
-#include <cmath>
 
 namespace Presence::Ui {
 

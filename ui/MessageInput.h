@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QPlainTextEdit>
 
 namespace Presence::Ui {

@@ -1,12 +1,15 @@
 #include "ui/MessageLinkHandler.h"
 
-#include "ui/ChatMessageDelegate.h"
+// C++
+#include <utility>
 
+// Qt
 #include <QListView>
 #include <QMouseEvent>
 #include <QStyleOptionViewItem>
 
-#include <utility>
+// Presence
+#include "ui/ChatMessageDelegate.h"
 
 namespace Presence::Ui {
 

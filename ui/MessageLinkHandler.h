@@ -1,10 +1,12 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QObject>
 #include <QPoint>
 #include <QUrl>
-
-#include <optional>
 
 class QListView;
 

@@ -1,8 +1,10 @@
 #include "ui/MessageLinks.h"
 
-#include <QRegularExpression>
-
+// C++
 #include <optional>
+
+// Qt
+#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 

@@ -1,9 +1,11 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QList>
 #include <QUrl>
-
-#include <optional>
 
 namespace Presence::Ui {
 

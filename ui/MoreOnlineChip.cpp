@@ -1,11 +1,13 @@
 #include "ui/MoreOnlineChip.h"
 
-#include "models/FriendListModel.h"
-#include "models/FriendSortFilterProxy.h"
-
+// Qt
 #include <QEvent>
 #include <QListView>
 #include <QScrollBar>
+
+// Presence
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
 
 namespace Presence::Ui {
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QPushButton>
 #include <QSet>
 #include <QString>

@@ -1,5 +1,6 @@
 #include "ui/NewMessagesPill.h"
 
+// Qt
 #include <QAbstractScrollArea>
 #include <QEvent>
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QPushButton>
 
 class QAbstractScrollArea;

@@ -1,10 +1,12 @@
 #include "ui/OwnAvatar.h"
 
+// Qt
+#include <QPainter>
+
+// Presence
 #include "ui/FriendDelegate.h"
 #include "ui/PresenceMark.h"
 #include "ui/PresenceText.h"
-
-#include <QPainter>
 
 namespace Presence::Ui {
 

@@ -1,9 +1,11 @@
 #pragma once
 
-#include "models/PresenceState.h"
-
+// Qt
 #include <QString>
 #include <QWidget>
+
+// Presence
+#include "models/PresenceState.h"
 
 namespace Presence::Ui {
 

@@ -1,5 +1,6 @@
 #include "ui/PaletteColors.h"
 
+// Qt
 #include <QStyle>
 #include <QStyleOptionViewItem>
 

@@ -1,10 +1,12 @@
 #include "ui/PresenceMark.h"
 
-#include "ui/PaletteColors.h"
-
+// Qt
 #include <QPainter>
 #include <QPainterPath>
 #include <QPalette>
+
+// Presence
+#include "ui/PaletteColors.h"
 
 namespace Presence::Ui {
 

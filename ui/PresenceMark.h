@@ -1,9 +1,11 @@
 #pragma once
 
-#include "models/PresenceState.h"
-
+// Qt
 #include <QColor>
 #include <QRect>
+
+// Presence
+#include "models/PresenceState.h"
 
 class QPainter;
 class QPalette;

@@ -1,11 +1,14 @@
 #include "ui/PresenceText.h"
 
+// C++
 #include <algorithm>
 
-#include "models/FriendListModel.h"
-
+// Qt
 #include <QLocale>
 #include <QModelIndex>
+
+// Presence
+#include "models/FriendListModel.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,12 +1,15 @@
 #pragma once
 
-#include "models/PresenceState.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QString>
 
-#include <optional>
+// Presence
+#include "models/PresenceState.h"
 
 class QModelIndex;
 

@@ -1,11 +1,13 @@
 #include "ui/ReadingPosition.h"
 
+// Qt
+#include <QListView>
+#include <QScrollBar>
+
+// Presence
 #include "models/ChatModel.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/NewMessagesPill.h"
-
-#include <QListView>
-#include <QScrollBar>
 
 namespace Presence::Ui {
 

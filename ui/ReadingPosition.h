@@ -1,10 +1,12 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QList>
 #include <QObject>
 #include <QPointer>
-
-#include <optional>
 
 class QListView;
 class QModelIndex;

@@ -1,11 +1,6 @@
 #include "ui/SessionHeader.h"
 
-#include "ui/ConnectionBanner.h"
-#include "ui/ConnectionStatusText.h"
-#include "ui/OwnAvatar.h"
-#include "ui/PresenceMark.h"
-#include "ui/PresenceText.h"
-
+// Qt
 #include <QApplication>
 #include <QComboBox>
 #include <QEvent>
@@ -14,6 +9,13 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QVBoxLayout>
+
+// Presence
+#include "ui/ConnectionBanner.h"
+#include "ui/ConnectionStatusText.h"
+#include "ui/OwnAvatar.h"
+#include "ui/PresenceMark.h"
+#include "ui/PresenceText.h"
 
 namespace Presence::Ui {
 

@@ -1,12 +1,16 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-#include "ui/ConnectionState.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
-#include <chrono>
+
+// Presence
+#include "protocol/PresenceStatus.h"
+#include "ui/ConnectionState.h"
 
 class QComboBox;
 class QLabel;

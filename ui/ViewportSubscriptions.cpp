@@ -1,12 +1,15 @@
 #include "ui/ViewportSubscriptions.h"
 
-#include "ui/VisibleRows.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QAbstractItemView>
 #include <QEvent>
 #include <QScrollBar>
 
-#include <algorithm>
+// Presence
+#include "ui/VisibleRows.h"
 
 namespace Presence::Ui {
 

@@ -1,12 +1,15 @@
 #pragma once
 
+// C++
+#include <chrono>
+
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
 #include <QStringList>
 #include <QTimer>
-#include <chrono>
 
 class QAbstractItemModel;
 class QAbstractItemView;

@@ -1,8 +1,10 @@
 #include "ui/VisibleRows.h"
 
-#include <QAbstractItemView>
-
+// C++
 #include <algorithm>
+
+// Qt
+#include <QAbstractItemView>
 
 namespace Presence::Ui {
 

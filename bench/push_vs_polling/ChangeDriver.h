@@ -1,13 +1,16 @@
 #pragma once
 
+// C++
 #include <algorithm>
 #include <chrono>
 #include <optional>
 
+// Qt
 #include <QByteArray>
 #include <QObject>
 #include <QTimer>
 
+// Presence
 #include "bench/RawHttpExchange.h"
 #include "bench/push_vs_polling/ChangeSequence.h"
 #include "bench/push_vs_polling/Clock.h"

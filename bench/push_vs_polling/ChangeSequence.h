@@ -1,11 +1,14 @@
 #pragma once
 
+// C++
 #include <random>
 #include <utility>
 #include <vector>
 
+// Qt
 #include <QtGlobal>
 
+// Presence
 #include "protocol/PresenceStatus.h"
 
 namespace PushPollingBench {

@@ -2,11 +2,13 @@
 
 // The one clock of the benchmark, and what it measures with it.
 
+// C++
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <vector>
 
+// Qt
 #include <QtGlobal>
 
 namespace PushPollingBench {

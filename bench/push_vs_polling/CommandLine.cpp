@@ -1,12 +1,15 @@
 #include "bench/push_vs_polling/CommandLine.h"
 
+// C++
 #include <chrono>
 #include <cstdio>
 
+// Qt
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+// Presence
 #include "bench/IntegerOption.h"
 
 using namespace Qt::StringLiterals;

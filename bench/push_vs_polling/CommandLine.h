@@ -1,7 +1,9 @@
 #pragma once
 
+// C++
 #include <optional>
 
+// Presence
 #include "bench/push_vs_polling/Options.h"
 
 class QCoreApplication;

@@ -1,11 +1,14 @@
 #include "bench/push_vs_polling/Comparison.h"
 
+// C++
 #include <cstdio>
 #include <functional>
 #include <optional>
 
+// Qt
 #include <QString>
 
+// Presence
 #include "bench/push_vs_polling/Clock.h"
 
 using namespace Qt::StringLiterals;

@@ -1,5 +1,6 @@
 #pragma once
 
+// Presence
 #include "bench/push_vs_polling/ModeResult.h"
 
 namespace PushPollingBench {

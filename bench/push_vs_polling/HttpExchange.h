@@ -1,15 +1,18 @@
 #pragma once
 
+// C++
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
+// Qt
 #include <QByteArray>
 #include <QHostAddress>
 #include <QMap>
 #include <QUrl>
 
+// Presence
 #include "bench/RawHttpExchange.h"
 #include "bench/push_vs_polling/Clock.h"
 #include "bench/push_vs_polling/Window.h"

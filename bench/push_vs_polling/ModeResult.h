@@ -1,11 +1,14 @@
 #pragma once
 
+// C++
 #include <optional>
 #include <vector>
 
+// Qt
 #include <QStringList>
 #include <QtGlobal>
 
+// Presence
 #include "bench/push_vs_polling/Options.h"
 
 namespace PushPollingBench {

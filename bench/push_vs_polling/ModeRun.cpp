@@ -1,5 +1,6 @@
 #include "bench/push_vs_polling/ModeRun.h"
 
+// C++
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+// Qt
 #include <QFile>
 #include <QHostAddress>
 #include <QObject>
@@ -16,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+// Presence
 #include "bench/DumpedPopulation.h"
 #include "bench/SocketCounters.h"
 #include "bench/push_vs_polling/ChangeDriver.h"

@@ -1,7 +1,9 @@
 #pragma once
 
+// C++
 #include <optional>
 
+// Presence
 #include "bench/push_vs_polling/ModeResult.h"
 #include "bench/push_vs_polling/Options.h"
 #include "bench/push_vs_polling/Plan.h"

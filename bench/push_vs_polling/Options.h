@@ -2,8 +2,10 @@
 
 // What the command line asks for; the defaults are those of docs/benchmarks.md.
 
+// C++
 #include <chrono>
 
+// Qt
 #include <QString>
 #include <QtGlobal>
 

@@ -1,12 +1,15 @@
 #pragma once
 
+// C++
 #include <algorithm>
 #include <random>
 #include <utility>
 #include <vector>
 
+// Qt
 #include <QtGlobal>
 
+// Presence
 #include "bench/DumpedPopulation.h"
 
 namespace PushPollingBench {

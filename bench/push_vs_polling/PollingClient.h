@@ -1,8 +1,10 @@
 #pragma once
 
+// C++
 #include <chrono>
 #include <optional>
 
+// Qt
 #include <QByteArray>
 #include <QByteArrayList>
 #include <QHostAddress>
@@ -12,6 +14,7 @@
 #include <QObject>
 #include <QTimer>
 
+// Presence
 #include "bench/RawHttpExchange.h"
 #include "bench/push_vs_polling/Clock.h"
 #include "bench/push_vs_polling/HttpExchange.h"

@@ -1,8 +1,10 @@
 #pragma once
 
+// C++
 #include <chrono>
 #include <optional>
 
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,6 +13,7 @@
 #include <QUrl>
 #include <QWebSocket>
 
+// Presence
 #include "bench/push_vs_polling/Clock.h"
 #include "bench/push_vs_polling/Plan.h"
 #include "bench/push_vs_polling/Tracker.h"

@@ -1,10 +1,13 @@
 #pragma once
 
+// C++
 #include <algorithm>
 #include <vector>
 
+// Qt
 #include <QHash>
 
+// Presence
 #include "bench/push_vs_polling/Clock.h"
 #include "bench/push_vs_polling/Plan.h"
 #include "protocol/PresenceStatus.h"

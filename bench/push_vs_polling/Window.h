@@ -1,7 +1,9 @@
 #pragma once
 
+// C++
 #include <chrono>
 
+// Presence
 #include "bench/push_vs_polling/Clock.h"
 
 namespace PushPollingBench {

@@ -61,15 +61,18 @@
 //      [--warmup-seconds S] [--baseline-seconds B] [--seed X] [--mode both|polling|push]
 //      [--same-address] [--mock-server PATH]
 
-#include <sys/resource.h>
-
+// C++
 #include <cstdio>
 #include <optional>
 #include <utility>
 #include <vector>
+// System
+#include <sys/resource.h>
 
+// Qt
 #include <QCoreApplication>
 
+// Presence
 #include "bench/push_vs_polling/CommandLine.h"
 #include "bench/push_vs_polling/Comparison.h"
 #include "bench/push_vs_polling/ModeResult.h"

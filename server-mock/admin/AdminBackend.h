@@ -1,16 +1,20 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/qa/FaultSpec.h"
+// C++
+#include <functional>
+#include <optional>
 
+// Qt
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <functional>
-#include <optional>
+
+// Presence
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/qa/FaultSpec.h"
 
 namespace Presence::Gateway {
 

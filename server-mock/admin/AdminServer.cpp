@@ -1,16 +1,11 @@
 #include "server-mock/admin/AdminServer.h"
 
-#include "protocol/FieldReader.h"
-#include "protocol/Identifiers.h"
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/admin/AdminBackend.h"
-#include "server-mock/admin/Logging.h"
-#include "server-mock/http/BearerToken.h"
-#include "server-mock/http/GatedTcpServer.h"
-#include "server-mock/http/HttpReply.h"
-#include "server-mock/qa/FaultSpec.h"
+// C++
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
 
+// Qt
 #include <QByteArrayList>
 #include <QHttpServer>
 #include <QHttpServerRequest>
@@ -21,9 +16,18 @@
 #include <QSet>
 #include <QTcpSocket>
 #include <QUrlQuery>
-#include <algorithm>
-#include <cmath>
-#include <initializer_list>
+
+// Presence
+#include "protocol/FieldReader.h"
+#include "protocol/Identifiers.h"
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/admin/AdminBackend.h"
+#include "server-mock/admin/Logging.h"
+#include "server-mock/http/BearerToken.h"
+#include "server-mock/http/GatedTcpServer.h"
+#include "server-mock/http/HttpReply.h"
+#include "server-mock/qa/FaultSpec.h"
 
 using namespace Qt::StringLiterals;
 

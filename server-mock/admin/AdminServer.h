@@ -1,12 +1,16 @@
 #pragma once
 
-#include "server-mock/admin/AdminServerOptions.h"
-#include "server-mock/http/PeerRateLimiter.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QObject>
 #include <QString>
 #include <QUrl>
-#include <optional>
+
+// Presence
+#include "server-mock/admin/AdminServerOptions.h"
+#include "server-mock/http/PeerRateLimiter.h"
 
 class QHttpServer;
 class QHttpServerRequest;

@@ -1,10 +1,14 @@
 #pragma once
 
-#include "server-mock/http/HttpLimits.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QHostAddress>
 #include <QString>
-#include <chrono>
+
+// Presence
+#include "server-mock/http/HttpLimits.h"
 
 namespace Presence::Gateway {
 

@@ -1,10 +1,12 @@
 #include "server-mock/admin/GatewayAdminBackend.h"
 
-#include "server-mock/presence/PresenceStore.h"
-#include "server-mock/qa/QaGateway.h"
-
+// Qt
 #include <QJsonArray>
 #include <QPointer>
+
+// Presence
+#include "server-mock/presence/PresenceStore.h"
+#include "server-mock/qa/QaGateway.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,10 +1,14 @@
 #pragma once
 
+// C++
+#include <chrono>
+
+// Qt
+#include <QObject>
+
+// Presence
 #include "server-mock/admin/AdminBackend.h"
 #include "server-mock/core/GraceQueue.h"
-
-#include <QObject>
-#include <chrono>
 
 namespace Presence::Gateway {
 

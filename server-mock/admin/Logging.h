@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLoggingCategory>
 
 // The admin and heartbeat HTTP API: each request and its status at debug, never a token.

@@ -1,5 +1,6 @@
 #include "server-mock/app/FileLimit.h"
 
+// System
 #include <sys/resource.h>
 
 namespace Presence::Gateway {

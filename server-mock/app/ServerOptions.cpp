@@ -1,11 +1,15 @@
 #include "server-mock/app/ServerOptions.h"
 
-#include "server-mock/directory/PopulationGenerator.h"
-#include "server-mock/qa/ChurnModel.h"
+// C++
+#include <limits>
 
+// Qt
 #include <QCommandLineParser>
 #include <QFile>
-#include <limits>
+
+// Presence
+#include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/qa/ChurnModel.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,12 +1,16 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
+#include <QString>
+#include <QStringList>
+
+// Presence
 #include "server-mock/admin/AdminServerOptions.h"
 #include "server-mock/redis/RedisStoreOptions.h"
 #include "server-mock/server/GatewayConfig.h"
-
-#include <QString>
-#include <QStringList>
-#include <optional>
 
 namespace Presence::Gateway {
 

@@ -1,12 +1,15 @@
 #include "server-mock/app/UnixSignalWatcher.h"
 
-#include <QSocketNotifier>
-#include <QtGlobal>
-
+// C++
 #include <csignal>
+// System
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+// Qt
+#include <QSocketNotifier>
+#include <QtGlobal>
 
 namespace Presence::Gateway {
 

@@ -1,3 +1,11 @@
+// C++
+#include <csignal>
+
+// Qt
+#include <QCoreApplication>
+#include <QTextStream>
+
+// Presence
 #include "server-mock/admin/AdminServer.h"
 #include "server-mock/admin/GatewayAdminBackend.h"
 #include "server-mock/app/FileLimit.h"
@@ -12,11 +20,6 @@
 #include "server-mock/qa/ScenarioPlayer.h"
 #include "server-mock/redis/RedisChatStore.h"
 #include "server-mock/redis/RedisPresenceStore.h"
-
-#include <QCoreApplication>
-#include <QTextStream>
-
-#include <csignal>
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;

@@ -1,13 +1,17 @@
 #pragma once
 
-#include "protocol/ServerMessages.h"
-
-#include <QList>
-#include <QObject>
-#include <QString>
+// C++
 #include <functional>
 #include <optional>
 #include <variant>
+
+// Qt
+#include <QList>
+#include <QObject>
+#include <QString>
+
+// Presence
+#include "protocol/ServerMessages.h"
 
 namespace Presence::Gateway {
 

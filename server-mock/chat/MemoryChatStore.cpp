@@ -1,9 +1,12 @@
 #include "server-mock/chat/MemoryChatStore.h"
 
-#include <QDateTime>
-#include <QRandomGenerator>
+// C++
 #include <algorithm>
 #include <functional>
+
+// Qt
+#include <QDateTime>
+#include <QRandomGenerator>
 
 using namespace Qt::StringLiterals;
 

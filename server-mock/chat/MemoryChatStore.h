@@ -1,10 +1,14 @@
 #pragma once
 
-#include "server-mock/chat/ChatStore.h"
-
-#include <QHash>
+// C++
 #include <deque>
 #include <utility>
+
+// Qt
+#include <QHash>
+
+// Presence
+#include "server-mock/chat/ChatStore.h"
 
 namespace Presence::Gateway {
 

@@ -1,11 +1,14 @@
 #pragma once
 
+// C++
+#include <chrono>
+#include <deque>
+
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QString>
 #include <QTimer>
-#include <chrono>
-#include <deque>
 
 namespace Presence::Gateway {
 

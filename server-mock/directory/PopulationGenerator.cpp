@@ -1,9 +1,12 @@
 #include "server-mock/directory/PopulationGenerator.h"
 
-#include <QList>
+// C++
 #include <algorithm>
 #include <array>
 #include <numeric>
+
+// Qt
+#include <QList>
 
 using namespace Qt::StringLiterals;
 

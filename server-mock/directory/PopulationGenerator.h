@@ -1,8 +1,10 @@
 #pragma once
 
-#include "server-mock/directory/UserDirectory.h"
-
+// Qt
 #include <QtGlobal>
+
+// Presence
+#include "server-mock/directory/UserDirectory.h"
 
 namespace Presence::Gateway {
 

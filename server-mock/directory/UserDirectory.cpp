@@ -1,5 +1,6 @@
 #include "server-mock/directory/UserDirectory.h"
 
+// C++
 #include <algorithm>
 
 namespace Presence::Gateway {

@@ -1,9 +1,12 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QHash>
 #include <QList>
 #include <QString>
-#include <optional>
 
 namespace Presence::Gateway {
 

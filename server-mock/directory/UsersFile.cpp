@@ -1,12 +1,14 @@
 #include "server-mock/directory/UsersFile.h"
 
-#include "protocol/Identifiers.h"
-
+// Qt
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+
+// Presence
+#include "protocol/Identifiers.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Protocol::isValidId;

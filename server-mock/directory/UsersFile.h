@@ -1,9 +1,13 @@
 #pragma once
 
-#include "server-mock/directory/UserDirectory.h"
-
-#include <QString>
+// C++
 #include <optional>
+
+// Qt
+#include <QString>
+
+// Presence
+#include "server-mock/directory/UserDirectory.h"
 
 namespace Presence::Gateway {
 

@@ -1,9 +1,13 @@
 #include "server-mock/http/BearerToken.h"
 
-#include "protocol/Identifiers.h"
-
-#include <QCryptographicHash>
+// C++
 #include <algorithm>
+
+// Qt
+#include <QCryptographicHash>
+
+// Presence
+#include "protocol/Identifiers.h"
 
 namespace Presence::Gateway {
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QByteArray>
 #include <QString>
 #include <QStringView>

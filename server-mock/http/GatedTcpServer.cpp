@@ -1,9 +1,11 @@
 #include "server-mock/http/GatedTcpServer.h"
 
+// Qt
+#include <QTcpSocket>
+
+// Presence
 #include "server-mock/http/HttpReply.h"
 #include "server-mock/http/HttpRequestGate.h"
-
-#include <QTcpSocket>
 
 using namespace Qt::StringLiterals;
 

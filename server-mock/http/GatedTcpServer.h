@@ -1,8 +1,10 @@
 #pragma once
 
-#include "server-mock/http/HttpLimits.h"
-
+// Qt
 #include <QTcpServer>
+
+// Presence
+#include "server-mock/http/HttpLimits.h"
 
 namespace Presence::Gateway {
 

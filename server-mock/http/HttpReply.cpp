@@ -1,5 +1,6 @@
 #include "server-mock/http/HttpReply.h"
 
+// Qt
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;

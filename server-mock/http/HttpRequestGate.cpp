@@ -1,9 +1,11 @@
 #include "server-mock/http/HttpRequestGate.h"
 
+// Qt
+#include <QTcpSocket>
+
+// Presence
 #include "server-mock/http/HttpReply.h"
 #include "server-mock/http/Logging.h"
-
-#include <QTcpSocket>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,12 +1,16 @@
 #pragma once
 
-#include "server-mock/http/HttpLimits.h"
-#include "server-mock/http/HttpRequestHead.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
-#include <optional>
+
+// Presence
+#include "server-mock/http/HttpLimits.h"
+#include "server-mock/http/HttpRequestHead.h"
 
 class QTcpSocket;
 

@@ -1,5 +1,6 @@
 #include "server-mock/http/HttpRequestHead.h"
 
+// C++
 #include <algorithm>
 #include <optional>
 

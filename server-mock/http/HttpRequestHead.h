@@ -1,9 +1,11 @@
 #pragma once
 
-#include "server-mock/http/HttpLimits.h"
-
+// Qt
 #include <QByteArrayView>
 #include <QString>
+
+// Presence
+#include "server-mock/http/HttpLimits.h"
 
 namespace Presence::Gateway {
 

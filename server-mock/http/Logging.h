@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLoggingCategory>
 
 // Requests refused before any handler sees them, at debug; never a token.

@@ -1,7 +1,10 @@
 #include "server-mock/http/PeerRateLimiter.h"
 
-#include <QHostAddress>
+// C++
 #include <algorithm>
+
+// Qt
+#include <QHostAddress>
 
 namespace Presence::Gateway {
 

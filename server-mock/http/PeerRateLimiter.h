@@ -1,10 +1,14 @@
 #pragma once
 
-#include "protocol/TokenBucket.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QHash>
 #include <QString>
-#include <chrono>
+
+// Presence
+#include "protocol/TokenBucket.h"
 
 class QHostAddress;
 

@@ -1,5 +1,6 @@
 #include "server-mock/metrics/CounterFamily.h"
 
+// C++
 #include <utility>
 
 namespace Presence::Gateway {

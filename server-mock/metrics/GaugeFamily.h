@@ -1,9 +1,11 @@
 #pragma once
 
-#include "server-mock/metrics/MetricFamily.h"
-
+// C++
 #include <functional>
 #include <map>
+
+// Presence
+#include "server-mock/metrics/MetricFamily.h"
 
 namespace Presence::Gateway {
 

@@ -1,5 +1,6 @@
 #include "server-mock/metrics/Histogram.h"
 
+// C++
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -1,9 +1,11 @@
 #pragma once
 
-#include <QList>
-
+// C++
 #include <chrono>
 #include <vector>
+
+// Qt
+#include <QList>
 
 namespace Presence::Gateway {
 

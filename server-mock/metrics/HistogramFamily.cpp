@@ -1,8 +1,10 @@
 #include "server-mock/metrics/HistogramFamily.h"
 
-#include "server-mock/metrics/PrometheusFormat.h"
-
+// C++
 #include <utility>
+
+// Presence
+#include "server-mock/metrics/PrometheusFormat.h"
 
 namespace Presence::Gateway {
 

@@ -1,9 +1,11 @@
 #pragma once
 
+// C++
+#include <map>
+
+// Presence
 #include "server-mock/metrics/Histogram.h"
 #include "server-mock/metrics/MetricFamily.h"
-
-#include <map>
 
 namespace Presence::Gateway {
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLoggingCategory>
 
 // Metrics: programming errors only (an invalid or duplicate name, a wrong label count).

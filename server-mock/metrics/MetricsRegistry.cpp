@@ -1,9 +1,11 @@
 #include "server-mock/metrics/MetricsRegistry.h"
 
+// C++
+#include <utility>
+
+// Presence
 #include "server-mock/metrics/Logging.h"
 #include "server-mock/metrics/PrometheusFormat.h"
-
-#include <utility>
 
 namespace Presence::Gateway {
 

@@ -1,15 +1,18 @@
 #pragma once
 
-#include "server-mock/metrics/CounterFamily.h"
-#include "server-mock/metrics/GaugeFamily.h"
-#include "server-mock/metrics/HistogramFamily.h"
-
-#include <QByteArray>
-#include <QSet>
-
+// C++
 #include <map>
 #include <memory>
 #include <vector>
+
+// Qt
+#include <QByteArray>
+#include <QSet>
+
+// Presence
+#include "server-mock/metrics/CounterFamily.h"
+#include "server-mock/metrics/GaugeFamily.h"
+#include "server-mock/metrics/HistogramFamily.h"
 
 namespace Presence::Gateway {
 

@@ -1,5 +1,6 @@
 #include "server-mock/metrics/PrometheusFormat.h"
 
+// C++
 #include <array>
 #include <charconv>
 #include <cmath>

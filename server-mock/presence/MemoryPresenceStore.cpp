@@ -1,5 +1,6 @@
 #include "server-mock/presence/MemoryPresenceStore.h"
 
+// Qt
 #include <QDateTime>
 
 namespace Presence::Gateway {

@@ -1,12 +1,16 @@
 #pragma once
 
+// C++
+#include <chrono>
+#include <optional>
+
+// Qt
+#include <QHash>
+
+// Presence
 #include "server-mock/core/GraceQueue.h"
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
-
-#include <QHash>
-#include <chrono>
-#include <optional>
 
 namespace Presence::Gateway {
 

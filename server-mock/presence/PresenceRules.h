@@ -1,5 +1,6 @@
 #pragma once
 
+// Presence
 #include "protocol/PresenceStatus.h"
 
 namespace Presence::Gateway {

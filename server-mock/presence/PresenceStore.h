@@ -1,13 +1,17 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/core/ConnectionId.h"
+// C++
+#include <functional>
 
+// Qt
 #include <QLatin1StringView>
 #include <QObject>
 #include <QStringList>
-#include <functional>
+
+// Presence
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/core/ConnectionId.h"
 
 namespace Presence::Gateway {
 

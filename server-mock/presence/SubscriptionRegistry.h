@@ -1,11 +1,13 @@
 #pragma once
 
-#include "server-mock/presence/PresenceStore.h"
-
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QSet>
 #include <QStringList>
+
+// Presence
+#include "server-mock/presence/PresenceStore.h"
 
 namespace Presence::Gateway {
 

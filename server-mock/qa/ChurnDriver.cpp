@@ -1,8 +1,10 @@
 #include "server-mock/qa/ChurnDriver.h"
 
-#include "server-mock/qa/SimulatedUsers.h"
-
+// C++
 #include <algorithm>
+
+// Presence
+#include "server-mock/qa/SimulatedUsers.h"
 
 namespace Presence::Gateway {
 

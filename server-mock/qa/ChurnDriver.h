@@ -1,11 +1,15 @@
 #pragma once
 
-#include "server-mock/qa/ChurnModel.h"
+// C++
+#include <functional>
 
+// Qt
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
-#include <functional>
+
+// Presence
+#include "server-mock/qa/ChurnModel.h"
 
 namespace Presence::Gateway {
 

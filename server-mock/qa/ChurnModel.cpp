@@ -1,9 +1,12 @@
 #include "server-mock/qa/ChurnModel.h"
 
-#include <QSet>
+// C++
 #include <cmath>
 #include <numbers>
 #include <utility>
+
+// Qt
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 

@@ -1,16 +1,20 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-
-#include <QList>
-#include <QString>
-#include <QStringList>
-#include <QtGlobal>
+// C++
 #include <array>
 #include <optional>
 #include <queue>
 #include <random>
 #include <vector>
+
+// Qt
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QtGlobal>
+
+// Presence
+#include "protocol/PresenceStatus.h"
 
 namespace Presence::Gateway {
 

@@ -1,10 +1,13 @@
 #include "server-mock/qa/FaultInjector.h"
 
-#include "server-mock/qa/Logging.h"
+// C++
+#include <algorithm>
 
+// Qt
 #include <QJsonDocument>
 
-#include <algorithm>
+// Presence
+#include "server-mock/qa/Logging.h"
 
 using namespace Qt::StringLiterals;
 

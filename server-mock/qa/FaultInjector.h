@@ -1,12 +1,16 @@
 #pragma once
 
-#include "server-mock/qa/FaultSpec.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QTimer>
-#include <chrono>
+
+// Presence
+#include "server-mock/qa/FaultSpec.h"
 
 namespace Presence::Gateway {
 

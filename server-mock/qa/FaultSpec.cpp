@@ -1,11 +1,15 @@
 #include "server-mock/qa/FaultSpec.h"
 
-#include "protocol/FieldReader.h"
-
-#include <QJsonValue>
-#include <QStringList>
+// C++
 #include <array>
 #include <cmath>
+
+// Qt
+#include <QJsonValue>
+#include <QStringList>
+
+// Presence
+#include "protocol/FieldReader.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Protocol::FieldReader;

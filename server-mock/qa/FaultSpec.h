@@ -1,9 +1,12 @@
 #pragma once
 
-#include <QJsonObject>
-#include <QString>
+// C++
 #include <chrono>
 #include <optional>
+
+// Qt
+#include <QJsonObject>
+#include <QString>
 
 namespace Presence::Gateway {
 

@@ -1,8 +1,10 @@
 #include "server-mock/qa/FaultyPushes.h"
 
-#include "server-mock/qa/FaultInjector.h"
-
+// C++
 #include <utility>
+
+// Presence
+#include "server-mock/qa/FaultInjector.h"
 
 namespace Presence::Gateway {
 

@@ -1,10 +1,12 @@
 #pragma once
 
-#include "server-mock/server/PresenceFanout.h"
-
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QTimer>
+
+// Presence
+#include "server-mock/server/PresenceFanout.h"
 
 namespace Presence::Gateway {
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLoggingCategory>
 
 Q_DECLARE_LOGGING_CATEGORY(lcFaults)

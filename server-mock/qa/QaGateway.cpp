@@ -1,9 +1,11 @@
 #include "server-mock/qa/QaGateway.h"
 
+// C++
+#include <cstdlib>
+
+// Presence
 #include "server-mock/qa/Logging.h"
 #include "server-mock/server/ClientConnection.h"
-
-#include <cstdlib>
 
 namespace Presence::Gateway {
 

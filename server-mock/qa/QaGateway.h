@@ -1,5 +1,6 @@
 #pragma once
 
+// Presence
 #include "server-mock/qa/FaultInjector.h"
 #include "server-mock/qa/FaultyPushes.h"
 #include "server-mock/qa/SimulatedUsers.h"

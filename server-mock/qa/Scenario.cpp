@@ -1,16 +1,20 @@
 #include "server-mock/qa/Scenario.h"
 
-#include "protocol/FieldReader.h"
+// C++
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
+// Qt
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
-#include <algorithm>
-#include <cmath>
-#include <limits>
+
+// Presence
+#include "protocol/FieldReader.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Protocol::ChosenStatus;

@@ -1,14 +1,18 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-#include "server-mock/qa/FaultSpec.h"
+// C++
+#include <chrono>
+#include <optional>
 
+// Qt
 #include <QByteArrayView>
 #include <QList>
 #include <QString>
 #include <QStringList>
-#include <chrono>
-#include <optional>
+
+// Presence
+#include "protocol/PresenceStatus.h"
+#include "server-mock/qa/FaultSpec.h"
 
 namespace Presence::Gateway {
 

@@ -1,12 +1,15 @@
 #include "server-mock/qa/ScenarioPlayer.h"
 
+// C++
+#include <algorithm>
+
+// Qt
+#include <QJsonDocument>
+
+// Presence
 #include "server-mock/qa/FaultInjector.h"
 #include "server-mock/qa/Logging.h"
 #include "server-mock/qa/SimulatedUsers.h"
-
-#include <QJsonDocument>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 

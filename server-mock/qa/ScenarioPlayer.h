@@ -1,10 +1,12 @@
 #pragma once
 
-#include "server-mock/qa/Scenario.h"
-
+// Qt
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+
+// Presence
+#include "server-mock/qa/Scenario.h"
 
 namespace Presence::Gateway {
 

@@ -1,5 +1,6 @@
 #include "server-mock/qa/SimulatedUsers.h"
 
+// C++
 #include <algorithm>
 
 namespace Presence::Gateway {

@@ -1,12 +1,16 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-#include "server-mock/presence/PresenceStore.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QHash>
 #include <QList>
 #include <QString>
-#include <optional>
+
+// Presence
+#include "protocol/PresenceStatus.h"
+#include "server-mock/presence/PresenceStore.h"
 
 namespace Presence::Gateway {
 

@@ -1,12 +1,15 @@
 #include "server-mock/redis/RedisChatStore.h"
 
+// C++
+#include <algorithm>
+
+// Qt
+#include <QRandomGenerator>
+
+// Presence
 #include "protocol/Identifiers.h"
 #include "server-mock/redis/RedisScripts.h"
 #include "server-mock/redis/client/Logging.h"
-
-#include <QRandomGenerator>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 

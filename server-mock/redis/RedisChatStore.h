@@ -1,5 +1,6 @@
 #pragma once
 
+// Presence
 #include "server-mock/chat/ChatStore.h"
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisSubscriber.h"

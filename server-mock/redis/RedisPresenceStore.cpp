@@ -1,13 +1,16 @@
 #include "server-mock/redis/RedisPresenceStore.h"
 
+// C++
+#include <algorithm>
+#include <memory>
+
+// Qt
+#include <QRandomGenerator>
+
+// Presence
 #include "protocol/PresencePayload.h"
 #include "server-mock/redis/RedisScripts.h"
 #include "server-mock/redis/client/Logging.h"
-
-#include <QRandomGenerator>
-
-#include <algorithm>
-#include <memory>
 
 using namespace Qt::StringLiterals;
 

@@ -1,5 +1,17 @@
 #pragma once
 
+// C++
+#include <chrono>
+#include <deque>
+#include <list>
+
+// Qt
+#include <QHash>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+// Presence
 #include "protocol/Backoff.h"
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
@@ -8,15 +20,6 @@
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisSubscriber.h"
 #include "server-mock/redis/client/RedisUrl.h"
-
-#include <QHash>
-#include <QPointer>
-#include <QSet>
-#include <QTimer>
-
-#include <chrono>
-#include <deque>
-#include <list>
 
 namespace Presence::Gateway {
 

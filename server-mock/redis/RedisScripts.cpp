@@ -1,11 +1,13 @@
 #include "server-mock/redis/RedisScripts.h"
 
-#include "protocol/PresenceStatus.h"
-
+// Qt
 #include <QCryptographicHash>
 #include <QFile>
 #include <QLatin1StringView>
 #include <QtGlobal>
+
+// Presence
+#include "protocol/PresenceStatus.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,9 +1,11 @@
 #pragma once
 
+// Qt
+#include <QByteArray>
+
+// Presence
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/redis/client/RedisScript.h"
-
-#include <QByteArray>
 
 namespace Presence::Gateway {
 

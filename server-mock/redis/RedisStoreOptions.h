@@ -1,10 +1,13 @@
 #pragma once
 
-#include "server-mock/redis/client/RedisUrl.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QByteArray>
 
-#include <chrono>
+// Presence
+#include "server-mock/redis/client/RedisUrl.h"
 
 namespace Presence::Gateway {
 

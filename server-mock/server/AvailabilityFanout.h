@@ -1,16 +1,20 @@
 #pragma once
 
-#include "protocol/ServerMessages.h"
-#include "server-mock/presence/PresenceStore.h"
+// C++
+#include <chrono>
+#include <functional>
+#include <optional>
 
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QSet>
 #include <QStringList>
 #include <QTimer>
-#include <chrono>
-#include <functional>
-#include <optional>
+
+// Presence
+#include "protocol/ServerMessages.h"
+#include "server-mock/presence/PresenceStore.h"
 
 namespace Presence::Gateway {
 

@@ -1,12 +1,14 @@
 #include "server-mock/server/ChatRelay.h"
 
+// Qt
+#include <QPointer>
+
+// Presence
 #include "protocol/Frame.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/ConnectionRegistry.h"
 #include "server-mock/server/GatewayMetrics.h"
-
-#include <QPointer>
 
 using namespace Qt::StringLiterals;
 

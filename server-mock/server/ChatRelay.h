@@ -1,11 +1,15 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
+#include <QObject>
+
+// Presence
 #include "protocol/ClientMessages.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/chat/ChatStore.h"
-
-#include <QObject>
-#include <optional>
 
 namespace Presence::Gateway {
 

@@ -1,13 +1,15 @@
 #include "server-mock/server/ClientConnection.h"
 
+// Qt
+#include <QTcpSocket>
+#include <QWebSocket>
+
+// Presence
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/server/Logging.h"
-
-#include <QTcpSocket>
-#include <QWebSocket>
 
 using namespace Qt::StringLiterals;
 

@@ -1,17 +1,21 @@
 #pragma once
 
+// C++
+#include <deque>
+#include <optional>
+
+// Qt
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+
+// Presence
 #include "protocol/ClientMessages.h"
 #include "protocol/ErrorCode.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/RateLimiter.h"
-
-#include <QObject>
-#include <QPointer>
-#include <QStringList>
-#include <QTimer>
-#include <deque>
-#include <optional>
 
 class QTcpSocket;
 class QWebSocket;

@@ -1,5 +1,6 @@
 #include "server-mock/server/ConnectionRegistry.h"
 
+// Presence
 #include "server-mock/server/ClientConnection.h"
 
 namespace Presence::Gateway {

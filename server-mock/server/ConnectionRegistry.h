@@ -1,12 +1,14 @@
 #pragma once
 
-#include "server-mock/presence/PresenceStore.h"
-
+// Qt
 #include <QHash>
 #include <QList>
 #include <QMultiHash>
 #include <QObject>
 #include <QPointer>
+
+// Presence
+#include "server-mock/presence/PresenceStore.h"
 
 namespace Presence::Gateway {
 

@@ -1,11 +1,6 @@
 #include "server-mock/server/Gateway.h"
 
-#include "protocol/CloseCode.h"
-#include "protocol/Frame.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/server/ClientConnection.h"
-#include "server-mock/server/Logging.h"
-
+// Qt
 #include <QPointer>
 #include <QSet>
 #include <QTcpServer>
@@ -13,6 +8,13 @@
 #include <QWebSocket>
 #include <QWebSocketCorsAuthenticator>
 #include <QWebSocketServer>
+
+// Presence
+#include "protocol/CloseCode.h"
+#include "protocol/Frame.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/server/ClientConnection.h"
+#include "server-mock/server/Logging.h"
 
 using namespace Qt::StringLiterals;
 

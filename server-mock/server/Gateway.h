@@ -1,5 +1,16 @@
 #pragma once
 
+// C++
+#include <chrono>
+#include <functional>
+#include <optional>
+
+// Qt
+#include <QObject>
+#include <QTimer>
+#include <QUrl>
+
+// Presence
 #include "protocol/ClientMessages.h"
 #include "server-mock/chat/ChatStore.h"
 #include "server-mock/directory/UserDirectory.h"
@@ -9,13 +20,6 @@
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/server/PresenceFanout.h"
-
-#include <QObject>
-#include <QTimer>
-#include <QUrl>
-#include <chrono>
-#include <functional>
-#include <optional>
 
 class QTcpServer;
 class QTcpSocket;

@@ -1,8 +1,11 @@
 #pragma once
 
+// C++
+#include <chrono>
+
+// Qt
 #include <QHostAddress>
 #include <QStringList>
-#include <chrono>
 
 namespace Presence::Gateway {
 

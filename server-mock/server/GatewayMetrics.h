@@ -1,11 +1,15 @@
 #pragma once
 
-#include "protocol/ErrorCode.h"
-#include "server-mock/metrics/MetricsRegistry.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QHash>
 #include <QString>
-#include <chrono>
+
+// Presence
+#include "protocol/ErrorCode.h"
+#include "server-mock/metrics/MetricsRegistry.h"
 
 namespace Presence::Gateway {
 

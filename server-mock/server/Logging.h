@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLoggingCategory>
 
 // Turn on with QT_LOGGING_RULES="presence.gateway.debug=true". Tokens are never logged.

@@ -1,5 +1,10 @@
 #include "server-mock/server/PresenceFanout.h"
 
+// Qt
+#include <QPointer>
+#include <QSet>
+
+// Presence
 #include "protocol/Digest.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
@@ -7,9 +12,6 @@
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/ConnectionRegistry.h"
 #include "server-mock/server/GatewayMetrics.h"
-
-#include <QPointer>
-#include <QSet>
 
 using namespace Qt::StringLiterals;
 

@@ -1,16 +1,20 @@
 #pragma once
 
+// C++
+#include <functional>
+#include <optional>
+
+// Qt
+#include <QObject>
+#include <QTimer>
+
+// Presence
 #include "protocol/ClientMessages.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/presence/SubscriptionRegistry.h"
 #include "server-mock/server/AvailabilityFanout.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/StoreInterest.h"
-
-#include <QObject>
-#include <QTimer>
-#include <functional>
-#include <optional>
 
 namespace Presence::Gateway {
 

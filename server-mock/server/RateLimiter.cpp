@@ -1,5 +1,6 @@
 #include "server-mock/server/RateLimiter.h"
 
+// C++
 #include <algorithm>
 
 namespace Presence::Gateway {

@@ -1,8 +1,10 @@
 #pragma once
 
-#include "protocol/TokenBucket.h"
-
+// C++
 #include <chrono>
+
+// Presence
+#include "protocol/TokenBucket.h"
 
 namespace Presence::Gateway {
 

@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QString>

@@ -3,23 +3,10 @@
 // and count as unread, a click opens the chat, and (with a gateway that keeps read markers)
 // unread counts that survive a restart and follow the user across devices.
 
-#include "GatewayFixture.h"
-#include "PaletteProbe.h"
-#include "SessionFixture.h"
-#include "WindowFixture.h"
+// C++
+#include <memory>
 
-#include "app/SessionModelBridge.h"
-#include "models/ChatModel.h"
-#include "models/ConversationListModel.h"
-#include "models/FriendListModel.h"
-#include "session/ChatController.h"
-#include "session/GatewaySession.h"
-#include "ui/ChatPane.h"
-#include "ui/ChatsPane.h"
-#include "ui/ConversationDelegate.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
-
+// Qt
 #include <QApplication>
 #include <QImage>
 #include <QLabel>
@@ -32,7 +19,22 @@
 #include <QTest>
 #include <QTimeZone>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "PaletteProbe.h"
+#include "SessionFixture.h"
+#include "WindowFixture.h"
+#include "app/SessionModelBridge.h"
+#include "models/ChatModel.h"
+#include "models/ConversationListModel.h"
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "ui/ChatPane.h"
+#include "ui/ChatsPane.h"
+#include "ui/ConversationDelegate.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Gateway::Gateway;

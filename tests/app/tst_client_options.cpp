@@ -2,13 +2,16 @@
 // friend's id, is listed in --help, and refuses what cannot be an id, naming the option. And the
 // real binary answers --help and --version without a display.
 
-#include "app/ClientOptions.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTest>
 
-#include <optional>
+// Presence
+#include "app/ClientOptions.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::ClientOptions;

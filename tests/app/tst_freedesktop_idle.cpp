@@ -2,8 +2,10 @@
 // test plays the desktop (org.freedesktop.ScreenSaver, GNOME's IdleMonitor, logind), so the
 // calls, replies and signals are the ones a desktop exchanges. No desktop is needed.
 
-#include "app/FreedesktopIdle.h"
+// C++
+#include <memory>
 
+// Qt
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QDBusContext>
@@ -14,7 +16,8 @@
 #include <QStandardPaths>
 #include <QTest>
 
-#include <memory>
+// Presence
+#include "app/FreedesktopIdle.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

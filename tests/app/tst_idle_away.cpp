@@ -4,21 +4,23 @@
 // side), typing in another application keeps the user online, and a locked screen or a
 // suspend makes them away at once.
 
-#include "GatewayFixture.h"
+// C++
+#include <memory>
 
-#include "app/DesktopIdle.h"
-#include "app/IdleAwayController.h"
-#include "app/SessionModelBridge.h"
-#include "models/FriendListModel.h"
-#include "session/GatewaySession.h"
-
+// Qt
 #include <QLoggingCategory>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
 #include <QWidget>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "app/DesktopIdle.h"
+#include "app/IdleAwayController.h"
+#include "app/SessionModelBridge.h"
+#include "models/FriendListModel.h"
+#include "session/GatewaySession.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

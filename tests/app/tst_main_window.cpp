@@ -2,24 +2,10 @@
 // counts, search and sort through the real widgets, and every dot turning unknown (not
 // offline) while the gateway is gone.
 
-#include "GatewayFixture.h"
-#include "SessionFixture.h"
-#include "WindowFixture.h"
+// C++
+#include <memory>
 
-#include "app/SessionModelBridge.h"
-#include "models/FriendListModel.h"
-#include "models/FriendSortFilterProxy.h"
-#include "session/ChatController.h"
-#include "session/GatewaySession.h"
-#include "ui/ChatPane.h"
-#include "ui/ConnectionBanner.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
-#include "ui/MessageInput.h"
-#include "ui/MoreOnlineChip.h"
-#include "ui/OwnAvatar.h"
-#include "ui/SessionHeader.h"
-
+// Qt
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
@@ -33,7 +19,23 @@
 #include <QTimer>
 #include <QToolButton>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "SessionFixture.h"
+#include "WindowFixture.h"
+#include "app/SessionModelBridge.h"
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "ui/ChatPane.h"
+#include "ui/ConnectionBanner.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
+#include "ui/MessageInput.h"
+#include "ui/MoreOnlineChip.h"
+#include "ui/OwnAvatar.h"
+#include "ui/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -4,23 +4,10 @@
 // saying so when there is neither. Runs with no session bus (see main below) and offscreen,
 // where there is no tray; one test starts a private bus with a fake notification service.
 
-#include "GatewayFixture.h"
-#include "SessionFixture.h"
-#include "WindowFixture.h"
+// C++
+#include <memory>
 
-#include "app/ClientSettings.h"
-#include "app/DesktopNotifications.h"
-#include "app/FriendOnlineNotifier.h"
-#include "app/MessageNotifier.h"
-#include "app/SessionModelBridge.h"
-#include "models/ChatModel.h"
-#include "models/FriendListModel.h"
-#include "models/PresenceState.h"
-#include "session/ChatController.h"
-#include "session/GatewaySession.h"
-#include "ui/ChatPane.h"
-#include "ui/MainWindow.h"
-
+// Qt
 #include <QAction>
 #include <QApplication>
 #include <QDBusConnection>
@@ -37,7 +24,22 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "SessionFixture.h"
+#include "WindowFixture.h"
+#include "app/ClientSettings.h"
+#include "app/DesktopNotifications.h"
+#include "app/FriendOnlineNotifier.h"
+#include "app/MessageNotifier.h"
+#include "app/SessionModelBridge.h"
+#include "models/ChatModel.h"
+#include "models/FriendListModel.h"
+#include "models/PresenceState.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "ui/ChatPane.h"
+#include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Gateway::Gateway;

@@ -3,21 +3,23 @@
 // friend-list reset), bursts make one notification, and disabled means silent. Unit tests
 // drive a real FriendListModel; two tests sign in to a real gateway.
 
-#include "GatewayFixture.h"
-#include "TestClient.h"
+// C++
+#include <memory>
 
-#include "app/FriendOnlineNotifier.h"
-#include "app/SessionModelBridge.h"
-#include "models/FriendListModel.h"
-#include "session/GatewaySession.h"
-
+// Qt
 #include <QAbstractItemModelTester>
 #include <QLoggingCategory>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
 #include <QTest>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "TestClient.h"
+#include "app/FriendOnlineNotifier.h"
+#include "app/SessionModelBridge.h"
+#include "models/FriendListModel.h"
+#include "session/GatewaySession.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,6 +1,7 @@
 // Tests for Presence::Resources: the application icon is compiled in, is an SVG that any
 // renderer draws the same, and Qt turns it into a window/taskbar icon at every usual size.
 
+// Qt
 #include <QColor>
 #include <QFile>
 #include <QIcon>

@@ -3,13 +3,10 @@
 // an unreachable gateway that comes up later, addresses that are not gateway addresses, and
 // settings files that are corrupt or hand-edited.
 
-#include "GatewayFixture.h"
-#include "tests/harness/ClosedPort.h"
+// C++
+#include <memory>
 
-#include "app/ClientSettings.h"
-#include "app/SignInDialog.h"
-#include "session/GatewaySession.h"
-
+// Qt
 #include <QCheckBox>
 #include <QFile>
 #include <QFileInfo>
@@ -24,7 +21,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "app/ClientSettings.h"
+#include "app/SignInDialog.h"
+#include "session/GatewaySession.h"
+#include "tests/harness/ClosedPort.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -3,19 +3,10 @@
 // server at the address brings the sign-in dialog over the window (not a Retry that sends the
 // same token again), and Sign out forgets the token and everything the list showed.
 
-#include "GatewayFixture.h"
+// C++
+#include <memory>
 
-#include "app/ClientSettings.h"
-#include "app/SessionModelBridge.h"
-#include "app/SignInDialog.h"
-#include "app/SignInFlow.h"
-#include "app/WindowWiring.h"
-#include "models/FriendListModel.h"
-#include "session/ChatController.h"
-#include "session/GatewaySession.h"
-#include "ui/MainWindow.h"
-#include "ui/SessionHeader.h"
-
+// Qt
 #include <QAction>
 #include <QApplication>
 #include <QLineEdit>
@@ -28,7 +19,18 @@
 #include <QTest>
 #include <QTimer>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "app/ClientSettings.h"
+#include "app/SessionModelBridge.h"
+#include "app/SignInDialog.h"
+#include "app/SignInFlow.h"
+#include "app/WindowWiring.h"
+#include "models/FriendListModel.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "ui/MainWindow.h"
+#include "ui/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::SignInFlow;

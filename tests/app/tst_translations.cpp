@@ -3,12 +3,10 @@
 // locale leaves them English, Qt's own words follow ours, and the catalogue itself is complete
 // (every string translated, placeholders, plural forms and accelerators kept).
 
-#include "app/ClientSettings.h"
-#include "app/SignInDialog.h"
-#include "app/Translations.h"
-#include "session/GatewaySession.h"
-#include "ui/ConnectionStatusText.h"
+// C++
+#include <memory>
 
+// Qt
 #include <QCheckBox>
 #include <QCoreApplication>
 #include <QFile>
@@ -21,7 +19,12 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
-#include <memory>
+// Presence
+#include "app/ClientSettings.h"
+#include "app/SignInDialog.h"
+#include "app/Translations.h"
+#include "session/GatewaySession.h"
+#include "ui/ConnectionStatusText.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -4,15 +4,10 @@
 // friends only, the admin endpoints drive simulated users and faults that real clients see,
 // and /metrics counts what happened.
 
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "PrometheusText.h"
-#include "TestClient.h"
-#include "tests/harness/HttpCall.h"
+// C++
+#include <memory>
 
-#include "server-mock/admin/AdminServer.h"
-#include "server-mock/admin/GatewayAdminBackend.h"
-
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,7 +15,14 @@
 #include <QNetworkAccessManager>
 #include <QTest>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "PrometheusText.h"
+#include "TestClient.h"
+#include "server-mock/admin/AdminServer.h"
+#include "server-mock/admin/GatewayAdminBackend.h"
+#include "tests/harness/HttpCall.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

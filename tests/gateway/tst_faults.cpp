@@ -3,22 +3,13 @@
 // presence-mock-server binary crashes on cue and refuses bad scenario files, and the client
 // core (GatewaySession) recovers from every fault on its own.
 
-#include "ClientSteps.h"
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "RawWebSocketPeer.h"
-#include "SessionFixture.h"
-#include "TestClient.h"
-#include "tests/harness/MockServerProcess.h"
+// C++
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
 
-#include "protocol/Backoff.h"
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/directory/UsersFile.h"
-#include "server-mock/qa/FaultInjector.h"
-#include "server-mock/qa/FaultSpec.h"
-#include "session/GatewaySession.h"
-
+// Qt
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -30,10 +21,21 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <algorithm>
-#include <chrono>
-#include <memory>
-#include <optional>
+// Presence
+#include "ClientSteps.h"
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "RawWebSocketPeer.h"
+#include "SessionFixture.h"
+#include "TestClient.h"
+#include "protocol/Backoff.h"
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/directory/UsersFile.h"
+#include "server-mock/qa/FaultInjector.h"
+#include "server-mock/qa/FaultSpec.h"
+#include "session/GatewaySession.h"
+#include "tests/harness/MockServerProcess.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

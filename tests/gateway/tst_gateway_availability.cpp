@@ -3,16 +3,11 @@
 // changes coalesced and paced per connection, unwatching, clean-up, and the same across two
 // gateways sharing a real Redis.
 
-#include "ClientSteps.h"
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "PrometheusText.h"
-#include "RedisTestBed.h"
-#include "TestClient.h"
-#include "tests/harness/RedisServer.h"
+// C++
+#include <chrono>
+#include <memory>
 
-#include "server-mock/redis/RedisPresenceStore.h"
-
+// Qt
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,8 +15,15 @@
 #include <QRegularExpression>
 #include <QTest>
 
-#include <chrono>
-#include <memory>
+// Presence
+#include "ClientSteps.h"
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "PrometheusText.h"
+#include "RedisTestBed.h"
+#include "TestClient.h"
+#include "server-mock/redis/RedisPresenceStore.h"
+#include "tests/harness/RedisServer.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

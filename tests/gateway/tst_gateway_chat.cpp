@@ -3,17 +3,11 @@
 // history paging, offline delivery, refusals, the per-conversation cap) and its MemoryChatStore;
 // the conversation list (`conversations`) and read markers (`read`, `read_marker`).
 
-#include "ClientSteps.h"
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "TestClient.h"
+// C++
+#include <memory>
+#include <optional>
 
-#include "protocol/ClientMessages.h"
-#include "protocol/Frame.h"
-#include "protocol/Identifiers.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/chat/MemoryChatStore.h"
-
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,8 +15,16 @@
 #include <QSet>
 #include <QTest>
 
-#include <memory>
-#include <optional>
+// Presence
+#include "ClientSteps.h"
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "TestClient.h"
+#include "protocol/ClientMessages.h"
+#include "protocol/Frame.h"
+#include "protocol/Identifiers.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/chat/MemoryChatStore.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Protocol;

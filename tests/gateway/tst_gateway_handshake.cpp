@@ -2,10 +2,11 @@
 // hello can fail (error code, then close code), identity from the token alone, ping, friends
 // paging, unknown types, Origin checks, the heartbeat and shutdown.
 
-#include "GatewayFixture.h"
-#include "RawWebSocketPeer.h"
-#include "TestClient.h"
+// C++
+#include <chrono>
+#include <memory>
 
+// Qt
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,8 +15,10 @@
 #include <QTest>
 #include <QWebSocket>
 
-#include <chrono>
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "RawWebSocketPeer.h"
+#include "TestClient.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

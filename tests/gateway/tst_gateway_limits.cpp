@@ -2,18 +2,21 @@
 // per connection, denied ids, frame size, frame rate and flooding, bad requests that must not
 // cost a connection its subscriptions, and one client's misbehaviour never reaching another.
 
-#include "GatewayFixture.h"
-#include "RawWebSocketPeer.h"
-#include "TestClient.h"
+// C++
+#include <chrono>
+#include <memory>
 
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
 #include <QTest>
 
-#include <chrono>
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "RawWebSocketPeer.h"
+#include "TestClient.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

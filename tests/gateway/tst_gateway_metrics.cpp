@@ -2,17 +2,20 @@
 // gateway renders is parsed strictly (PrometheusText) and every count checked against what the
 // test did.
 
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "PrometheusText.h"
-#include "TestClient.h"
+// C++
+#include <memory>
 
+// Qt
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QTest>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "PrometheusText.h"
+#include "TestClient.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -2,11 +2,12 @@
 // gateway with a short grace. Who gets pushed what and when, seq numbering, the grace,
 // several devices, invisibility, unsubscribe and the subscriptions the gateway keeps.
 
-#include "ClientSteps.h"
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "TestClient.h"
+// C++
+#include <chrono>
+#include <memory>
+#include <optional>
 
+// Qt
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -15,9 +16,11 @@
 #include <QLoggingCategory>
 #include <QTest>
 
-#include <chrono>
-#include <memory>
-#include <optional>
+// Presence
+#include "ClientSteps.h"
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "TestClient.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -3,17 +3,11 @@
 // QWebSocket clients on loopback exactly as real users are: same pushes, same seq, same grace,
 // invisible never leaking. Also through a Redis store shared by two gateways.
 
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "RedisTestBed.h"
-#include "TestClient.h"
+// C++
+#include <chrono>
+#include <memory>
 
-#include "server-mock/chat/MemoryChatStore.h"
-#include "server-mock/directory/PopulationGenerator.h"
-#include "server-mock/presence/MemoryPresenceStore.h"
-#include "server-mock/qa/ChurnDriver.h"
-#include "server-mock/qa/ScenarioPlayer.h"
-
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,8 +15,16 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include <chrono>
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "RedisTestBed.h"
+#include "TestClient.h"
+#include "server-mock/chat/MemoryChatStore.h"
+#include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
+#include "server-mock/qa/ChurnDriver.h"
+#include "server-mock/qa/ScenarioPlayer.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

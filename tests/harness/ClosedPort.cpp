@@ -1,5 +1,6 @@
 #include "tests/harness/ClosedPort.h"
 
+// System
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>

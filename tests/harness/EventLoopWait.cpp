@@ -1,5 +1,6 @@
 #include "tests/harness/EventLoopWait.h"
 
+// Qt
 #include <QCoreApplication>
 #include <QEvent>
 #include <QObject>

@@ -3,6 +3,7 @@
 // Waiting in tests and benchmarks without sleeping: the event loop runs, and no polling timer
 // wakes it, so a benchmark's measurement is not disturbed and a test's clients keep talking.
 
+// C++
 #include <chrono>
 #include <functional>
 

@@ -1,12 +1,15 @@
 #include "tests/harness/HttpCall.h"
 
+// C++
+#include <chrono>
+#include <memory>
+
+// Qt
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 
-#include <chrono>
-#include <memory>
-
+// Presence
 #include "tests/harness/EventLoopWait.h"
 
 using namespace Qt::StringLiterals;

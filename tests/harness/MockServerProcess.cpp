@@ -1,15 +1,19 @@
 #include "tests/harness/MockServerProcess.h"
 
-#include <QFile>
-#include <QRegularExpression>
-
+// C++
 #include <chrono>
 #include <csignal>
+#include <utility>
+// System
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <unistd.h>
-#include <utility>
 
+// Qt
+#include <QFile>
+#include <QRegularExpression>
+
+// Presence
 #include "tests/harness/EventLoopWait.h"
 
 using namespace Qt::StringLiterals;

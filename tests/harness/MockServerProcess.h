@@ -1,13 +1,15 @@
 #pragma once
 
+// C++
+#include <chrono>
+#include <optional>
+
+// Qt
 #include <QByteArray>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
-
-#include <chrono>
-#include <optional>
 
 // One presence-mock-server process, run as a user runs it, for the tests and the benchmarks of
 // the real binary. What it prints is collected while a caller waits on it; its CPU time and

@@ -1,7 +1,9 @@
 #include "tests/harness/RedisCall.h"
 
+// Qt
 #include <QObject>
 
+// Presence
 #include "tests/harness/EventLoopWait.h"
 
 using Presence::Gateway::RedisClient;

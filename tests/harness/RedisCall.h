@@ -1,8 +1,10 @@
 #pragma once
 
+// C++
 #include <chrono>
 #include <optional>
 
+// Presence
 #include "server-mock/redis/client/RedisClient.h"
 
 // One Redis command, waited for with the event loop running; nullopt if no reply came within

@@ -1,13 +1,16 @@
 #include "tests/harness/RedisServer.h"
 
+// C++
+#include <algorithm>
+
+// Qt
 #include <QDeadlineTimer>
 #include <QHostAddress>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 
-#include <algorithm>
-
+// Presence
 #include "tests/harness/EventLoopWait.h"
 
 using namespace Qt::StringLiterals;

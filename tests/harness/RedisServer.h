@@ -1,13 +1,16 @@
 #pragma once
 
-#include "server-mock/redis/client/RedisUrl.h"
+// C++
+#include <chrono>
+#include <optional>
 
+// Qt
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
 
-#include <chrono>
-#include <optional>
+// Presence
+#include "server-mock/redis/client/RedisUrl.h"
 
 // A private redis-server for a test or a benchmark: loopback only, no persistence (--save ""
 // --appendonly no), its files in a temporary directory of its own. The destructor kills it, so a

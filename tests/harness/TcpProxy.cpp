@@ -1,10 +1,12 @@
 #include "tests/harness/TcpProxy.h"
 
+// C++
+#include <algorithm>
+
+// Qt
 #include <QHostAddress>
 #include <QTcpSocket>
 #include <QtDebug>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 

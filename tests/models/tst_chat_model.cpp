@@ -1,12 +1,15 @@
 // ChatModel: roles, the gateway's order for pushes and history pages (latest, older,
 // overlapping, disjoint), our own messages in flight (acknowledge, fail, take back), settling
 // Unconfirmed messages from the latest page, and the history state.
+// C++
 #include <optional>
 
+// Qt
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
 
+// Presence
 #include "models/ChatMessageRecord.h"
 #include "models/ChatModel.h"
 

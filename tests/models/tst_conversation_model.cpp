@@ -1,10 +1,12 @@
 // ConversationListModel: the order (unread first, then last activity), live moves instead of
 // resets, the friend list's names and presence, unread totals, and the model tester throughout.
+// Qt
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
 
+// Presence
 #include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"

@@ -1,11 +1,13 @@
 // FriendListModel and FriendSortFilterProxy: roles, setFriends, coalesced presence updates,
 // stale/unknown marking, sort and filter, model-tester storms and a 100,000-row burst.
+// C++
 #include <algorithm>
 #include <chrono>
 #include <optional>
 #include <utility>
 #include <vector>
 
+// Qt
 #include <QAbstractItemModelTester>
 #include <QHash>
 #include <QLocale>
@@ -14,6 +16,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+// Presence
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 #include "models/PresenceState.h"

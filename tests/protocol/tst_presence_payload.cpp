@@ -2,14 +2,17 @@
 // presence as JSON, the payload a Redis store publishes on a user's channel. What arrives there
 // is outside input, so every malformed payload must be refused with a reason, never half read.
 
+// C++
+#include <optional>
+
+// Qt
+#include <QTest>
+
+// Presence
 #include "protocol/ErrorCode.h"
 #include "protocol/PresencePayload.h"
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
-
-#include <QTest>
-
-#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Protocol;

@@ -1,6 +1,18 @@
 // Tests for the wire protocol library (Presence::Protocol): framing, every client and server
 // message, identifier rules, rejection of malformed input and error codes.
 
+// C++
+#include <optional>
+#include <utility>
+#include <variant>
+
+// Qt
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+// Presence
 #include "protocol/ClientMessages.h"
 #include "protocol/Digest.h"
 #include "protocol/ErrorCode.h"
@@ -8,15 +20,6 @@
 #include "protocol/Identifiers.h"
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QTest>
-
-#include <optional>
-#include <utility>
-#include <variant>
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Protocol;

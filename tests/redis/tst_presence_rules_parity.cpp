@@ -10,17 +10,13 @@
 // The redis-server is the shared one named by PRESENCE_TEST_REDIS_URL when set, else a private
 // one; the keys are under a prefix of this program's own, deleted afterwards.
 
-#include "RedisTestBed.h"
+// C++
+#include <array>
+#include <chrono>
+#include <functional>
+#include <optional>
 
-#include "protocol/PresencePayload.h"
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/presence/PresenceRules.h"
-#include "server-mock/redis/RedisScripts.h"
-#include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/redis/client/RedisReply.h"
-#include "server-mock/redis/client/RedisSubscriber.h"
-
+// Qt
 #include <QByteArrayList>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -30,10 +26,16 @@
 #include <QTest>
 #include <QTimer>
 
-#include <array>
-#include <chrono>
-#include <functional>
-#include <optional>
+// Presence
+#include "RedisTestBed.h"
+#include "protocol/PresencePayload.h"
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/presence/PresenceRules.h"
+#include "server-mock/redis/RedisScripts.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/redis/client/RedisReply.h"
+#include "server-mock/redis/client/RedisSubscriber.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

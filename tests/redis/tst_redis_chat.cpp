@@ -6,17 +6,12 @@
 // one; every test function has a key prefix of its own, deleted afterwards. The test that stops
 // Redis uses a private redis-server.
 
-#include "ClientSteps.h"
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "RedisTestBed.h"
-#include "TestClient.h"
-#include "tests/harness/RedisServer.h"
+// C++
+#include <algorithm>
+#include <memory>
+#include <optional>
 
-#include "server-mock/redis/RedisChatStore.h"
-#include "server-mock/redis/RedisPresenceStore.h"
-#include "server-mock/redis/client/RedisClient.h"
-
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,9 +20,16 @@
 #include <QSet>
 #include <QTest>
 
-#include <algorithm>
-#include <memory>
-#include <optional>
+// Presence
+#include "ClientSteps.h"
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "RedisTestBed.h"
+#include "TestClient.h"
+#include "server-mock/redis/RedisChatStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "tests/harness/RedisServer.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -3,14 +3,13 @@
 // flushed first), else one of its own. Tests that kill and restart Redis always start their
 // own, on a free loopback port in a temporary directory.
 
-#include "RedisTestBed.h"
-#include "tests/harness/RedisServer.h"
+// C++
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
 
-#include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/redis/client/RedisReply.h"
-#include "server-mock/redis/client/RedisSubscriber.h"
-#include "server-mock/redis/client/RedisUrl.h"
-
+// Qt
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QHostAddress>
@@ -22,10 +21,13 @@
 #include <QTest>
 #include <QTimer>
 
-#include <algorithm>
-#include <limits>
-#include <memory>
-#include <optional>
+// Presence
+#include "RedisTestBed.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/redis/client/RedisReply.h"
+#include "server-mock/redis/client/RedisSubscriber.h"
+#include "server-mock/redis/client/RedisUrl.h"
+#include "tests/harness/RedisServer.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -8,18 +8,13 @@
 // keys or channels, and its keys are deleted afterwards. Tests that stop Redis or start without
 // one always use a private redis-server.
 
-#include "ClientSteps.h"
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "RedisTestBed.h"
-#include "TestClient.h"
-#include "tests/harness/MockServerProcess.h"
-#include "tests/harness/RedisServer.h"
+// C++
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
 
-#include "server-mock/directory/UsersFile.h"
-#include "server-mock/redis/RedisPresenceStore.h"
-#include "server-mock/redis/client/RedisClient.h"
-
+// Qt
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
@@ -33,10 +28,17 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <algorithm>
-#include <chrono>
-#include <memory>
-#include <optional>
+// Presence
+#include "ClientSteps.h"
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "RedisTestBed.h"
+#include "TestClient.h"
+#include "server-mock/directory/UsersFile.h"
+#include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/redis/client/RedisClient.h"
+#include "tests/harness/MockServerProcess.h"
+#include "tests/harness/RedisServer.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

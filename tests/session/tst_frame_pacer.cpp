@@ -1,15 +1,18 @@
 // The client's frame pacer on its own, on a clock the test moves: frames go at once while
 // unpaced and within the budget, wait in order when it is spent, and leave only as the clock
 // gives budget back; whoever waits for budget hears once the outbox is empty.
-#include "protocol/Frame.h"
-#include "session/FramePacer.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QStringList>
 #include <QTest>
 
-#include <chrono>
+// Presence
+#include "protocol/Frame.h"
+#include "session/FramePacer.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

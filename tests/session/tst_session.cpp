@@ -4,20 +4,12 @@
 // keeping the gateway's subscriptions equal to what is wanted, and surviving a peer that sends
 // stale or malformed frames (a scripted server, since the real gateway never misbehaves).
 
-#include "GatewayFixture.h"
-#include "SessionFixture.h"
-#include "TestClient.h"
-#include "tests/harness/ClosedPort.h"
-#include "tests/harness/TcpProxy.h"
+// C++
+#include <algorithm>
+#include <chrono>
+#include <memory>
 
-#include "protocol/Backoff.h"
-#include "protocol/ClientMessages.h"
-#include "protocol/Frame.h"
-#include "protocol/ServerMessages.h"
-#include "server-mock/chat/MemoryChatStore.h"
-#include "server-mock/presence/MemoryPresenceStore.h"
-#include "session/GatewaySession.h"
-
+// Qt
 #include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -27,9 +19,19 @@
 #include <QWebSocket>
 #include <QWebSocketServer>
 
-#include <algorithm>
-#include <chrono>
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "SessionFixture.h"
+#include "TestClient.h"
+#include "protocol/Backoff.h"
+#include "protocol/ClientMessages.h"
+#include "protocol/Frame.h"
+#include "protocol/ServerMessages.h"
+#include "server-mock/chat/MemoryChatStore.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
+#include "session/GatewaySession.h"
+#include "tests/harness/ClosedPort.h"
+#include "tests/harness/TcpProxy.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

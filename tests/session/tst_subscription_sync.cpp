@@ -2,16 +2,19 @@
 // wanted set (unsubscribe first, batches under the limits, the cap), what it does with the
 // answers (snapshots, refusals, pushes older than what it holds), and how it waits for frame
 // budget and then sends the difference as it is then.
-#include "protocol/Frame.h"
-#include "session/FramePacer.h"
-#include "session/SubscriptionSync.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QStringList>
 #include <QTest>
 
-#include <chrono>
+// Presence
+#include "protocol/Frame.h"
+#include "session/FramePacer.h"
+#include "session/SubscriptionSync.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,12 +1,14 @@
 #include "ClientSteps.h"
 
-#include "GatewayFixture.h"
-#include "PresenceFrames.h"
-#include "TestClient.h"
-
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
+
+// Presence
+#include "GatewayFixture.h"
+#include "PresenceFrames.h"
+#include "TestClient.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,11 +1,13 @@
 #pragma once
 
+// C++
+#include <memory>
+
+// Qt
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
-
-#include <memory>
 
 class TestClient;
 

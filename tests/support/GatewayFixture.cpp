@@ -1,16 +1,18 @@
 #include "GatewayFixture.h"
 
-#include "server-mock/chat/MemoryChatStore.h"
-#include "server-mock/directory/UsersFile.h"
-#include "server-mock/presence/MemoryPresenceStore.h"
-#include "server-mock/redis/RedisChatStore.h"
-#include "server-mock/redis/RedisPresenceStore.h"
-
+// Qt
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 #include <QtDebug>
+
+// Presence
+#include "server-mock/chat/MemoryChatStore.h"
+#include "server-mock/directory/UsersFile.h"
+#include "server-mock/presence/MemoryPresenceStore.h"
+#include "server-mock/redis/RedisChatStore.h"
+#include "server-mock/redis/RedisPresenceStore.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;

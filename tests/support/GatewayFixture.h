@@ -1,13 +1,17 @@
 #pragma once
 
+// C++
+#include <memory>
+
+// Qt
+#include <QStringList>
+
+// Presence
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/qa/QaGateway.h"
 #include "server-mock/redis/client/RedisUrl.h"
 #include "server-mock/server/Gateway.h"
 #include "server-mock/server/GatewayConfig.h"
-
-#include <QStringList>
-#include <memory>
 
 // Test scenery: a small population written as a users file and an in-process gateway
 // listening on a free loopback port.

@@ -3,14 +3,16 @@
 // Palettes and colour measures for the tests that grab painted widgets, header-only so any
 // test can use it whatever it links.
 
+// C++
+#include <algorithm>
+#include <cmath>
+
+// Qt
 #include <QApplication>
 #include <QColor>
 #include <QPalette>
 #include <QString>
 #include <QStyle>
-
-#include <algorithm>
-#include <cmath>
 
 inline QPalette lightPalette()
 {

@@ -3,14 +3,17 @@
 // Presence frames as docs/protocol.md spells them, for tests that compare what a client
 // received with what it should have; header-only.
 
-#include "GatewayFixture.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <optional>
+// Presence
+#include "GatewayFixture.h"
 
 namespace PresenceFrames {
 

@@ -11,6 +11,14 @@
 // lines, one space between fields, no spaces inside braces, the last line ends with a
 // newline, and only "NaN", "+Inf" and "-Inf" are spelled with letters.
 
+// C++
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <utility>
+
+// Qt
 #include <QByteArray>
 #include <QByteArrayList>
 #include <QList>
@@ -18,12 +26,6 @@
 #include <QSet>
 #include <QString>
 #include <QStringDecoder>
-
-#include <charconv>
-#include <cmath>
-#include <limits>
-#include <optional>
-#include <utility>
 
 namespace Presence::TestSupport {
 

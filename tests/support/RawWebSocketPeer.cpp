@@ -1,5 +1,6 @@
 #include "RawWebSocketPeer.h"
 
+// Qt
 #include <QTest>
 #include <QtEndian>
 

@@ -1,10 +1,13 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QByteArray>
 #include <QList>
 #include <QObject>
 #include <QTcpSocket>
-#include <optional>
 
 // A deliberately rude WebSocket client over a plain TCP socket: it completes the handshake
 // and sends text frames, but never answers pings or close frames on its own, like a peer

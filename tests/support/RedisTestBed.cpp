@@ -1,10 +1,13 @@
 #include "RedisTestBed.h"
 
+// C++
+#include <chrono>
+
+// Qt
 #include <QCoreApplication>
 #include <QTest>
 
-#include <chrono>
-
+// Presence
 #include "tests/harness/RedisCall.h"
 
 using namespace Presence::Gateway;

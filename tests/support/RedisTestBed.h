@@ -1,13 +1,16 @@
 #pragma once
 
-#include "tests/harness/RedisServer.h"
+// C++
+#include <memory>
 
-#include "server-mock/redis/client/RedisClient.h"
-#include "server-mock/redis/client/RedisUrl.h"
-
+// Qt
 #include <QByteArray>
 #include <QString>
-#include <memory>
+
+// Presence
+#include "server-mock/redis/client/RedisClient.h"
+#include "server-mock/redis/client/RedisUrl.h"
+#include "tests/harness/RedisServer.h"
 
 // One command, waited for with the event loop running (redisCall()); an error reply when none
 // came in time.

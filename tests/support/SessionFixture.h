@@ -1,15 +1,18 @@
 #pragma once
 
-#include "protocol/ServerMessages.h"
-#include "session/GatewaySession.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QList>
 #include <QObject>
 #include <QSet>
 #include <QSignalSpy>
 #include <QString>
 
-#include <chrono>
+// Presence
+#include "protocol/ServerMessages.h"
+#include "session/GatewaySession.h"
 
 // Scenery for tests of the client session; header-only, so the support library stays free of
 // client code.

@@ -1,5 +1,6 @@
 #include "TestClient.h"
 
+// Qt
 #include <QJsonDocument>
 #include <QNetworkRequest>
 #include <QSignalSpy>

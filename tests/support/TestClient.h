@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QJsonObject>
 #include <QList>
 #include <QObject>

@@ -1,19 +1,20 @@
 #pragma once
 
+// Qt
+#include <QSize>
+#include <QString>
+#include <QTest>
+#include <QUrl>
+
+// Presence
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
-
 #include "app/SessionModelBridge.h"
 #include "app/WindowWiring.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/MainWindow.h"
-
-#include <QSize>
-#include <QString>
-#include <QTest>
-#include <QUrl>
 
 // The client core wired as the application wires it (session, friend model, bridge, chat
 // controller), without widgets. Header-only, like SessionFixture, so the support library

@@ -1,24 +1,10 @@
 // 1:1 chat end to end: real gateways on loopback ports, real sessions, and for one side the
 // real main window driven through its widgets (offscreen).
 
-#include "GatewayFixture.h"
-#include "SessionFixture.h"
-#include "tests/harness/TcpProxy.h"
+// C++
+#include <memory>
 
-#include "app/SessionModelBridge.h"
-#include "app/WindowWiring.h"
-#include "models/ChatModel.h"
-#include "models/FriendListModel.h"
-#include "server-mock/chat/MemoryChatStore.h"
-#include "session/ChatController.h"
-#include "session/GatewaySession.h"
-#include "ui/ChatHeader.h"
-#include "ui/ChatPane.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
-#include "ui/MessageInput.h"
-#include "ui/NewMessagesPill.h"
-
+// Qt
 #include <QLineEdit>
 #include <QListView>
 #include <QLoggingCategory>
@@ -27,7 +13,23 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "SessionFixture.h"
+#include "app/SessionModelBridge.h"
+#include "app/WindowWiring.h"
+#include "models/ChatModel.h"
+#include "models/FriendListModel.h"
+#include "server-mock/chat/MemoryChatStore.h"
+#include "session/ChatController.h"
+#include "session/GatewaySession.h"
+#include "tests/harness/TcpProxy.h"
+#include "ui/ChatHeader.h"
+#include "ui/ChatPane.h"
+#include "ui/FriendListPane.h"
+#include "ui/MainWindow.h"
+#include "ui/MessageInput.h"
+#include "ui/NewMessagesPill.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

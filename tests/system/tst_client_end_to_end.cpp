@@ -3,25 +3,27 @@
 // against one in-process gateway with a 300 ms grace. What one user does shows up in the
 // other's list, only while it is watched, and a lost gateway leaves nothing that looks live.
 
-#include "GatewayFixture.h"
-#include "TestClient.h"
+// C++
+#include <algorithm>
+#include <chrono>
+#include <memory>
 
-#include "app/SessionModelBridge.h"
-#include "models/FriendListModel.h"
-#include "models/FriendSortFilterProxy.h"
-#include "models/PresenceState.h"
-#include "session/GatewaySession.h"
-#include "ui/ViewportSubscriptions.h"
-
+// Qt
 #include <QElapsedTimer>
 #include <QListView>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
-#include <algorithm>
-#include <chrono>
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "TestClient.h"
+#include "app/SessionModelBridge.h"
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
+#include "models/PresenceState.h"
+#include "session/GatewaySession.h"
+#include "ui/ViewportSubscriptions.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -2,12 +2,11 @@
 // clean shutdown on SIGTERM/SIGINT, exit codes for bad input, --help/--version, and that two
 // servers can share a machine (port 0, no fixed port).
 
-#include "TestClient.h"
-#include "tests/harness/MockServerProcess.h"
+// C++
+#include <csignal>
+#include <optional>
 
-#include "protocol/CloseCode.h"
-#include "server-mock/directory/UsersFile.h"
-
+// Qt
 #include <QFile>
 #include <QJsonArray>
 #include <QProcess>
@@ -15,8 +14,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
-#include <optional>
+// Presence
+#include "TestClient.h"
+#include "protocol/CloseCode.h"
+#include "server-mock/directory/UsersFile.h"
+#include "tests/harness/MockServerProcess.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;

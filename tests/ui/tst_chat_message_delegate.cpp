@@ -6,11 +6,13 @@
 // bubbles, the error-coloured outline of a refused message, the dashes and fainter colours of
 // one not acknowledged yet, and text that contrasts with its bubble in a light and a dark
 // palette.
+// C++
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <utility>
 
+// Qt
 #include <QApplication>
 #include <QDebug>
 #include <QHelpEvent>
@@ -23,6 +25,7 @@
 #include <QTimeZone>
 #include <QToolTip>
 
+// Presence
 #include "models/ChatModel.h"
 #include "tests/support/PaletteProbe.h"
 #include "ui/ChatMessageDelegate.h"

@@ -1,6 +1,7 @@
 // The chat pane's widgets, driven as a user drives them (offscreen): a session that is not
 // connected, a friend list with one friend, and the conversation's model fed directly, so
 // every message and time is the test's. What the gateway does is tst_chat_end_to_end's.
+// Qt
 #include <QApplication>
 #include <QClipboard>
 #include <QDesktopServices>
@@ -15,6 +16,7 @@
 #include <QTest>
 #include <QTimer>
 
+// Presence
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"

@@ -5,12 +5,14 @@
 // selection colours, the avatar colour and its initials' contrast, and right-to-left mirroring.
 // The unread badge: its fill and place in both palettes and directions, the room the name makes
 // for it, "99+", and the unread count in the accessible text the friend list pane gives its view.
+// C++
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
 #include <utility>
 
+// Qt
 #include <QApplication>
 #include <QHelpEvent>
 #include <QIdentityProxyModel>
@@ -25,6 +27,7 @@
 #include <QTimeZone>
 #include <QToolTip>
 
+// Presence
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
 #include "tests/support/PaletteProbe.h"

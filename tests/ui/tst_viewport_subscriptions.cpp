@@ -4,26 +4,28 @@
 // and below (plus rows that left less than `linger` ago), whatever moves the rows: scrolling,
 // filtering, sorting, resets, resizing, and never more than the gateway allows.
 
-#include "GatewayFixture.h"
-#include "TestClient.h"
+// C++
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <limits>
+#include <memory>
 
-#include "app/SessionModelBridge.h"
-#include "models/FriendListModel.h"
-#include "models/FriendSortFilterProxy.h"
-#include "session/GatewaySession.h"
-#include "ui/ViewportSubscriptions.h"
-
+// Qt
 #include <QElapsedTimer>
 #include <QListView>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
-#include <algorithm>
-#include <chrono>
-#include <functional>
-#include <limits>
-#include <memory>
+// Presence
+#include "GatewayFixture.h"
+#include "TestClient.h"
+#include "app/SessionModelBridge.h"
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
+#include "session/GatewaySession.h"
+#include "ui/ViewportSubscriptions.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,13 +1,15 @@
 #pragma once
 
-#include "protocol/PresenceStatus.h"
-#include "protocol/ServerMessages.h"
-#include "session/GatewaySession.h"
-
+// Qt
 #include <QHash>
 #include <QObject>
 #include <QStringList>
 #include <QUrl>
+
+// Presence
+#include "protocol/PresenceStatus.h"
+#include "protocol/ServerMessages.h"
+#include "session/GatewaySession.h"
 
 namespace Presence::Tools {
 

@@ -3,17 +3,20 @@
 // messages to a friend, waits for friends' presence, then prints "ready" and stays connected
 // until it is terminated (or exits, with --exit).
 
-#include "protocol/Identifiers.h"
-#include "tools/screenshots/ScriptedClient.h"
+// C++
+#include <chrono>
+#include <optional>
 
+// Qt
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
 #include <QTextStream>
 #include <QTimer>
 
-#include <chrono>
-#include <optional>
+// Presence
+#include "protocol/Identifiers.h"
+#include "tools/screenshots/ScriptedClient.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence;

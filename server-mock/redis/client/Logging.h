@@ -1,5 +1,6 @@
 #pragma once
 
+// Qt
 #include <QLoggingCategory>
 
 // Redis: connection state at info and above; command arguments (user ids) only at debug.

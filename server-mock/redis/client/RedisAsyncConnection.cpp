@@ -1,16 +1,21 @@
 #include "server-mock/redis/client/RedisAsyncConnection.h"
 
-#include "server-mock/redis/client/Logging.h"
+// C++
+#include <algorithm>
+#include <utility>
+#include <vector>
+// System
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
 
+// Qt
 #include <QHostAddress>
 #include <QHostInfo>
 #include <QPointer>
 #include <QSocketNotifier>
-#include <algorithm>
-#include <hiredis/async.h>
-#include <hiredis/hiredis.h>
-#include <utility>
-#include <vector>
+
+// Presence
+#include "server-mock/redis/client/Logging.h"
 
 using namespace Qt::StringLiterals;
 

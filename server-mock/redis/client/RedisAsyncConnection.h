@@ -1,17 +1,21 @@
 #pragma once
 
-#include "protocol/Backoff.h"
-#include "server-mock/redis/client/RedisReply.h"
-#include "server-mock/redis/client/RedisUrl.h"
-
-#include <QByteArray>
-#include <QList>
-#include <QObject>
-#include <QTimer>
+// C++
 #include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
+
+// Qt
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QTimer>
+
+// Presence
+#include "protocol/Backoff.h"
+#include "server-mock/redis/client/RedisReply.h"
+#include "server-mock/redis/client/RedisUrl.h"
 
 struct redisAsyncContext;
 class QHostInfo;

@@ -1,9 +1,12 @@
 #include "server-mock/redis/client/RedisClient.h"
 
-#include <QPointer>
+// C++
 #include <algorithm>
 #include <initializer_list>
 #include <utility>
+
+// Qt
+#include <QPointer>
 
 using namespace Qt::StringLiterals;
 

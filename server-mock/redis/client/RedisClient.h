@@ -1,14 +1,18 @@
 #pragma once
 
-#include "server-mock/redis/client/RedisAsyncConnection.h"
-#include "server-mock/redis/client/RedisReply.h"
-#include "server-mock/redis/client/RedisScript.h"
+// C++
+#include <chrono>
+#include <functional>
 
+// Qt
 #include <QByteArray>
 #include <QList>
 #include <QObject>
-#include <chrono>
-#include <functional>
+
+// Presence
+#include "server-mock/redis/client/RedisAsyncConnection.h"
+#include "server-mock/redis/client/RedisReply.h"
+#include "server-mock/redis/client/RedisScript.h"
 
 namespace Presence::Gateway {
 

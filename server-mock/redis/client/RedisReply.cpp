@@ -1,5 +1,6 @@
 #include "server-mock/redis/client/RedisReply.h"
 
+// System
 #include <hiredis/hiredis.h>
 
 namespace Presence::Gateway {

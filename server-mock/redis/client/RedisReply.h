@@ -1,9 +1,12 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QByteArray>
 #include <QList>
 #include <QString>
-#include <optional>
 
 struct redisReply;
 

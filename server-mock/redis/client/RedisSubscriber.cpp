@@ -1,9 +1,11 @@
 #include "server-mock/redis/client/RedisSubscriber.h"
 
+// Qt
+#include <QPointer>
+
+// Presence
 #include "server-mock/redis/client/Logging.h"
 #include "server-mock/redis/client/RedisReply.h"
-
-#include <QPointer>
 
 using namespace Qt::StringLiterals;
 

@@ -1,12 +1,16 @@
 #pragma once
 
-#include "server-mock/redis/client/RedisAsyncConnection.h"
+// C++
+#include <chrono>
 
+// Qt
 #include <QByteArray>
 #include <QHash>
 #include <QObject>
 #include <QSet>
-#include <chrono>
+
+// Presence
+#include "server-mock/redis/client/RedisAsyncConnection.h"
 
 namespace Presence::Gateway {
 

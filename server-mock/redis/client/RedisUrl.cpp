@@ -1,7 +1,10 @@
 #include "server-mock/redis/client/RedisUrl.h"
 
-#include <QHostAddress>
+// C++
 #include <algorithm>
+
+// Qt
+#include <QHostAddress>
 
 using namespace Qt::StringLiterals;
 

@@ -1,8 +1,11 @@
 #pragma once
 
+// C++
+#include <optional>
+
+// Qt
 #include <QString>
 #include <QStringView>
-#include <optional>
 
 namespace Presence::Gateway {
 

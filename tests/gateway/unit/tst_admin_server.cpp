@@ -3,12 +3,11 @@
 // are about the HTTP layer: routes, credentials, limits and error answers. The gateway behind
 // the backend interface is tested end to end elsewhere.
 
-#include "tests/harness/HttpCall.h"
+// C++
+#include <chrono>
+#include <memory>
 
-#include "server-mock/admin/AdminBackend.h"
-#include "server-mock/admin/AdminServer.h"
-#include "server-mock/qa/FaultSpec.h"
-
+// Qt
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,8 +21,12 @@
 #include <QTcpSocket>
 #include <QTest>
 #include <QTimer>
-#include <chrono>
-#include <memory>
+
+// Presence
+#include "server-mock/admin/AdminBackend.h"
+#include "server-mock/admin/AdminServer.h"
+#include "server-mock/qa/FaultSpec.h"
+#include "tests/harness/HttpCall.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -3,18 +3,21 @@
 // second, realistic sessions and share of users online, and refusals the command line can
 // print.
 
-#include "server-mock/qa/ChurnModel.h"
-
-#include <QHash>
-#include <QSet>
-#include <QStringList>
-#include <QTest>
-
+// C++
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <vector>
+
+// Qt
+#include <QHash>
+#include <QSet>
+#include <QStringList>
+#include <QTest>
+
+// Presence
+#include "server-mock/qa/ChurnModel.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;

@@ -1,20 +1,22 @@
 // Tests for the gateway's metrics (MetricsRegistry and its families) in the Prometheus text
 // format, and for the strict reader of that format the /metrics tests share (PrometheusText).
 
-#include "server-mock/metrics/MetricsRegistry.h"
-#include "server-mock/metrics/PrometheusFormat.h"
-
-#include "PrometheusText.h"
-
-#include <QRegularExpression>
-#include <QTest>
-
+// C++
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
+
+// Qt
+#include <QRegularExpression>
+#include <QTest>
+
+// Presence
+#include "PrometheusText.h"
+#include "server-mock/metrics/MetricsRegistry.h"
+#include "server-mock/metrics/PrometheusFormat.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,6 +1,17 @@
 // Unit tests for the gateway's presence machinery, without sockets: the pure presence rules,
 // the in-memory store, the grace queue, the frame rate limiter and the subscription registry.
 
+// C++
+#include <chrono>
+#include <optional>
+
+// Qt
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+// Presence
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/core/GraceQueue.h"
@@ -8,14 +19,6 @@
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/SubscriptionRegistry.h"
 #include "server-mock/server/RateLimiter.h"
-
-#include <QDateTime>
-#include <QElapsedTimer>
-#include <QSignalSpy>
-#include <QTest>
-
-#include <chrono>
-#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

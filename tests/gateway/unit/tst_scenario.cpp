@@ -2,9 +2,10 @@
 // starts (FaultSpec): every step and fault kind, the time syntax, the order of steps, and
 // refusals that name the line and the field (docs/scenarios.md).
 
-#include "server-mock/qa/FaultSpec.h"
-#include "server-mock/qa/Scenario.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -13,7 +14,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <optional>
+// Presence
+#include "server-mock/qa/FaultSpec.h"
+#include "server-mock/qa/Scenario.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;

@@ -1,14 +1,17 @@
 // Tests for the command line of presence-mock-server (ServerOptions::parse): defaults,
 // accepted forms, the help and version actions, and refusals that name the option.
 
-#include "server-mock/app/ServerOptions.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QFile>
 #include <QHostAddress>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <optional>
+// Presence
+#include "server-mock/app/ServerOptions.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;

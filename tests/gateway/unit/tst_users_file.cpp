@@ -1,17 +1,20 @@
 // Tests for the gateway's population: reading and writing users files (UsersFile), the
 // directory they fill (UserDirectory) and the reproducible QA population (PopulationGenerator).
 
-#include "server-mock/directory/PopulationGenerator.h"
-#include "server-mock/directory/UserDirectory.h"
-#include "server-mock/directory/UsersFile.h"
+// C++
+#include <optional>
 
+// Qt
 #include <QFile>
 #include <QSet>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <optional>
+// Presence
+#include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/directory/UserDirectory.h"
+#include "server-mock/directory/UsersFile.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Gateway;
