@@ -14,13 +14,14 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # dbus-daemon runs a private bus in the tests of the desktop's idle time, lock and notifications.
 # fonts-noto-color-emoji: emoji in messages are drawn in colour (ui/EmojiRuns.h).
 # clang-format: the test command checks the sources' format (tools/check-format.sh).
+# python3: it checks the include groups too (tools/include-groups.py).
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-websockets-dev qt6-httpserver-dev
     libqt6svg6
     qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
     pkg-config libhiredis-dev redis-server
-    dbus-daemon fonts-noto-color-emoji clang-format
+    dbus-daemon fonts-noto-color-emoji clang-format python3
 )
 
 presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
