@@ -41,7 +41,7 @@ inline QByteArray infoField(const QByteArray &info, const QByteArray &name)
 
 // CPU seconds the Redis server has used (used_cpu_user + used_cpu_sys of INFO cpu: the whole
 // redis-server process, as getrusage reports it); nullopt if it did not answer.
-inline std::optional<double> redisCpuSeconds(Presence::Gateway::RedisClient &client)
+inline std::optional<double> redisCpuSeconds(Presence::Server::RedisClient &client)
 {
     const auto reply = redisCall(client, { "INFO", "cpu" });
     const auto text = reply ? reply->toBytes() : std::nullopt;
@@ -52,7 +52,7 @@ inline std::optional<double> redisCpuSeconds(Presence::Gateway::RedisClient &cli
 }
 
 // "7.0.15", or "?" if the server did not say.
-inline QByteArray redisVersion(Presence::Gateway::RedisClient &client)
+inline QByteArray redisVersion(Presence::Server::RedisClient &client)
 {
     const auto reply = redisCall(client, { "INFO", "server" });
     const auto text = reply ? reply->toBytes() : std::nullopt;
@@ -95,7 +95,7 @@ inline double residentMiB()
 // that it runs once they are gone.
 class KeyCleanup {
 public:
-    KeyCleanup(Presence::Gateway::RedisClient &client, QByteArray prefix, bool enabled)
+    KeyCleanup(Presence::Server::RedisClient &client, QByteArray prefix, bool enabled)
         : m_client(client)
         , m_prefix(std::move(prefix))
         , m_enabled(enabled)
@@ -116,15 +116,15 @@ public:
     KeyCleanup &operator=(const KeyCleanup &) = delete;
 
 private:
-    Presence::Gateway::RedisClient &m_client;
+    Presence::Server::RedisClient &m_client;
     QByteArray m_prefix;
     bool m_enabled;
 };
 
 // The Redis a benchmark works in: the one given with --redis, else `local` started here (and
 // stopped when it goes); false with the reason on stderr when it cannot start.
-inline bool redisToUse(const std::optional<Presence::Gateway::RedisUrl> &given, RedisServer &local,
-    Presence::Gateway::RedisUrl *url)
+inline bool redisToUse(const std::optional<Presence::Server::RedisUrl> &given, RedisServer &local,
+    Presence::Server::RedisUrl *url)
 {
     if (!given && !local.start()) {
         std::fprintf(stderr, "%s (or pass --redis)\n", qPrintable(local.error()));

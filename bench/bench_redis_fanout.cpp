@@ -71,17 +71,17 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::MemoryChatStore;
-using Presence::Gateway::RedisClient;
-using Presence::Gateway::RedisPresenceStore;
-using Presence::Gateway::RedisReply;
-using Presence::Gateway::RedisStoreOptions;
-using Presence::Gateway::RedisUrl;
-using Presence::Gateway::UserDirectory;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
+using Presence::Server::MemoryChatStore;
+using Presence::Server::RedisClient;
+using Presence::Server::RedisPresenceStore;
+using Presence::Server::RedisReply;
+using Presence::Server::RedisStoreOptions;
+using Presence::Server::RedisUrl;
+using Presence::Server::UserDirectory;
 using RedisBench::waitUntil;
 
 namespace {
@@ -534,7 +534,7 @@ int main(int argc, char *argv[])
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
 
     // Two sockets per connection (client and gateway side), plus Redis and the listeners.
-    const long fileLimit = Presence::Gateway::raiseOpenFileLimit();
+    const long fileLimit = Presence::Server::raiseOpenFileLimit();
     const long filesNeeded = 4L * options.connections + 100;
     if (fileLimit >= 0 && fileLimit < filesNeeded) {
         std::fprintf(stderr, "open-file limit %ld, but %ld are needed\n", fileLimit, filesNeeded);

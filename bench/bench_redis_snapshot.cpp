@@ -41,15 +41,15 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::ConnectionId;
-using Presence::Gateway::RedisClient;
-using Presence::Gateway::RedisPresenceStore;
-using Presence::Gateway::RedisReply;
-using Presence::Gateway::RedisStoreOptions;
-using Presence::Gateway::RedisUrl;
 using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
+using Presence::Server::ConnectionId;
+using Presence::Server::RedisClient;
+using Presence::Server::RedisPresenceStore;
+using Presence::Server::RedisReply;
+using Presence::Server::RedisStoreOptions;
+using Presence::Server::RedisUrl;
 using RedisBench::waitUntil;
 
 namespace {

@@ -16,7 +16,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/qa/FaultSpec.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // What the admin and heartbeat HTTP server (AdminServer) asks of the gateway. The HTTP side
 // parses, authorises and limits requests; everything here is given checked input. Answers that
@@ -59,4 +59,4 @@ public:
     virtual void presenceOf(const QStringList &ids, QObject *context, PresenceCallback done) = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

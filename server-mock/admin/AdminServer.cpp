@@ -31,7 +31,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -516,4 +516,4 @@ void AdminServer::presence(const QHttpServerRequest &request, QTcpSocket *socket
         });
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -16,7 +16,7 @@ class QHttpServer;
 class QHttpServerRequest;
 class QTcpSocket;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class AdminBackend;
 class GatedTcpServer;
@@ -72,4 +72,4 @@ private:
     GatedTcpServer *m_listener;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -10,7 +10,7 @@
 // Presence
 #include "server-mock/http/HttpLimits.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // How an AdminServer listens and what it allows; defaults are the documented ones
 // (docs/admin-api.md).
@@ -34,4 +34,4 @@ struct AdminServerOptions {
     HttpLimits http;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

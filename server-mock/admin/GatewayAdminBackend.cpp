@@ -10,7 +10,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::ChosenStatus;
 
@@ -133,4 +133,4 @@ void GatewayAdminBackend::presenceOf(
     m_gateway.store()->snapshot(ids, context, std::move(done));
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

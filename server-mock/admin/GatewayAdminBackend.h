@@ -10,7 +10,7 @@
 #include "server-mock/admin/AdminBackend.h"
 #include "server-mock/core/GraceQueue.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class QaGateway;
 
@@ -47,4 +47,4 @@ private:
     GraceQueue m_heartbeats;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

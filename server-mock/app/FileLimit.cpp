@@ -3,7 +3,7 @@
 // System
 #include <sys/resource.h>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 long raiseOpenFileLimit()
 {
@@ -19,4 +19,4 @@ long raiseOpenFileLimit()
     return limit.rlim_cur == RLIM_INFINITY ? -1 : long(limit.rlim_cur);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

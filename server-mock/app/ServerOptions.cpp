@@ -13,7 +13,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -382,4 +382,4 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     return options;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

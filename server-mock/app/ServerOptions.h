@@ -12,7 +12,7 @@
 #include "server-mock/redis/RedisStoreOptions.h"
 #include "server-mock/server/GatewayConfig.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The command line of presence-mock-server, checked: every value is in range or the
 // parse fails with a message naming the option.
@@ -41,4 +41,4 @@ struct ServerOptions {
         const QStringList &args, QString *error);
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -11,7 +11,7 @@
 #include <QSocketNotifier>
 #include <QtGlobal>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -66,4 +66,4 @@ void UnixSignalWatcher::onReadable()
         Q_EMIT signalReceived(byte);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

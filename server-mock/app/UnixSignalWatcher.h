@@ -6,7 +6,7 @@
 
 class QSocketNotifier;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Turns SIGINT/SIGTERM into a Qt signal on the event loop (self-pipe trick: the handler
 // only writes a byte, everything else happens outside signal context).
@@ -28,4 +28,4 @@ private:
     QSocketNotifier *m_notifier = nullptr;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -22,7 +22,7 @@
 #include "server-mock/redis/RedisPresenceStore.h"
 
 using namespace Qt::StringLiterals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 
 namespace {
 

@@ -13,7 +13,7 @@
 // Presence
 #include "protocol/ServerMessages.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Where one-to-one conversations live: each message gets its id and time here, and the recent
 // history of each pair of users is read back in pages. Asynchronous, like PresenceStore, so
@@ -90,4 +90,4 @@ Q_SIGNALS:
     void readMarkerMoved(const QString &userId, const Presence::Protocol::ReadMarkerEvent &marker);
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

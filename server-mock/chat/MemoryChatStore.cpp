@@ -10,7 +10,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::ChatMessage;
 
@@ -189,4 +189,4 @@ void MemoryChatStore::readPage(const QString &a, const QString &b,
         done(Failure::NotHeld);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

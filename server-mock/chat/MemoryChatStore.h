@@ -10,7 +10,7 @@
 // Presence
 #include "server-mock/chat/ChatStore.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The recent history of every one-to-one conversation, in this gateway's memory: the last
 // `capacity` messages of each pair of users, each user's conversations by last activity and
@@ -83,4 +83,4 @@ private:
     QHash<Key, Marker> m_markers;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

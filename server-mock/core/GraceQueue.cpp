@@ -1,6 +1,6 @@
 #include "server-mock/core/GraceQueue.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 GraceQueue::GraceQueue(std::chrono::milliseconds grace, QObject *parent)
     : QObject(parent)
@@ -64,4 +64,4 @@ void GraceQueue::scheduleFront()
     m_timer.start(std::max(wait, std::chrono::milliseconds(0)));
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

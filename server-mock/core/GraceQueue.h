@@ -10,7 +10,7 @@
 #include <QString>
 #include <QTimer>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Deadlines of one fixed length, one per user at most: since every entry waits the same
 // time, expiry order is insertion order, so a FIFO and a single timer serve any number of
@@ -51,4 +51,4 @@ private:
     QTimer m_timer;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

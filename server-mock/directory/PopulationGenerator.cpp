@@ -10,7 +10,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -127,4 +127,4 @@ UserDirectory PopulationGenerator::generate(int userCount, int friendsPerUser, q
     return directory;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

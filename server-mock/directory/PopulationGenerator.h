@@ -6,7 +6,7 @@
 // Presence
 #include "server-mock/directory/UserDirectory.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Makes a reproducible population for QA and demos: ids user0..user{N-1}, names drawn
 // from fixed lists, tokens derived from the seed, and exactly `friendsPerUser` mutual
@@ -19,4 +19,4 @@ public:
     [[nodiscard]] static UserDirectory generate(int userCount, int friendsPerUser, quint64 seed);
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -3,7 +3,7 @@
 // C++
 #include <algorithm>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 int UserDirectory::addUser(QString id, QString name, QString token)
 {
@@ -53,4 +53,4 @@ bool UserDirectory::areFriends(int a, int b) const
     return std::binary_search(friends.cbegin(), friends.cend(), b);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

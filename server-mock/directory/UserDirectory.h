@@ -8,7 +8,7 @@
 #include <QList>
 #include <QString>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The population a gateway serves: users, their tokens and their (mutual) friendships.
 // Users keep the order they were added in; friend lists follow that order, which makes
@@ -45,4 +45,4 @@ private:
     QHash<QString, int> m_byToken;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -15,7 +15,7 @@ using Presence::Protocol::isValidId;
 using Presence::Protocol::kMaxDisplayNameLength;
 using Presence::Protocol::kMaxTokenLength;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -197,4 +197,4 @@ bool UsersFile::save(const UserDirectory &directory, const QString &path, QStrin
     return true;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -9,7 +9,7 @@
 // Presence
 #include "server-mock/directory/UserDirectory.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Reads and writes the users file: {"users":[{"id","name","token","friends":[ids]}]}.
 // Friendship is mutual: listing it on either side is enough.
@@ -27,4 +27,4 @@ public:
         const UserDirectory &directory, const QString &path, QString *error);
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -9,7 +9,7 @@
 // Presence
 #include "protocol/Identifiers.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 BearerToken BearerToken::fromHeader(const QByteArray &authorization)
 {
@@ -42,4 +42,4 @@ bool secretsEqual(QStringView a, QStringView b)
     return difference == 0;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

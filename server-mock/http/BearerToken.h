@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringView>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The token of an "Authorization: Bearer <token>" header (RFC 6750 §2.1). The token is taken
 // as it is: 1-512 visible ASCII characters, no spaces (what a users file's tokens must be to be
@@ -27,4 +27,4 @@ struct BearerToken {
 // lengths (both are hashed first), so that a wrong guess teaches nothing about the right one.
 [[nodiscard]] bool secretsEqual(QStringView a, QStringView b);
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

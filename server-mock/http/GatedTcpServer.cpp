@@ -9,7 +9,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 GatedTcpServer::GatedTcpServer(const HttpLimits &limits, QObject *parent)
     : QTcpServer(parent)
@@ -45,4 +45,4 @@ void GatedTcpServer::handOver(QTcpSocket *socket)
     Q_EMIT socket->readyRead();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

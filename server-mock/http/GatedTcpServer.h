@@ -6,7 +6,7 @@
 // Presence
 #include "server-mock/http/HttpLimits.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The listening socket given to QHttpServer::bind(): every connection waits behind an
 // HttpRequestGate, and reaches the HTTP server only once its request has arrived whole and
@@ -26,4 +26,4 @@ private:
     int m_open = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

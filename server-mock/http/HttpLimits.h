@@ -6,7 +6,7 @@
 // Qt
 #include <QtGlobal>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // What one connection to the admin HTTP server may send (HttpRequestGate enforces it before
 // Qt's HTTP server reads anything). Every connection carries exactly one request.
@@ -22,4 +22,4 @@ struct HttpLimits {
     std::chrono::milliseconds requestTimeout { 10'000 };
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -5,7 +5,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -106,4 +106,4 @@ QByteArray HttpReply::toBytes() const
     return out;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -8,7 +8,7 @@
 #include <QPair>
 #include <QString>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The statuses the admin HTTP server answers with (docs/admin-api.md).
 enum class HttpStatus {
@@ -58,4 +58,4 @@ private:
     QList<QPair<QByteArray, QByteArray>> m_headers;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -10,7 +10,7 @@
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -125,4 +125,4 @@ void HttpRequestGate::dropInput()
         m_quiet.start();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -14,7 +14,7 @@
 
 class QTcpSocket;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class HttpReply;
 
@@ -54,4 +54,4 @@ private:
     QElapsedTimer m_refusedFor;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -6,7 +6,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -127,4 +127,4 @@ HttpRequestHead HttpRequestHead::read(QByteArrayView buffered, const HttpLimits 
     return head;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -7,7 +7,7 @@
 // Presence
 #include "server-mock/http/HttpLimits.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // What HttpRequestGate needs to know of an HTTP/1.x request head (RFC 9112 §2-3, §6), read
 // from the bytes buffered so far. Stricter than Qt's own parser, which guesses: a header line
@@ -30,4 +30,4 @@ struct HttpRequestHead {
     [[nodiscard]] static HttpRequestHead read(QByteArrayView buffered, const HttpLimits &limits);
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -6,7 +6,7 @@
 // Qt
 #include <QHostAddress>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -55,4 +55,4 @@ void PeerRateLimiter::forgetIdlePeers(Clock::time_point now)
         [&](QHash<QString, Peer>::iterator it) { return now - it->lastSeen >= m_refillTime; });
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -12,7 +12,7 @@
 
 class QHostAddress;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // One token bucket per peer address: the admin HTTP server's requests-per-second rule. Time is
 // passed in (testable). A bucket left alone long enough to be full again is forgotten, since a
@@ -42,4 +42,4 @@ private:
     QHash<QString, Peer> m_peers;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -3,7 +3,7 @@
 // Qt
 #include <QtGlobal>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // One counter series: a count that only goes up. Not atomic: the gateway counts on its own
 // thread, and a plain increment is what keeps per-frame counting free. Keep the reference
@@ -22,4 +22,4 @@ private:
     quint64 m_value = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

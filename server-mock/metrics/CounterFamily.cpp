@@ -3,7 +3,7 @@
 // C++
 #include <utility>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 CounterFamily::CounterFamily(QByteArray name, QByteArray help, QByteArrayList labelNames)
     : MetricFamily(std::move(name), std::move(help), Type::Counter, std::move(labelNames))
@@ -25,4 +25,4 @@ void CounterFamily::renderSamples(QByteArray &out) const
         appendSample(out, name(), labelValues, QByteArray::number(counter.value()));
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

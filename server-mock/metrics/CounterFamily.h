@@ -7,7 +7,7 @@
 #include "server-mock/metrics/Counter.h"
 #include "server-mock/metrics/MetricFamily.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Counters sharing a name, one series per combination of label values, e.g.
 // presence_frames_in_total{type="subscribe"}. A family without labels has its one series
@@ -27,4 +27,4 @@ private:
     Counter m_unexported; // counts for callers that gave the wrong number of label values
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -6,7 +6,7 @@
 // Presence
 #include "server-mock/metrics/PrometheusFormat.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 GaugeFamily::GaugeFamily(QByteArray name, QByteArray help, QByteArrayList labelNames)
     : MetricFamily(std::move(name), std::move(help), Type::Gauge, std::move(labelNames))
@@ -29,4 +29,4 @@ void GaugeFamily::renderSamples(QByteArray &out) const
         appendSample(out, name(), labelValues, PrometheusFormat::formatValue(read()));
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -7,7 +7,7 @@
 // Presence
 #include "server-mock/metrics/MetricFamily.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Gauges sharing a name, each series read through a callback when the metrics are rendered:
 // the numbers they report (connections, subscriptions) already live elsewhere, and a
@@ -28,4 +28,4 @@ private:
     std::map<QStringList, Reader> m_series; // sorted output
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

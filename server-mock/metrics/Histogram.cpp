@@ -6,7 +6,7 @@
 #include <numeric>
 #include <utility>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 QList<double> Histogram::defaultLatencyBounds()
 {
@@ -48,4 +48,4 @@ std::vector<quint64> Histogram::cumulativeCounts() const
     return counts;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -7,7 +7,7 @@
 // Qt
 #include <QList>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // One histogram series: how many observations fell at or below each fixed upper bound, plus
 // their count and sum. observe() touches one bucket; the cumulative counts the text format
@@ -41,4 +41,4 @@ private:
     double m_sum = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

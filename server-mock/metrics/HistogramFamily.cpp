@@ -6,7 +6,7 @@
 // Presence
 #include "server-mock/metrics/PrometheusFormat.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 HistogramFamily::HistogramFamily(
     QByteArray name, QByteArray help, QByteArrayList labelNames, QList<double> upperBounds)
@@ -50,4 +50,4 @@ void HistogramFamily::renderSamples(QByteArray &out) const
     }
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -7,7 +7,7 @@
 #include "server-mock/metrics/Histogram.h"
 #include "server-mock/metrics/MetricFamily.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Histograms sharing a name and bucket bounds, one series per combination of label values.
 // Each series is exported as name_bucket{...,le="bound"} lines (cumulative, +Inf last),
@@ -37,4 +37,4 @@ private:
     Histogram m_unexported; // for callers that gave the wrong number of label values
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

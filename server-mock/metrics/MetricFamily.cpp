@@ -7,7 +7,7 @@
 #include "server-mock/metrics/Logging.h"
 #include "server-mock/metrics/PrometheusFormat.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -73,4 +73,4 @@ void MetricFamily::appendSample(QByteArray &out, QByteArrayView sampleName,
     out.append(' ').append(value).append('\n');
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -5,7 +5,7 @@
 #include <QByteArrayList>
 #include <QStringList>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // What every metric family shares: a name, a help text, a type and the names of its labels;
 // each series of a family is told apart by its label values, one per label name, in order.
@@ -49,4 +49,4 @@ private:
     QByteArrayList m_labelNames;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

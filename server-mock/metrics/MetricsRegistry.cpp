@@ -7,7 +7,7 @@
 #include "server-mock/metrics/Logging.h"
 #include "server-mock/metrics/PrometheusFormat.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 MetricsRegistry::MetricsRegistry() = default;
 
@@ -116,4 +116,4 @@ QByteArray MetricsRegistry::problemWith(const MetricFamily &family) const
     return {};
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

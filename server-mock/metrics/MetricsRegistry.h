@@ -14,7 +14,7 @@
 #include "server-mock/metrics/GaugeFamily.h"
 #include "server-mock/metrics/HistogramFamily.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The gateway's metrics, rendered in the Prometheus text exposition format 0.0.4 for
 // GET /metrics. The gateway owns one; register every family once at start-up, keep the
@@ -67,4 +67,4 @@ private:
     std::vector<std::unique_ptr<MetricFamily>> m_refused;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace Presence::Gateway::PrometheusFormat {
+namespace Presence::Server::PrometheusFormat {
 
 namespace {
 
@@ -89,4 +89,4 @@ QByteArray formatValue(double value)
     return QByteArray(buffer.data(), result.ptr - buffer.data());
 }
 
-} // namespace Presence::Gateway::PrometheusFormat
+} // namespace Presence::Server::PrometheusFormat

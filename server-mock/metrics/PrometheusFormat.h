@@ -7,7 +7,7 @@
 
 // The pieces of the Prometheus text exposition format (version 0.0.4) that every metric
 // family writes: name checks, escaping and numbers.
-namespace Presence::Gateway::PrometheusFormat {
+namespace Presence::Server::PrometheusFormat {
 
 // [a-zA-Z_:][a-zA-Z0-9_:]*
 [[nodiscard]] bool isValidMetricName(QByteArrayView name);
@@ -24,4 +24,4 @@ void appendEscapedLabelValue(QByteArray &out, QStringView value);
 // library writes them; "NaN", "+Inf", "-Inf".
 [[nodiscard]] QByteArray formatValue(double value);
 
-} // namespace Presence::Gateway::PrometheusFormat
+} // namespace Presence::Server::PrometheusFormat

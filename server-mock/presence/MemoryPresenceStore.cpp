@@ -3,7 +3,7 @@
 // Qt
 #include <QDateTime>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::ChosenStatus;
 using Protocol::PresenceStatus;
@@ -114,4 +114,4 @@ void MemoryPresenceStore::snapshot(
         callback(result);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

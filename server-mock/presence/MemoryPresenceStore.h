@@ -12,7 +12,7 @@
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The default store: presence of this gateway's own connections, in memory.
 class MemoryPresenceStore : public PresenceStore {
@@ -53,4 +53,4 @@ private:
     GraceQueue m_grace;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -1,6 +1,6 @@
 #include "server-mock/presence/PresenceRules.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::ChosenStatus;
 using Protocol::PresenceStatus;
@@ -47,4 +47,4 @@ Publication decide(PresenceStatus published, PresenceStatus current, ChangeCause
     return Publication::Now;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -3,7 +3,7 @@
 // Presence
 #include "protocol/PresenceStatus.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The presence rules shared by every store: how devices add up to one status, and
 // when a change of that status is published. Pure functions, so both the in-memory
@@ -36,4 +36,4 @@ enum class Publication { Nothing, Now, AfterGrace };
 [[nodiscard]] Publication decide(
     Protocol::PresenceStatus published, Protocol::PresenceStatus current, ChangeCause cause);
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

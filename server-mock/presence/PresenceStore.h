@@ -13,7 +13,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/core/ConnectionId.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Where presence lives. The gateway reports its authenticated connections here and
 // learns of published changes from presencePublished(). The interface is asynchronous
@@ -57,4 +57,4 @@ Q_SIGNALS:
     void storeReset();
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

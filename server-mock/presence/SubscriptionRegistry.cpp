@@ -1,6 +1,6 @@
 #include "server-mock/presence/SubscriptionRegistry.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 bool SubscriptionRegistry::add(ConnectionId connection, const QString &userId)
 {
@@ -69,4 +69,4 @@ QList<ConnectionId> SubscriptionRegistry::watchersOf(const QString &userId) cons
     return QList<ConnectionId>(it->cbegin(), it->cend());
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

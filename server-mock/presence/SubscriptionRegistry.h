@@ -9,7 +9,7 @@
 // Presence
 #include "server-mock/presence/PresenceStore.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Who watches whom on this gateway: connection -> watched users, and back.
 // Announces the first watcher of a user and the departure of the last, so a shared
@@ -39,4 +39,4 @@ private:
     QHash<QString, QSet<ConnectionId>> m_watchers;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -6,7 +6,7 @@
 // Presence
 #include "server-mock/qa/SimulatedUsers.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -55,4 +55,4 @@ void ChurnDriver::onTick()
     m_timer.start(int(std::clamp<qint64>(m_model.nextAtMs() - m_clock.elapsed(), 0, 1000)));
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -11,7 +11,7 @@
 // Presence
 #include "server-mock/qa/ChurnModel.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class SimulatedUsers;
 
@@ -44,4 +44,4 @@ private:
     quint64 m_skipped = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -35,7 +35,7 @@ using namespace Qt::StringLiterals;
 // left, U uniform on [0, 1) and H a length-biased phase length (a long phase is more
 // likely to be the one in progress). For a log-normal, length-biased means mu + sigma^2.
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -230,4 +230,4 @@ std::optional<Protocol::ChosenStatus> ChurnModel::statusOf(Phase phase)
     return std::nullopt;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

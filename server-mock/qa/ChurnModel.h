@@ -16,7 +16,7 @@
 // Presence
 #include "protocol/PresenceStatus.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // One presence change of a simulated user, atMs after the start of the churn. No status
 // means the user's simulated device leaves (the user goes offline).
@@ -88,4 +88,4 @@ private:
     std::priority_queue<Due, std::vector<Due>, Later> m_queue;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

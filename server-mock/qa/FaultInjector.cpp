@@ -11,7 +11,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -127,4 +127,4 @@ bool FaultInjector::refusesConnections() const
         [](const FaultSpec &fault) { return fault.kind == FaultKind::Refuse; });
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

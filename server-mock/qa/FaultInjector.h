@@ -12,7 +12,7 @@
 // Presence
 #include "server-mock/qa/FaultSpec.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The faults QA started on purpose (docs/scenarios.md), from a scenario or the admin API: which
 // run, and what they mean for a user's connections. The gateway acts on faultStarted() and
@@ -46,8 +46,8 @@ public:
     [[nodiscard]] bool refusesConnections() const;
 
 Q_SIGNALS:
-    void faultStarted(const QString &id, const Presence::Gateway::FaultSpec &fault);
-    void faultEnded(const QString &id, const Presence::Gateway::FaultSpec &fault);
+    void faultStarted(const QString &id, const Presence::Server::FaultSpec &fault);
+    void faultEnded(const QString &id, const Presence::Server::FaultSpec &fault);
 
 private:
     [[nodiscard]] bool anyRunning(FaultKind kind, const QString &userId) const;
@@ -57,4 +57,4 @@ private:
     int m_nextNumber = 1;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -15,7 +15,7 @@ using namespace Qt::StringLiterals;
 using Presence::Protocol::FieldReader;
 using Presence::Protocol::Need;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -194,4 +194,4 @@ QJsonObject FaultSpec::toJson() const
     return json;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

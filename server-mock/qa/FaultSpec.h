@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QString>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // What a fault does to the gateway; the JSON field "kind" spells it in lower case.
 enum class FaultKind { Drop, Close, Delay, Stall, Duplicate, Reorder, Lose, Refuse, Crash };
@@ -42,4 +42,4 @@ struct FaultSpec {
     friend bool operator==(const FaultSpec &, const FaultSpec &) = default;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

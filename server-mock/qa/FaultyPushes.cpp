@@ -6,7 +6,7 @@
 // Presence
 #include "server-mock/qa/FaultInjector.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace Protocol;
 
@@ -63,4 +63,4 @@ void FaultyPushes::flushReordered()
         last.push(last.presence);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -8,7 +8,7 @@
 // Presence
 #include "server-mock/server/PresenceFanout.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class FaultInjector;
 struct FaultSpec;
@@ -38,4 +38,4 @@ private:
     QTimer m_reorderTimer;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -7,7 +7,7 @@
 #include "server-mock/qa/Logging.h"
 #include "server-mock/server/ClientConnection.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 QaGateway::QaGateway(GatewayConfig config, UserDirectory directory, PresenceStore *store,
     ChatStore *chats, QObject *parent)
@@ -95,4 +95,4 @@ void QaGateway::applyFaults(ClientConnection *connection)
         release(connection);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

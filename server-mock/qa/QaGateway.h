@@ -6,7 +6,7 @@
 #include "server-mock/qa/SimulatedUsers.h"
 #include "server-mock/server/Gateway.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The gateway as QA and demos run it (presence-mock-server, most tests): a Gateway with
 // simulated users and the faults of docs/scenarios.md acting on it from outside, through its
@@ -36,4 +36,4 @@ private:
     SimulatedUsers m_simulated;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

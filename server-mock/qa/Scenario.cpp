@@ -21,9 +21,9 @@ using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::FieldReader;
 using Presence::Protocol::Need;
 using std::chrono::milliseconds;
-using Action = Presence::Gateway::Scenario::Step::Action;
+using Action = Presence::Server::Scenario::Step::Action;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -439,4 +439,4 @@ std::optional<Scenario> Scenario::parse(
     return scenario;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

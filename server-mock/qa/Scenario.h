@@ -14,7 +14,7 @@
 #include "protocol/PresenceStatus.h"
 #include "server-mock/qa/FaultSpec.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // A timeline for presence-mock-server --scenario: JSON Lines, one step per line
 // (docs/scenarios.md). Parsing checks everything that can be checked without the gateway;
@@ -70,4 +70,4 @@ private:
     std::chrono::milliseconds m_length { 0 };
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -13,7 +13,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Action = Scenario::Step::Action;
 
@@ -112,4 +112,4 @@ void ScenarioPlayer::checkFinished()
     Q_EMIT finished();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -8,7 +8,7 @@
 // Presence
 #include "server-mock/qa/Scenario.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class FaultInjector;
 class SimulatedUsers;
@@ -45,4 +45,4 @@ private:
     bool m_finished = false;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

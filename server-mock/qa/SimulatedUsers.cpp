@@ -3,7 +3,7 @@
 // C++
 #include <algorithm>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::ChosenStatus;
 
@@ -74,4 +74,4 @@ QList<SimulatedUsers::Device> SimulatedUsers::devicesOf(const QString &userId) c
     return result;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

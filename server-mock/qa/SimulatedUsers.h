@@ -12,7 +12,7 @@
 #include "protocol/PresenceStatus.h"
 #include "server-mock/presence/PresenceStore.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Users present without a real connection: QA's and the demo's population. Each simulated
 // device is a connection of the presence store like any WebSocket (an id from a range of its
@@ -57,4 +57,4 @@ private:
     int m_deviceCount = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

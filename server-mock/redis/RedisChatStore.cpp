@@ -13,7 +13,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::ChatMessage;
 
@@ -311,4 +311,4 @@ void RedisChatStore::onMessage(const QByteArray &channel, const QByteArray &payl
     qCWarning(lcRedis) << "ignoring a chat message on" << channel << "for other users";
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

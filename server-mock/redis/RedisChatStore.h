@@ -6,7 +6,7 @@
 #include "server-mock/redis/client/RedisSubscriber.h"
 #include "server-mock/redis/client/RedisUrl.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 struct RedisChatOptions {
     RedisUrl url;
@@ -67,4 +67,4 @@ private:
     RedisSubscriber m_subscriber;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

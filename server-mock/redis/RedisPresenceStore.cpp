@@ -14,7 +14,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::ChosenStatus;
 using Protocol::PresenceStatus;
@@ -455,4 +455,4 @@ void RedisPresenceStore::onMessage(const QByteArray &channel, const QByteArray &
     Q_EMIT presencePublished(presence);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

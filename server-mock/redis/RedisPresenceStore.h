@@ -21,7 +21,7 @@
 #include "server-mock/redis/client/RedisSubscriber.h"
 #include "server-mock/redis/client/RedisUrl.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace std::chrono_literals;
 
@@ -127,4 +127,4 @@ private:
     Protocol::Backoff m_garbageBackoff { Protocol::BackoffPolicy { 100ms, 2.0, 5s, 100ms } };
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -11,7 +11,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -124,4 +124,4 @@ const RedisScript &RedisScripts::chatSummaries()
     return script;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

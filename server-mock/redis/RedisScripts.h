@@ -7,7 +7,7 @@
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/redis/client/RedisScript.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The Lua scripts behind the Redis store (docs/redis.md). Each runs atomically in Redis, so
 // several gateways changing one user's devices at once cannot interleave, and all of them
@@ -48,4 +48,4 @@ public:
     [[nodiscard]] static const RedisScript &chatSummaries();
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -9,7 +9,7 @@
 // Presence
 #include "server-mock/redis/client/RedisUrl.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Where and how the Redis presence store keeps presence (docs/redis.md).
 struct RedisStoreOptions {
@@ -28,4 +28,4 @@ struct RedisStoreOptions {
     int sweepLimit = 200;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

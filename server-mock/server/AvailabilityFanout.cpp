@@ -1,6 +1,6 @@
 #include "server-mock/server/AvailabilityFanout.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using Protocol::Availability;
 using Protocol::AvailabilityChanged;
@@ -184,4 +184,4 @@ void AvailabilityFanout::flush()
     deliverAll(out);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -16,7 +16,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/presence/PresenceStore.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Coarse presence of whole friend lists (watch_availability): for each connection that asked,
 // which of its covered friends are available, then what changed, coalesced per connection and
@@ -88,4 +88,4 @@ private:
     QTimer m_flushTimer;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -12,7 +12,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace Protocol;
 
@@ -185,4 +185,4 @@ void ChatRelay::onReadMarkerMoved(const QString &userId, const ReadMarkerEvent &
     m_metrics.frameOut(u"read_marker"_s, quint64(devices.size()));
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

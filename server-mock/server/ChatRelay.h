@@ -11,7 +11,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/chat/ChatStore.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class ClientConnection;
 class ConnectionRegistry;
@@ -55,4 +55,4 @@ private:
     GatewayMetrics &m_metrics;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

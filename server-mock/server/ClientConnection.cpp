@@ -13,7 +13,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace Protocol;
 
@@ -358,4 +358,4 @@ void ClientConnection::onSocketDisconnected()
     Q_EMIT disconnected();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -20,7 +20,7 @@
 class QTcpSocket;
 class QWebSocket;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class GatewayMetrics;
 
@@ -113,4 +113,4 @@ private:
     QTimer m_outboxTimer;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -3,7 +3,7 @@
 // Presence
 #include "server-mock/server/ClientConnection.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 void ConnectionRegistry::add(ClientConnection *connection)
 {
@@ -52,4 +52,4 @@ QList<QPointer<ClientConnection>> ConnectionRegistry::guarded(const QString &use
     return result;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -10,7 +10,7 @@
 // Presence
 #include "server-mock/presence/PresenceStore.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class ClientConnection;
 
@@ -60,4 +60,4 @@ private:
     ConnectionId m_nextId = 1;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

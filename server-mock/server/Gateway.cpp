@@ -18,7 +18,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace Protocol;
 
@@ -339,4 +339,4 @@ void Gateway::finishShutdownIfDone()
     Q_EMIT shutdownFinished();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -26,7 +26,7 @@ class QTcpSocket;
 class QWebSocketServer;
 class QWebSocketCorsAuthenticator;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class ClientConnection;
 
@@ -95,7 +95,7 @@ public:
 Q_SIGNALS:
     void connectionCountChanged(int count);
     // Signed in, before its welcome is sent.
-    void connectionSignedIn(Presence::Gateway::ClientConnection *connection);
+    void connectionSignedIn(Presence::Server::ClientConnection *connection);
     void shutdownFinished();
 
 private:
@@ -128,4 +128,4 @@ private:
     QTimer m_shutdownTimer;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

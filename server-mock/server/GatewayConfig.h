@@ -7,7 +7,7 @@
 #include <QHostAddress>
 #include <QStringList>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace std::chrono_literals;
 
@@ -41,4 +41,4 @@ struct GatewayConfig {
     std::chrono::milliseconds shutdownTimeout = 2s;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

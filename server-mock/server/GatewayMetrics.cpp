@@ -2,7 +2,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -102,4 +102,4 @@ void GatewayMetrics::chatMessageStored()
     m_chatMessages.increment();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -11,7 +11,7 @@
 #include "protocol/ErrorCode.h"
 #include "server-mock/metrics/MetricsRegistry.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // What the gateway counts for GET /metrics (docs/admin-api.md lists the names). Counting is a
 // few hash lookups of short strings at most; label values come from fixed sets (the protocol's
@@ -55,4 +55,4 @@ private:
     QHash<int, Counter *> m_closesByCode;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

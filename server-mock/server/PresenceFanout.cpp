@@ -15,7 +15,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace Protocol;
 
@@ -259,4 +259,4 @@ void PresenceFanout::push(const UserPresence &presence)
     m_metrics.frameOut(u"presence"_s, written);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -16,7 +16,7 @@
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/StoreInterest.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 class ClientConnection;
 class ConnectionRegistry;
@@ -90,4 +90,4 @@ private:
     PushHook m_pushHook;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -3,7 +3,7 @@
 // C++
 #include <algorithm>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 RateLimiter::RateLimiter(int framesPerSecond, int burst, int abuseDropLimit,
     std::chrono::milliseconds abuseWindow, Clock::time_point now)
@@ -26,4 +26,4 @@ RateLimiter::Verdict RateLimiter::admit(Clock::time_point now)
     return m_droppedInWindow > m_abuseDropLimit ? Verdict::Abuse : Verdict::Drop;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

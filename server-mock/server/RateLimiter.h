@@ -6,7 +6,7 @@
 // Presence
 #include "protocol/TokenBucket.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // A token bucket for one connection's incoming frames, plus the count of frames it
 // dropped recently so that sustained abuse can be told apart from a burst.
@@ -30,4 +30,4 @@ private:
     int m_droppedInWindow = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -1,6 +1,6 @@
 #include "server-mock/server/StoreInterest.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 void StoreInterest::acquire(const QString &userId)
 {
@@ -19,4 +19,4 @@ void StoreInterest::release(const QString &userId)
     Q_EMIT userUnwatched(userId);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

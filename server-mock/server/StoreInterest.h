@@ -5,7 +5,7 @@
 #include <QObject>
 #include <QString>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // The users this gateway needs its presence store to follow, for whatever reason: exact
 // subscriptions and availability sets both take a hold. A shared store listens to a user's
@@ -28,4 +28,4 @@ private:
     QHash<QString, int> m_holds;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

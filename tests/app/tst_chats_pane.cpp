@@ -37,10 +37,10 @@
 #include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
-using Presence::Gateway::Gateway;
 using Presence::Models::ChatMessageRecord;
 using Presence::Models::ConversationListModel;
 using Presence::Models::FriendListModel;
+using Presence::Server::Gateway;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;

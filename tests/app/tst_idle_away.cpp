@@ -24,10 +24,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
 using Presence::Models::FriendListModel;
 using Presence::Models::PresenceState;
 using Presence::Protocol::ChosenStatus;
+using Presence::Server::Gateway;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;
 using Presence::Ui::IdleAwayController;

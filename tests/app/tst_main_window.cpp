@@ -39,11 +39,11 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendSortFilterProxy;
 using Presence::Models::PresenceState;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;

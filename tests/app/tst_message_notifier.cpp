@@ -42,9 +42,9 @@
 #include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
-using Presence::Gateway::Gateway;
 using Presence::Models::FriendListModel;
 using Presence::Models::PresenceState;
+using Presence::Server::Gateway;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;

@@ -23,11 +23,11 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendRecord;
 using Presence::Models::PresenceState;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;
 using Presence::Ui::FriendOnlineNotifier;

@@ -26,7 +26,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using Presence::TestSupport::PrometheusText;
 
 char *toString(const QJsonObject &object)

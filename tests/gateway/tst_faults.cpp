@@ -39,13 +39,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::FaultKind;
-using Presence::Gateway::FaultSpec;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::QaGateway;
 using Presence::Protocol::Backoff;
 using Presence::Protocol::UserPresence;
+using Presence::Server::FaultKind;
+using Presence::Server::FaultSpec;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
+using Presence::Server::QaGateway;
 using Presence::Session::GatewaySession;
 using State = GatewaySession::State;
 using ClientSteps::setStatus;
@@ -659,7 +659,7 @@ void TestFaults::crashKillsTheProcessWithoutClosing()
     const auto port = server.waitListening();
     QVERIFY2(port, server.transcript().constData());
     QString error;
-    const auto users = Presence::Gateway::UsersFile::load(usersFile, &error);
+    const auto users = Presence::Server::UsersFile::load(usersFile, &error);
     QVERIFY2(users, qPrintable(error));
 
     TestClient client;

@@ -27,10 +27,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::RedisClient;
-using Presence::Gateway::RedisStoreOptions;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
+using Presence::Server::RedisClient;
+using Presence::Server::RedisStoreOptions;
 
 char *toString(const QJsonObject &object)
 {

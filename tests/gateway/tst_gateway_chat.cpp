@@ -28,10 +28,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Protocol;
-using Presence::Gateway::ChatStore;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::MemoryChatStore;
+using Presence::Server::ChatStore;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
+using Presence::Server::MemoryChatStore;
 
 // QCOMPARE shows frames and server messages as compact JSON when they differ.
 char *toString(const QJsonObject &object)

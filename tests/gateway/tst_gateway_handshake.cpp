@@ -22,8 +22,8 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
 
 namespace {
 

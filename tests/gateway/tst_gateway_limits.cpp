@@ -20,7 +20,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::GatewayConfig;
+using Presence::Server::GatewayConfig;
 
 namespace {
 

@@ -24,7 +24,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
+using Presence::Server::Gateway;
 
 // QCOMPARE shows frames as compact JSON when they differ.
 char *toString(const QJsonObject &object)

@@ -6,8 +6,8 @@
 // Presence
 #include "tests/harness/EventLoopWait.h"
 
-using Presence::Gateway::RedisClient;
-using Presence::Gateway::RedisReply;
+using Presence::Server::RedisClient;
+using Presence::Server::RedisReply;
 
 std::optional<RedisReply> redisCall(
     RedisClient &client, const RedisClient::Command &argv, std::chrono::milliseconds timeout)

@@ -14,7 +14,7 @@
 #include "tests/harness/EventLoopWait.h"
 
 using namespace Qt::StringLiterals;
-using Presence::Gateway::RedisUrl;
+using Presence::Server::RedisUrl;
 
 namespace {
 

@@ -37,13 +37,13 @@ public:
     [[nodiscard]] quint16 port() const { return m_port; }
     [[nodiscard]] qint64 pid() const { return m_process.processId(); }
     // redis://127.0.0.1:PORT/DB
-    [[nodiscard]] Presence::Gateway::RedisUrl url(int db = 0) const;
+    [[nodiscard]] Presence::Server::RedisUrl url(int db = 0) const;
     [[nodiscard]] QString error() const { return m_error; }
 
     // The shared Redis named by PRESENCE_TEST_REDIS_URL (set by tools/test.sh), or nullopt
     // when it is not set. When it is set but is not a Redis URL: nullopt and *error says why
     // (a test should fail then rather than quietly start its own).
-    [[nodiscard]] static std::optional<Presence::Gateway::RedisUrl> sharedFromEnvironment(
+    [[nodiscard]] static std::optional<Presence::Server::RedisUrl> sharedFromEnvironment(
         QString *error = nullptr);
 
 private:

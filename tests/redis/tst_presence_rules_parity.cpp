@@ -39,7 +39,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;

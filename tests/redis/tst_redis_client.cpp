@@ -31,7 +31,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 
 using State = RedisAsyncConnection::State;
 using Command = QList<QByteArray>;

@@ -42,7 +42,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using Presence::Protocol::UserPresence;
 
 // QCOMPARE shows frames as compact JSON when they differ.

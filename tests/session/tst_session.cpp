@@ -35,13 +35,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::UserDirectory;
 using Presence::Protocol::Backoff;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserInfo;
 using Presence::Protocol::UserPresence;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
+using Presence::Server::UserDirectory;
 using Presence::Session::GatewaySession;
 using State = GatewaySession::State;
 
@@ -114,8 +114,8 @@ std::unique_ptr<Gateway> startGatewayWithFriends(int count, QStringList *ids)
     }
     directory.finish();
     auto gateway = std::make_unique<Gateway>(testConfig(), std::move(directory),
-        new Presence::Gateway::MemoryPresenceStore(testConfig().grace),
-        new Presence::Gateway::MemoryChatStore);
+        new Presence::Server::MemoryPresenceStore(testConfig().grace),
+        new Presence::Server::MemoryChatStore);
     QString error;
     if (!gateway->listen(&error)) {
         qWarning("%s", qPrintable(error));
@@ -480,8 +480,8 @@ void TestSession::aLostPushIsCorrectedByTheDigest()
 
     // The fault injector loses bob's pushes (as a pub/sub message dropped between gateways
     // would be): his change is published and never pushed.
-    Presence::Gateway::FaultSpec lose;
-    lose.kind = Presence::Gateway::FaultKind::Lose;
+    Presence::Server::FaultSpec lose;
+    lose.kind = Presence::Server::FaultKind::Lose;
     lose.user = u"bob"_s;
     gateway->faults().start(lose);
     TestClient bob;
@@ -1357,7 +1357,7 @@ void TestSession::statusChosenWhileSigningInIsKept()
     // Absence over a period is the point: past the grace, alice was never published.
     QTest::qWait(int(testConfig().grace.count()) + 200);
     QCOMPARE(seen.count(), 0);
-    const auto *store = qobject_cast<Presence::Gateway::MemoryPresenceStore *>(gateway->store());
+    const auto *store = qobject_cast<Presence::Server::MemoryPresenceStore *>(gateway->store());
     QVERIFY(store);
     QCOMPARE(store->presenceOf(u"alice"_s).seq, 0);
 }

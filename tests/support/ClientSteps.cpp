@@ -58,7 +58,7 @@ void roundTrip(TestClient &client)
         qWarning("ping got %s", QJsonDocument(pong).toJson(QJsonDocument::Compact).constData());
 }
 
-bool closeAndWait(const Presence::Gateway::Gateway &gateway, TestClient &client)
+bool closeAndWait(const Presence::Server::Gateway &gateway, TestClient &client)
 {
     const int before = gateway.connectionCount();
     client.socket().close();

@@ -11,7 +11,7 @@
 
 class TestClient;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 class Gateway;
 }
 
@@ -36,6 +36,6 @@ namespace ClientSteps {
 void roundTrip(TestClient &client);
 
 // Closes the client's socket and waits until the gateway has let go of the connection.
-[[nodiscard]] bool closeAndWait(const Presence::Gateway::Gateway &gateway, TestClient &client);
+[[nodiscard]] bool closeAndWait(const Presence::Server::Gateway &gateway, TestClient &client);
 
 } // namespace ClientSteps

@@ -15,7 +15,7 @@
 #include "server-mock/redis/RedisPresenceStore.h"
 
 using namespace Qt::StringLiterals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 
 QString tokenOf(const QString &id)
 {

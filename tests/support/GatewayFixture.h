@@ -23,31 +23,29 @@ struct TestUser {
 };
 
 // Builds the directory through the real users-file parser; aborts the test on a bad file.
-Presence::Gateway::UserDirectory makeDirectory(const QList<TestUser> &users);
+Presence::Server::UserDirectory makeDirectory(const QList<TestUser> &users);
 
 // A config with short timers suited to tests (grace 300 ms, hello 1 s); bind 127.0.0.1:0.
-Presence::Gateway::GatewayConfig testConfig();
+Presence::Server::GatewayConfig testConfig();
 
 // Starts a gateway on 127.0.0.1 with a free port; nullptr (with a qWarning) if it cannot listen.
 // The gateway takes ownership of the stores (in memory when null), even when it cannot listen.
-std::unique_ptr<Presence::Gateway::Gateway> startGateway(const QList<TestUser> &users,
-    Presence::Gateway::GatewayConfig config = testConfig(),
-    Presence::Gateway::PresenceStore *store = nullptr,
-    Presence::Gateway::ChatStore *chats = nullptr);
+std::unique_ptr<Presence::Server::Gateway> startGateway(const QList<TestUser> &users,
+    Presence::Server::GatewayConfig config = testConfig(),
+    Presence::Server::PresenceStore *store = nullptr, Presence::Server::ChatStore *chats = nullptr);
 // The same with faults and simulated users (QaGateway), as presence-mock-server runs it.
-std::unique_ptr<Presence::Gateway::QaGateway> startQaGateway(const QList<TestUser> &users,
-    Presence::Gateway::GatewayConfig config = testConfig(),
-    Presence::Gateway::PresenceStore *store = nullptr,
-    Presence::Gateway::ChatStore *chats = nullptr);
+std::unique_ptr<Presence::Server::QaGateway> startQaGateway(const QList<TestUser> &users,
+    Presence::Server::GatewayConfig config = testConfig(),
+    Presence::Server::PresenceStore *store = nullptr, Presence::Server::ChatStore *chats = nullptr);
 
 // A gateway whose presence and chats live in the Redis at `url`, under `prefix` (the store's
 // grace is config's), once its store has reached Redis; nullptr (with a qWarning) otherwise.
-std::unique_ptr<Presence::Gateway::Gateway> startRedisGateway(const QList<TestUser> &users,
-    const Presence::Gateway::RedisUrl &url, const QByteArray &prefix,
-    Presence::Gateway::GatewayConfig config = testConfig());
-std::unique_ptr<Presence::Gateway::QaGateway> startRedisQaGateway(const QList<TestUser> &users,
-    const Presence::Gateway::RedisUrl &url, const QByteArray &prefix,
-    Presence::Gateway::GatewayConfig config = testConfig());
+std::unique_ptr<Presence::Server::Gateway> startRedisGateway(const QList<TestUser> &users,
+    const Presence::Server::RedisUrl &url, const QByteArray &prefix,
+    Presence::Server::GatewayConfig config = testConfig());
+std::unique_ptr<Presence::Server::QaGateway> startRedisQaGateway(const QList<TestUser> &users,
+    const Presence::Server::RedisUrl &url, const QByteArray &prefix,
+    Presence::Server::GatewayConfig config = testConfig());
 
 // "alice" -> "alice-secret": the token makeDirectory gives a user by default.
 QString tokenOf(const QString &id);

@@ -10,7 +10,7 @@
 // Presence
 #include "tests/harness/RedisCall.h"
 
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 
 RedisReply runCommand(RedisClient &client, const RedisClient::Command &argv, int timeoutMs)
 {

@@ -14,8 +14,8 @@
 
 // One command, waited for with the event loop running (redisCall()); an error reply when none
 // came in time.
-Presence::Gateway::RedisReply runCommand(Presence::Gateway::RedisClient &client,
-    const Presence::Gateway::RedisClient::Command &argv, int timeoutMs = 5000);
+Presence::Server::RedisReply runCommand(Presence::Server::RedisClient &client,
+    const Presence::Server::RedisClient::Command &argv, int timeoutMs = 5000);
 
 // The Redis a test program works in: the shared redis-server named by PRESENCE_TEST_REDIS_URL
 // (tools/test.sh starts one for the whole suite) or, without it, a private one; a client of the
@@ -31,10 +31,10 @@ public:
     // not one is an error rather than a reason to start a private server).
     [[nodiscard]] bool start(const QByteArray &programName, QString *error);
 
-    [[nodiscard]] const Presence::Gateway::RedisUrl &url() const { return m_url; }
-    [[nodiscard]] Presence::Gateway::RedisClient &client() { return *m_client; }
+    [[nodiscard]] const Presence::Server::RedisUrl &url() const { return m_url; }
+    [[nodiscard]] Presence::Server::RedisClient &client() { return *m_client; }
     // runCommand() on the test's own client.
-    Presence::Gateway::RedisReply run(const Presence::Gateway::RedisClient::Command &argv)
+    Presence::Server::RedisReply run(const Presence::Server::RedisClient::Command &argv)
     {
         return runCommand(*m_client, argv);
     }
@@ -44,8 +44,8 @@ public:
     qint64 deleteKeys(const QByteArray &prefix, QString *error = nullptr);
 
 private:
-    Presence::Gateway::RedisUrl m_url;
+    Presence::Server::RedisUrl m_url;
     std::unique_ptr<RedisServer> m_ownServer;
-    std::unique_ptr<Presence::Gateway::RedisClient> m_client;
+    std::unique_ptr<Presence::Server::RedisClient> m_client;
     QByteArray m_runPrefix;
 };

@@ -33,12 +33,12 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::MemoryChatStore;
 using Presence::Models::ChatModel;
 using Presence::Models::Delivery;
 using Presence::Models::FriendListModel;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
+using Presence::Server::MemoryChatStore;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;

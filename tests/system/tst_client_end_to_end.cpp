@@ -27,15 +27,15 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Gateway::Gateway;
-using Presence::Gateway::GatewayConfig;
-using Presence::Gateway::PresenceStore;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendSortFilterProxy;
 using Presence::Models::PresenceState;
 using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
+using Presence::Server::Gateway;
+using Presence::Server::GatewayConfig;
+using Presence::Server::PresenceStore;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;
 using Presence::Ui::ViewportSubscriptionOptions;

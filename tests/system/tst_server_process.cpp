@@ -21,7 +21,7 @@
 #include "tests/harness/MockServerProcess.h"
 
 using namespace Qt::StringLiterals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 
 class TestServerProcess : public QObject {
     Q_OBJECT

@@ -19,7 +19,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -566,4 +566,4 @@ void RedisAsyncConnection::dispatch()
     m_dispatching = false;
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -21,7 +21,7 @@ struct redisAsyncContext;
 class QHostInfo;
 class QSocketNotifier;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 using namespace std::chrono_literals;
 
@@ -94,7 +94,7 @@ public:
     void setPushHandler(PushHandler handler);
 
 Q_SIGNALS:
-    void stateChanged(Presence::Gateway::RedisAsyncConnection::State state);
+    void stateChanged(Presence::Server::RedisAsyncConnection::State state);
     // Connected, database selected: commands may flow.
     void ready();
     // A Ready connection broke; a retry is scheduled.
@@ -166,4 +166,4 @@ private:
     bool m_dispatching = false;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

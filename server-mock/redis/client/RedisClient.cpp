@@ -10,7 +10,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 RedisClient::RedisClient(QObject *parent)
     : RedisClient(Options {}, parent)
@@ -139,4 +139,4 @@ QByteArray RedisClient::refusal(const Command &command)
     return {};
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

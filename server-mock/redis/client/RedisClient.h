@@ -14,7 +14,7 @@
 #include "server-mock/redis/client/RedisReply.h"
 #include "server-mock/redis/client/RedisScript.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // A Redis connection for commands, on the Qt event loop, that never blocks it (hiredis's
 // asynchronous API, see RedisAsyncConnection). It reconnects by itself after any loss.
@@ -62,7 +62,7 @@ public:
     void loadScripts(const QList<const RedisScript *> &scripts);
 
 Q_SIGNALS:
-    void stateChanged(Presence::Gateway::RedisAsyncConnection::State state);
+    void stateChanged(Presence::Server::RedisAsyncConnection::State state);
     void ready();
     void connectionLost(const QString &reason);
     void connectFailed(const QString &reason);
@@ -76,4 +76,4 @@ private:
     quint64 m_roundTrips = 0;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

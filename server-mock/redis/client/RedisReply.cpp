@@ -3,7 +3,7 @@
 // System
 #include <hiredis/hiredis.h>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -114,4 +114,4 @@ QString RedisReply::errorMessage() const
     return type == Type::Error ? QString::fromUtf8(bytes) : QString();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

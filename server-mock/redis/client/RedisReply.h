@@ -10,7 +10,7 @@
 
 struct redisReply;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // One Redis reply as a plain value. It is copied out of hiredis as soon as hiredis hands it
 // over, so no hiredis pointer ever outlives the callback that delivered it.
@@ -58,4 +58,4 @@ struct RedisReply {
     [[nodiscard]] QString errorMessage() const;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -3,7 +3,7 @@
 // Qt
 #include <QByteArray>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // One Lua script as the client runs it (RedisClient::evalScript): its source, and its SHA1 for
 // EVALSHA. Which scripts there are, and what they do, is the stores' business (RedisScripts).
@@ -12,4 +12,4 @@ struct RedisScript {
     QByteArray sha1; // hex, for EVALSHA
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -9,7 +9,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -157,4 +157,4 @@ void RedisSubscriber::onPush(const RedisReply &reply)
         Q_EMIT resubscribed();
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -12,7 +12,7 @@
 // Presence
 #include "server-mock/redis/client/RedisAsyncConnection.h"
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Redis pub/sub on a connection of its own: a hiredis context in subscribe mode can run no
 // other command. It keeps the set of channels asked for and makes the server's set equal to
@@ -50,7 +50,7 @@ public:
     }
 
 Q_SIGNALS:
-    void stateChanged(Presence::Gateway::RedisAsyncConnection::State state);
+    void stateChanged(Presence::Server::RedisAsyncConnection::State state);
     void ready();
     void connectionLost(const QString &reason);
     void connectFailed(const QString &reason);
@@ -81,4 +81,4 @@ private:
     bool m_resubscribing = false;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -8,7 +8,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 namespace {
 
@@ -144,4 +144,4 @@ QString RedisUrl::toString() const
     return u"redis://%1:%2/%3"_s.arg(shownHost).arg(port).arg(db);
 }
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringView>
 
-namespace Presence::Gateway {
+namespace Presence::Server {
 
 // Where the gateway's Redis is: redis://HOST[:PORT][/DB], HOST being a name, an IPv4 address
 // or an IPv6 address in brackets. It names a server and a database, nothing more: no user,
@@ -32,4 +32,4 @@ struct RedisUrl {
     friend bool operator==(const RedisUrl &, const RedisUrl &) = default;
 };
 
-} // namespace Presence::Gateway
+} // namespace Presence::Server

@@ -20,7 +20,7 @@
 #include "server-mock/qa/ChurnModel.h"
 
 using namespace Qt::StringLiterals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using Presence::Protocol::ChosenStatus;
 
 namespace {

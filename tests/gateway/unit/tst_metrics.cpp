@@ -20,7 +20,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using namespace Presence::TestSupport;
 
 namespace {

@@ -22,7 +22,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
@@ -193,7 +193,7 @@ void TestPresenceStore::aggregate()
     QCOMPARE(tally.online, online);
     QCOMPARE(tally.away, away);
     QCOMPARE(tally.invisible, invisible);
-    QCOMPARE(Presence::Protocol::toString(Presence::Gateway::aggregate(tally)), expected);
+    QCOMPARE(Presence::Protocol::toString(Presence::Server::aggregate(tally)), expected);
     QCOMPARE(tally.visible(), online + away > 0);
 }
 
@@ -260,7 +260,7 @@ void TestPresenceStore::decide()
     QFETCH(ChangeCause, cause);
     QFETCH(Publication, expected);
 
-    QCOMPARE(nameOf(Presence::Gateway::decide(published, current, cause)), nameOf(expected));
+    QCOMPARE(nameOf(Presence::Server::decide(published, current, cause)), nameOf(expected));
 }
 
 // ---- MemoryPresenceStore ------------------------------------------------------------------

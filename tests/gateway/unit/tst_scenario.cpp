@@ -19,7 +19,7 @@
 #include "server-mock/qa/Scenario.h"
 
 using namespace Qt::StringLiterals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using namespace std::chrono_literals;
 using Presence::Protocol::ChosenStatus;
 using Action = Scenario::Step::Action;

@@ -14,7 +14,7 @@
 #include "server-mock/app/ServerOptions.h"
 
 using namespace Qt::StringLiterals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 using namespace std::chrono_literals;
 
 namespace {

@@ -17,7 +17,7 @@
 #include "server-mock/directory/UsersFile.h"
 
 using namespace Qt::StringLiterals;
-using namespace Presence::Gateway;
+using namespace Presence::Server;
 
 namespace {
 
