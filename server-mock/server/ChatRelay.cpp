@@ -93,11 +93,17 @@ void ChatRelay::deliver(const ChatMessage &message, const ClientConnection *exce
 
 void ChatRelay::onMessageArrived(const QString &userId, const ChatMessage &message)
 {
-    const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
+    sendToDevices(userId, u"message"_s, toJson(MessageEvent { message }));
+}
+
+void ChatRelay::sendToDevices(const QString &userId, const QString &type, const QJsonObject &event)
+{
+    // Serialised once for every device of the user here.
+    const QString frame = QString::fromUtf8(serializeFrame(event));
     const QList<ClientConnection *> devices = m_connections.devicesOf(userId);
     for (ClientConnection *device : devices)
         device->sendSerialized(frame);
-    m_metrics.frameOut(u"message"_s, quint64(devices.size()));
+    m_metrics.frameOut(type, quint64(devices.size()));
 }
 
 void ChatRelay::history(
@@ -178,11 +184,7 @@ void ChatRelay::read(
 void ChatRelay::onReadMarkerMoved(const QString &userId, const ReadMarkerEvent &marker)
 {
     // Every device of the user, the one that sent the read included; never the friend.
-    const QString frame = QString::fromUtf8(serializeFrame(toJson(marker)));
-    const QList<ClientConnection *> devices = m_connections.devicesOf(userId);
-    for (ClientConnection *device : devices)
-        device->sendSerialized(frame);
-    m_metrics.frameOut(u"read_marker"_s, quint64(devices.size()));
+    sendToDevices(userId, u"read_marker"_s, toJson(marker));
 }
 
 } // namespace Presence::Server

@@ -43,6 +43,8 @@ private:
     void onMessageArrived(const QString &userId, const Protocol::ChatMessage &message);
     // Tells every connection of userId here that their read marker moved.
     void onReadMarkerMoved(const QString &userId, const Protocol::ReadMarkerEvent &marker);
+    // Writes one event to every connection of userId here, counted in frames_out as `type`.
+    void sendToDevices(const QString &userId, const QString &type, const QJsonObject &event);
     // Pushes a message to every connection here of its two users, except `except` (the sender's
     // connection, which gets an ok instead).
     void deliver(const Protocol::ChatMessage &message, const ClientConnection *except);
