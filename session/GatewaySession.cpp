@@ -28,18 +28,10 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_backoff(m_options.backoff)
-    , m_pacer([this](const QString &frame) { m_socket.sendTextMessage(frame); })
+    , m_pacer([this](const QString &frame) { m_socket->sendTextMessage(frame); })
     , m_subscriptions(&m_pacer, [this] { return nextRef(u's'); })
 {
-    connect(&m_socket, &QWebSocket::connected, this, &GatewaySession::onConnected);
-    // stateChanged covers every way an attempt ends: refused, closed, aborted, timed out.
-    connect(&m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState s) {
-        if (s == QAbstractSocket::UnconnectedState)
-            onDisconnected();
-    });
-    connect(&m_socket, &QWebSocket::textMessageReceived, this, &GatewaySession::onTextMessage);
-    connect(&m_socket, &QWebSocket::pong, &m_pongTimer, &QTimer::stop);
-
+    replaceSocket();
     m_retryTimer.setSingleShot(true);
     connect(&m_retryTimer, &QTimer::timeout, this, &GatewaySession::connectSocket);
     m_connectTimer.setSingleShot(true);
@@ -47,12 +39,12 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
         qCInfo(lcSession) << "connecting took longer than" << m_options.connectTimeout.count()
                           << "ms";
         scheduleReconnect(tr("The gateway did not answer in time."));
-        m_socket.abort();
+        m_socket->abort();
     });
     connect(&m_pingTimer, &QTimer::timeout, this, [this] {
         if (m_pongTimer.isActive())
             return; // the previous ping is still waiting for its pong
-        m_socket.ping();
+        m_socket->ping();
         m_pongTimer.start(m_options.pongTimeout);
     });
     m_pongTimer.setSingleShot(true);
@@ -70,7 +62,7 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
 GatewaySession::~GatewaySession()
 {
     m_state = State::Disconnected; // the socket's last state change must not reschedule
-    m_socket.disconnect(this);
+    m_socket->disconnect(this);
 }
 
 void GatewaySession::open(const QUrl &url, const QString &token)
@@ -82,8 +74,8 @@ void GatewaySession::open(const QUrl &url, const QString &token)
     const bool wasOnline = m_state == State::Online;
     setState(State::Disconnected);
     stopTimers();
-    if (m_socket.state() != QAbstractSocket::UnconnectedState)
-        m_socket.abort();
+    if (m_socket->state() != QAbstractSocket::UnconnectedState)
+        m_socket->abort();
     if (wasOnline)
         loseConnectionState();
     connectSocket();
@@ -94,7 +86,7 @@ void GatewaySession::close()
     const bool wasOnline = m_state == State::Online;
     setState(State::Disconnected);
     stopTimers();
-    m_socket.close();
+    m_socket->close();
     if (wasOnline)
         loseConnectionState();
 }
@@ -214,15 +206,36 @@ void GatewaySession::stopTimers()
     m_stableTimer.stop();
 }
 
+void GatewaySession::replaceSocket()
+{
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+        m_socket->deleteLater(); // this may run inside one of its signals
+    }
+    m_socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
+    connect(m_socket, &QWebSocket::connected, this, &GatewaySession::onConnected);
+    // stateChanged covers every way an attempt ends: refused, closed, aborted, timed out.
+    connect(m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState s) {
+        if (s == QAbstractSocket::UnconnectedState)
+            onDisconnected();
+    });
+    connect(m_socket, &QWebSocket::textMessageReceived, this, &GatewaySession::onTextMessage);
+    connect(m_socket, &QWebSocket::pong, this, [this] { m_pongTimer.stop(); });
+}
+
 void GatewaySession::connectSocket()
 {
+    // A fresh socket: QWebSocket keeps an earlier attempt's handshake error and close code,
+    // and what went wrong belongs to one attempt ("a web server" must not outlive it).
+    replaceSocket();
     m_errorString.clear();
     m_failure = Failure::None;
     m_pacer.removeBudget();
     setState(State::Connecting);
     m_connectTimer.start(m_options.connectTimeout);
     qCDebug(lcSession) << "connecting to" << m_url.toString();
-    m_socket.open(m_url);
+    m_socket->open(m_url);
 }
 
 void GatewaySession::setState(State state)
@@ -259,8 +272,8 @@ void GatewaySession::fail(Failure failure, const QString &reason)
     stopTimers();
     setState(State::Failed);
     qCWarning(lcSession) << "giving up:" << reason;
-    if (m_socket.state() != QAbstractSocket::UnconnectedState)
-        m_socket.abort();
+    if (m_socket->state() != QAbstractSocket::UnconnectedState)
+        m_socket->abort();
     if (wasOnline)
         loseConnectionState();
 }
@@ -270,7 +283,7 @@ bool GatewaySession::failIfNotAGateway()
     // QWebSocket (Qt 6.4) reports the status of a refused upgrade only in its error string,
     // "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
     static const QRegularExpression kStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
-    const QRegularExpressionMatch match = kStatus.match(m_socket.errorString());
+    const QRegularExpressionMatch match = kStatus.match(m_socket->errorString());
     if (!match.hasMatch())
         return false;
     const int status = match.captured(1).toInt();
@@ -315,9 +328,8 @@ void GatewaySession::onConnected()
 
 void GatewaySession::onDisconnected()
 {
-    // QWebSocket keeps the close code of an earlier connection: only a close during
-    // sign-in can mean the token or the protocol was refused.
-    const auto code = m_socket.closeCode();
+    // Only a close during sign-in can mean the token or the protocol was refused.
+    const auto code = m_socket->closeCode();
     if (m_state == State::Authenticating && code == CloseCode::Unauthorized) {
         fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
         return;
@@ -340,9 +352,9 @@ void GatewaySession::onDisconnected()
             ceiling = next;
         }
     }
-    QString reason = m_socket.closeReason();
+    QString reason = m_socket->closeReason();
     if (reason.isEmpty())
-        reason = m_socket.errorString();
+        reason = m_socket->errorString();
     scheduleReconnect(reason);
 }
 
@@ -476,7 +488,7 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         // Pacing should make this impossible; if a request was dropped anyway, what the
         // gateway holds is unknown, and a fresh connection is the one exact way back.
         scheduleReconnect(tr("The gateway dropped a request (rate limited)."));
-        m_socket.abort();
+        m_socket->abort();
         return;
     }
     if (m_pendingChat.remove(ref)) {
@@ -569,7 +581,7 @@ void GatewaySession::onPongMissed()
     qCInfo(lcSession) << "no pong within" << m_options.pongTimeout.count()
                       << "ms: the connection is dead";
     scheduleReconnect(tr("The gateway stopped answering."));
-    m_socket.abort();
+    m_socket->abort();
 }
 
 QString GatewaySession::nextRef(QChar kind)

@@ -92,6 +92,7 @@ public:
     // ref, or an empty string when not online.
     QString markRead(const QString &with, const QString &upTo);
 
+    [[nodiscard]] const Options &options() const { return m_options; }
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] int retryAttempt() const { return m_backoff.attempts(); }
     [[nodiscard]] std::chrono::milliseconds retryDelay() const { return m_retryDelay; }
@@ -151,6 +152,8 @@ Q_SIGNALS:
 
 private:
     void connectSocket();
+    // Every attempt gets a socket of its own; the last one is deleted later.
+    void replaceSocket();
     void setState(State state);
     // Every timer of a connection attempt; a new attempt or a stop starts from none.
     void stopTimers();
@@ -177,7 +180,7 @@ private:
     QString nextRef(QChar kind);
 
     Options m_options;
-    QWebSocket m_socket;
+    QWebSocket *m_socket = nullptr; // the current attempt's, a child of this
     QUrl m_url;
     QString m_token;
     State m_state = State::Disconnected;

@@ -288,6 +288,41 @@ private:
     QStringList m_subscribed;
 };
 
+// A plain HTTP server: it answers every request, a WebSocket upgrade too, with a page and the
+// given status line ("200 OK"), never with 101.
+class PlainWebServer {
+public:
+    explicit PlainWebServer(QByteArray statusLine)
+        : m_statusLine(std::move(statusLine))
+    {
+        QObject::connect(&m_server, &QTcpServer::newConnection, &m_server, [this] {
+            while (QTcpSocket *peer = m_server.nextPendingConnection()) {
+                QObject::connect(peer, &QTcpSocket::readyRead, peer, [this, peer] {
+                    if (!peer->readAll().contains("\r\n\r\n"))
+                        return;
+                    ++m_requests;
+                    peer->write("HTTP/1.1 " + m_statusLine
+                        + "\r\nContent-Type: text/html\r\nContent-Length: 6\r\n"
+                          "Connection: close\r\n\r\nhello\n");
+                    peer->disconnectFromHost();
+                });
+                QObject::connect(peer, &QTcpSocket::disconnected, peer, &QObject::deleteLater);
+            }
+        });
+        m_server.listen(QHostAddress::LocalHost, 0);
+    }
+
+    [[nodiscard]] bool isListening() const { return m_server.isListening(); }
+    [[nodiscard]] quint16 port() const { return m_server.serverPort(); }
+    [[nodiscard]] QUrl url() const { return QUrl(u"ws://127.0.0.1:%1/"_s.arg(port())); }
+    [[nodiscard]] int requests() const { return m_requests; }
+
+private:
+    QByteArray m_statusLine;
+    QTcpServer m_server;
+    int m_requests = 0;
+};
+
 } // namespace
 
 class TestSession : public QObject {
@@ -308,6 +343,7 @@ private Q_SLOTS:
     void badTokenFailsWithoutRetrying();
     void aWebServerIsNotAGateway_data();
     void aWebServerIsNotAGateway();
+    void theWebServerDiagnosisBelongsToOneAttempt();
 
     // Reconnecting
     void reconnectsAndResubscribesAfterGatewayRestart();
@@ -650,42 +686,53 @@ void TestSession::aWebServerIsNotAGateway()
     QFETCH(QString, words);
 
     // A plain HTTP server on the address: it answers the upgrade with a page, not 101.
-    QTcpServer web;
-    QVERIFY(web.listen(QHostAddress::LocalHost, 0));
-    int requests = 0;
-    connect(&web, &QTcpServer::newConnection, &web, [&] {
-        while (QTcpSocket *peer = web.nextPendingConnection()) {
-            connect(peer, &QTcpSocket::readyRead, peer, [&requests, peer, statusLine] {
-                if (!peer->readAll().contains("\r\n\r\n"))
-                    return;
-                ++requests;
-                peer->write("HTTP/1.1 " + statusLine
-                    + "\r\nContent-Type: text/html\r\nContent-Length: 6\r\n"
-                      "Connection: close\r\n\r\nhello\n");
-                peer->disconnectFromHost();
-            });
-            connect(peer, &QTcpSocket::disconnected, peer, &QObject::deleteLater);
-        }
-    });
+    const PlainWebServer web(statusLine);
+    QVERIFY(web.isListening());
     GatewaySession::Options options;
     options.backoff.floor = 50ms;
     options.backoff.base = 100ms;
     GatewaySession session(options);
     QSignalSpy retries(&session, &GatewaySession::retryScheduled);
-    session.open(QUrl(u"ws://127.0.0.1:%1/"_s.arg(web.serverPort())), u"token"_s);
+    session.open(web.url(), u"token"_s);
     if (gaveUp) {
         QTRY_COMPARE(session.state(), State::Failed);
         QCOMPARE(session.failure(), GatewaySession::Failure::NotAGateway);
         QVERIFY2(session.errorString().contains(words), qPrintable(session.errorString()));
-        QVERIFY2(session.errorString().contains(u"127.0.0.1:%1"_s.arg(web.serverPort())),
+        QVERIFY2(session.errorString().contains(u"127.0.0.1:%1"_s.arg(web.port())),
             qPrintable(session.errorString()));
         QVERIFY(retries.isEmpty());
-        QCOMPARE(requests, 1);
+        QCOMPARE(web.requests(), 1);
     } else {
         QTRY_VERIFY(retries.size() >= 2); // it keeps trying
         QCOMPARE(session.failure(), GatewaySession::Failure::None);
         QVERIFY(session.state() != State::Failed);
     }
+}
+
+void TestSession::theWebServerDiagnosisBelongsToOneAttempt()
+{
+    // QWebSocket keeps the error of an earlier handshake: an address where nothing listens,
+    // tried after a web server's, must be unreachable (and retried), not "a web server".
+    const PlainWebServer web("200 OK");
+    QVERIFY(web.isListening());
+    GatewaySession session(fastOptions());
+    QSignalSpy retries(&session, &GatewaySession::retryScheduled);
+    session.open(web.url(), u"token"_s);
+    QTRY_COMPARE(session.state(), State::Failed);
+    QCOMPARE(session.failure(), GatewaySession::Failure::NotAGateway);
+
+    const ClosedPort closed;
+    session.open(closed.url(), u"token"_s);
+    QTRY_VERIFY(retries.size() >= 2); // retried, so never Failed
+    QCOMPARE(session.failure(), GatewaySession::Failure::None);
+    QVERIFY(session.state() != State::Failed);
+    QVERIFY2(!session.errorString().contains(u"web server"_s), qPrintable(session.errorString()));
+
+    // And the web server, tried again, is diagnosed again.
+    session.open(web.url(), u"token"_s);
+    QTRY_COMPARE(session.state(), State::Failed);
+    QCOMPARE(session.failure(), GatewaySession::Failure::NotAGateway);
+    QCOMPARE(web.requests(), 2);
 }
 
 // ---- Reconnecting --------------------------------------------------------------------------
