@@ -18,6 +18,33 @@ bool ClientOptions::isGatewayUrl(const QUrl &url)
         && !url.host().isEmpty();
 }
 
+QStringList ClientOptions::withoutQtOptions(const QStringList &args)
+{
+    // Qt's documented options (QGuiApplication's, QApplication's); Qt reads "--x" as "-x".
+    static const QStringList withValue { u"-platform"_s, u"-platformpluginpath"_s,
+        u"-platformtheme"_s, u"-plugin"_s, u"-qwindowgeometry"_s, u"-qwindowicon"_s,
+        u"-qwindowtitle"_s, u"-session"_s, u"-display"_s, u"-style"_s, u"-stylesheet"_s };
+    static const QStringList alone { u"-reverse"_s, u"-widgetcount"_s, u"-nograb"_s, u"-dograb"_s,
+        u"-sync"_s };
+    // X11's, which Qt takes only on X11; "--geometry" is ours, so only the one-dash form.
+    static const QStringList x11WithValue { u"-geometry"_s, u"-title"_s, u"-icon"_s };
+    QStringList kept;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &given = args.at(i);
+        const QString arg = i > 0 && given.startsWith(u"--") ? given.mid(1) : given;
+        const QString name = arg.section(u'=', 0, 0);
+        if (i > 0 && (withValue.contains(name) || x11WithValue.contains(given))) {
+            if (!arg.contains(u'='))
+                ++i; // and its value
+            continue;
+        }
+        if (i > 0 && (alone.contains(arg) || arg.startsWith(u"-qmljsdebugger=")))
+            continue;
+        kept.append(given);
+    }
+    return kept;
+}
+
 std::optional<QString> ClientOptions::readTokenFile(const QString &path, QString *error)
 {
     QFile file(path);

@@ -31,6 +31,10 @@ struct ClientOptions {
         const QStringList &args, const QString &environmentToken, QString *error);
     // A token file: one token, surrounding white space ignored; errors name the file.
     [[nodiscard]] static std::optional<QString> readTokenFile(const QString &path, QString *error);
+    // args without the options QGuiApplication and QApplication take for themselves ("-style
+    // Fusion", "-platform offscreen", "-reverse"…): what parse() sees once a QApplication
+    // exists, for checking the command line before one does.
+    [[nodiscard]] static QStringList withoutQtOptions(const QStringList &args);
     // ws:// or wss:// with a host.
     [[nodiscard]] static bool isGatewayUrl(const QUrl &url);
 };

@@ -46,28 +46,19 @@ std::optional<int> answerCommandLine(
     return std::nullopt;
 }
 
-// --help and --version must work without a display (a terminal over ssh, a packaging
-// script): QApplication aborts there, so they are answered by a QCoreApplication first.
-bool asksOnlyForWords(int argc, char *argv[])
-{
-    for (int i = 1; i < argc; ++i) {
-        const QByteArrayView arg(argv[i]);
-        if (arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "-?"
-            || arg == "--version" || arg == "-v")
-            return true;
-    }
-    return false;
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
 {
     std::optional<App::ClientOptions> options;
-    if (asksOnlyForWords(argc, argv)) {
+    {
+        // The command line is answered (--help, --version) or refused (exit 2) before the GUI
+        // starts: without a display (a terminal over ssh, a packaging script) QApplication
+        // aborts. Qt's own options are Qt's: QApplication takes them out below.
         QCoreApplication core(argc, argv);
         describeApplication();
-        if (const auto exitCode = answerCommandLine(QCoreApplication::arguments(), &options))
+        if (const auto exitCode = answerCommandLine(
+                App::ClientOptions::withoutQtOptions(QCoreApplication::arguments()), &options))
             return *exitCode;
     }
 

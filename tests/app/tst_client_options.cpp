@@ -1,6 +1,6 @@
 // Tests for the command line of presence-chat (ClientOptions::parse): --open-chat takes a
 // friend's id, is listed in --help, and refuses what cannot be an id, naming the option. And the
-// real binary answers --help and --version without a display.
+// real binary answers --help and --version, and refuses bad options, without a display.
 
 // C++
 #include <optional>
@@ -17,6 +17,15 @@ using namespace Qt::StringLiterals;
 using Presence::App::ClientOptions;
 
 namespace {
+
+// As in a terminal over ssh: no X, no Wayland, Qt left to pick its default platform.
+QProcessEnvironment withoutDisplay()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char *name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
+        environment.remove(QString::fromLatin1(name));
+    return environment;
+}
 
 std::optional<ClientOptions> parseArgs(const QStringList &args, QString *error)
 {
@@ -37,6 +46,9 @@ private Q_SLOTS:
     void helpListsOpenChat();
     void helpAndVersionNeedNoDisplay_data();
     void helpAndVersionNeedNoDisplay();
+    void badOptionsAreRefusedWithoutADisplay_data();
+    void badOptionsAreRefusedWithoutADisplay();
+    void qtOptionsAreLeftToQt();
     void geometryPlacesTheWindow();
     void geometryRejects_data();
     void geometryRejects();
@@ -153,12 +165,8 @@ void TestClientOptions::helpAndVersionNeedNoDisplay()
 {
     QFETCH(QString, argument);
     QFETCH(QString, expected);
-    // As in a terminal over ssh: no X, no Wayland, Qt left to pick its default platform.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char *name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
-        environment.remove(QString::fromLatin1(name));
     QProcess process;
-    process.setProcessEnvironment(environment);
+    process.setProcessEnvironment(withoutDisplay());
     process.start(QStringLiteral(PRESENCE_CHAT), { argument });
     QVERIFY(process.waitForFinished(20000));
     const QString out = QString::fromLocal8Bit(process.readAllStandardOutput());
@@ -166,6 +174,52 @@ void TestClientOptions::helpAndVersionNeedNoDisplay()
     QVERIFY2(process.exitCode() == 0,
         qPrintable(QString::fromLocal8Bit(process.readAllStandardError())));
     QVERIFY2(out.contains(expected), qPrintable(out));
+}
+
+void TestClientOptions::badOptionsAreRefusedWithoutADisplay_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("unknown option") << QStringList { u"--bogus"_s } << u"Unknown option 'bogus'"_s;
+    QTest::addRow("http server") << QStringList { u"--server"_s, u"http://x"_s }
+                                 << u"--server must be a ws:// or wss:// URL"_s;
+    // Qt's own options are not in the way of the check.
+    QTest::addRow("after -style") << QStringList { u"-style"_s, u"Fusion"_s, u"--show"_s,
+        u"sideways"_s } << u"--show must be chats or friends"_s;
+}
+
+void TestClientOptions::badOptionsAreRefusedWithoutADisplay()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    // Refused before the GUI starts: without a display QApplication would abort (134) first.
+    QProcess process;
+    process.setProcessEnvironment(withoutDisplay());
+    process.start(QStringLiteral(PRESENCE_CHAT), arguments);
+    QVERIFY(process.waitForFinished(20000));
+    const QString err = QString::fromLocal8Bit(process.readAllStandardError());
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(
+        process.exitCode() == 2, qPrintable(u"exit %1: %2"_s.arg(process.exitCode()).arg(err)));
+    QVERIFY2(err.contains(u"presence-chat: "_s + expected), qPrintable(err));
+    QVERIFY2(err.contains(u"Try 'presence-chat --help'."_s), qPrintable(err));
+}
+
+void TestClientOptions::qtOptionsAreLeftToQt()
+{
+    // What QApplication takes for itself, parse() never sees; "--geometry" stays ours.
+    const QStringList args { u"presence-chat"_s, u"-style"_s, u"Fusion"_s, u"--reverse"_s,
+        u"-platform"_s, u"offscreen"_s, u"-stylesheet=a.qss"_s, u"-geometry"_s, u"300x300"_s,
+        u"--show"_s, u"chats"_s, u"--geometry"_s, u"520x760+20+40"_s };
+    const QStringList kept = ClientOptions::withoutQtOptions(args);
+    QCOMPARE(kept,
+        (QStringList {
+            u"presence-chat"_s, u"--show"_s, u"chats"_s, u"--geometry"_s, u"520x760+20+40"_s }));
+    QString error;
+    const auto options = ClientOptions::parse(kept, {}, &error);
+    QVERIFY2(options, qPrintable(error));
+    QVERIFY(options->showChats);
+    QCOMPARE(options->geometry, QRect(20, 40, 520, 760));
 }
 
 QTEST_GUILESS_MAIN(TestClientOptions)
