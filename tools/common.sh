@@ -15,6 +15,8 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # fonts-noto-color-emoji: emoji in messages are drawn in colour (ui/EmojiRuns.h).
 # clang-format: the test command checks the sources' format (tools/check-format.sh).
 # python3: it checks the include groups too (tools/include-groups.py).
+# libboost1.81-dev (Boost.Asio, Beast and JSON, used as headers) builds bench/loadgen, the gateway
+# benchmark's load generator, whose smoke run is part of the test command (tst_loadgen_smoke).
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-websockets-dev qt6-httpserver-dev
@@ -22,6 +24,7 @@ PRESENCE_PACKAGES=(
     qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
     pkg-config libhiredis-dev redis-server
     dbus-daemon fonts-noto-color-emoji clang-format python3
+    libboost1.81-dev
 )
 
 presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

@@ -1,0 +1,93 @@
+#pragma once
+
+// C++
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+// System
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address_v4.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/websocket/stream.hpp>
+
+namespace boost::json {
+class object;
+}
+
+namespace LoadGen {
+
+struct RunContext;
+
+// One user's WebSocket connection to the gateway, as a client runs it: connect (from its own
+// source address), hello, friends, subscribe to every friend in batches the gateway's limits
+// allow; then it receives pushes, and sends set_status when its worker tells it to. Lives on
+// its worker's thread only.
+class Connection {
+public:
+    // Called once the connection is set up (true) or has failed to be (false).
+    using SetUpDone = std::function<void(bool)>;
+
+    Connection(boost::asio::io_context &io, RunContext &context,
+        const boost::asio::ip::tcp::endpoint &gateway, int user, boost::asio::ip::address_v4 source,
+        std::vector<std::uint32_t> &latencies);
+    Connection(const Connection &) = delete;
+    Connection &operator=(const Connection &) = delete;
+
+    void start(SetUpDone done);
+    // Toggles this connection's status between online and away; false when it is not set up
+    // (or lost).
+    bool changeStatus();
+    [[nodiscard]] int user() const { return m_user; }
+
+private:
+    enum class State {
+        Connecting,
+        Handshaking,
+        AwaitingWelcome,
+        AwaitingFriends,
+        Subscribing,
+        Ready,
+        Gone
+    };
+
+    void onConnected(boost::beast::error_code error);
+    void onHandshake(boost::beast::error_code error);
+    void readNext();
+    void onRead(boost::beast::error_code error);
+    void handleFrame(std::string_view text);
+    void onWelcome(const boost::json::object &frame);
+    void onFriends(const boost::json::object &frame);
+    void onSnapshot(const boost::json::object &frame);
+    void onPresence(const boost::json::object &frame);
+    void requestFriends(std::int64_t offset);
+    void subscribeAll();
+    void send(std::string text);
+    void writeNext();
+    void setUp(bool ok);
+    void fail(const std::string &what);
+
+    boost::beast::websocket::stream<boost::beast::tcp_stream> m_socket;
+    boost::beast::flat_buffer m_buffer;
+    RunContext &m_context;
+    const boost::asio::ip::tcp::endpoint m_gateway;
+    const int m_user;
+    const boost::asio::ip::address_v4 m_source;
+    std::vector<std::uint32_t> &m_latencies;
+    SetUpDone m_done;
+    State m_state = State::Connecting;
+    std::deque<std::string> m_outbox;
+    bool m_writing = false;
+    bool m_away = false;
+    // From welcome's limits; the protocol's defaults until then.
+    std::int64_t m_maxIdsPerRequest = 500;
+    std::int64_t m_maxSubscriptions = 2000;
+    std::vector<std::string> m_friends;
+    int m_snapshotsAwaited = 0;
+};
+
+} // namespace LoadGen

@@ -1,0 +1,35 @@
+#pragma once
+
+// C++
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace LoadGen {
+
+// What presence-loadgen is asked to do (--help lists the options).
+struct LoadOptions {
+    std::string host = "127.0.0.1"; // of --url
+    unsigned short port = 0;
+    std::string usersFile;
+    int firstUser = 0; // connections sign in as users firstUser .. firstUser+connections-1
+    int connections = -1; // -1: every user of the file from firstUser on
+    double rate = 100; // set_status changes per second, all connections together
+    double seconds = 10; // of changes; 0: set up, measure memory, stop
+    int threads = 2;
+    int sources = 8; // client sockets bound to 127.0.0.1 .. 127.0.0.<sources>
+    int concurrency = 256; // connections being set up at once
+    bool subscribe = true; // false: hello and welcome only (idle connections)
+    int gatewayPid = 0; // read its memory and CPU time from /proc when set
+    double connectTimeout = 300; // s for every connection to be set up
+    double drainTimeout = 10; // s after the last change for the last pushes
+    double holdSeconds = 0; // s to keep the connections open once set up (and measured)
+
+    // The options of `args` (argv without the program), or nullopt with *error set; an empty
+    // *error with nullopt means --help was printed.
+    static std::optional<LoadOptions> parse(
+        const std::vector<std::string> &args, std::string *error);
+    static const char *usage();
+};
+
+} // namespace LoadGen
