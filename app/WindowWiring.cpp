@@ -71,6 +71,9 @@ void WindowWiring::showConnection()
     const auto state = m_session->state();
     m_window->header()->setConnection(
         connectionState(state), m_session->retryAttempt(), m_session->errorString());
+    // Signed out, or refused: nobody is signed in any more (reconnecting, the user still is).
+    if (state == GatewaySession::State::Disconnected || state == GatewaySession::State::Failed)
+        m_window->header()->setSelf({}, {});
     m_window->setOnline(state == GatewaySession::State::Online);
     m_window->setWatchedCount(int(m_session->subscribed().size()));
 }

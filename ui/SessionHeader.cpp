@@ -169,7 +169,10 @@ void SessionHeader::refresh()
                                            palette().color(QPalette::PlaceholderText).name(),
                                            PresenceText::handle(m_selfId).toHtmlEscaped()));
     m_avatar->setUser(m_selfId, m_selfName);
+    // Nobody signed in: no identity, and no status of nobody's to choose.
     m_avatar->setVisible(!m_selfId.isEmpty());
+    m_user->setVisible(!m_selfId.isEmpty());
+    m_status->setVisible(!m_selfId.isEmpty());
     m_avatar->setState(
         state == ConnectionState::Online ? shownAs(m_chosenStatus) : PresenceState::Unknown);
     const int chosen = m_status->findData(int(m_chosenStatus));

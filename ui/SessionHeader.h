@@ -38,7 +38,7 @@ public:
     void setConnection(ConnectionState state, int retryAttempt, const QString &error);
     // The next attempt starts in `delay`: the banner counts down to it.
     void setRetryIn(std::chrono::milliseconds delay);
-    // Who is signed in.
+    // Who is signed in; an empty id: nobody (no name, no avatar, no status to choose).
     void setSelf(const QString &id, const QString &name);
     void setChosenStatus(Protocol::ChosenStatus status);
 

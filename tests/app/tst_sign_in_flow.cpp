@@ -1,7 +1,8 @@
 // Who the client signs in as, from launch to Sign out, against a real gateway with the real
 // window and dialog: a remembered token signs in without asking, a refused token or a web
 // server at the address brings the sign-in dialog over the window (not a Retry that sends the
-// same token again), and Sign out forgets the token and everything the list showed.
+// same token again), and Sign out forgets the token and everything the list and the header
+// showed.
 
 // C++
 #include <memory>
@@ -9,6 +10,8 @@
 // Qt
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
@@ -30,6 +33,7 @@
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/MainWindow.h"
+#include "ui/OwnAvatar.h"
 #include "ui/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
@@ -47,6 +51,35 @@ QList<TestUser> population()
 {
     return { { u"alice"_s, { u"bob"_s, u"carol"_s } }, { u"bob"_s, { u"alice"_s } },
         { u"carol"_s, { u"alice"_s } } };
+}
+
+// Every text the header shows now (labels and the status box), one per line.
+QString headerText(const Presence::Ui::SessionHeader *header)
+{
+    QStringList shown;
+    const auto labels = header->findChildren<QLabel *>();
+    for (const QLabel *label : labels) {
+        if (label->isVisible())
+            shown.append(label->text());
+    }
+    if (header->statusChooser()->isVisible())
+        shown.append(header->statusChooser()->currentText());
+    return shown.join(u'\n');
+}
+
+// A plain web server: it answers the WebSocket upgrade with a page (200), never with 101.
+void serveAPage(QTcpServer *web)
+{
+    QObject::connect(web, &QTcpServer::newConnection, web, [web] {
+        while (QTcpSocket *peer = web->nextPendingConnection()) {
+            QObject::connect(peer, &QTcpSocket::readyRead, peer, [peer] {
+                peer->readAll();
+                peer->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi");
+                peer->disconnectFromHost();
+            });
+            QObject::connect(peer, &QTcpSocket::disconnected, peer, &QObject::deleteLater);
+        }
+    });
 }
 
 QAction *menuAction(const MainWindow &window, const QString &text)
@@ -165,9 +198,13 @@ void TestSignInFlow::refusedTokenBringsTheDialogOverTheWindow()
     QVERIFY(token);
     QTRY_VERIFY(token->hasFocus());
     QVERIFY(token->text().isEmpty());
-    // Behind it the header offers a new sign-in, not a retry of the same token.
-    QVERIFY(!app.window->header()->retryButton()->isVisible());
-    QVERIFY(app.window->header()->signInButton()->isVisible());
+    // Behind it the header offers a new sign-in, not a retry of the same token, and shows
+    // nobody: no avatar, no name, no status box of nobody's.
+    Presence::Ui::SessionHeader *header = app.window->header();
+    QVERIFY(!header->retryButton()->isVisible());
+    QVERIFY(header->signInButton()->isVisible());
+    QVERIFY(!header->avatar()->isVisible());
+    QVERIFY2(!header->statusChooser()->isVisible(), qPrintable(headerText(header)));
 
     // The right token signs in and the dialog goes.
     QTest::keyClicks(token, tokenOf(u"alice"_s));
@@ -175,7 +212,9 @@ void TestSignInFlow::refusedTokenBringsTheDialogOverTheWindow()
     QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
     QTRY_VERIFY(!app.flow.dialog());
     QTRY_COMPARE(app.model.rowCount(), 2);
-    QVERIFY(!app.window->header()->signInButton()->isVisible());
+    QVERIFY(!header->signInButton()->isVisible());
+    QVERIFY(header->statusChooser()->isVisible());
+    QVERIFY2(headerText(header).contains(u"@alice"_s), qPrintable(headerText(header)));
 
     // Sign in… in the header brings it back after a later refusal, once.
     app.session.open(gateway->url(), u"another-bad-one"_s);
@@ -189,16 +228,7 @@ void TestSignInFlow::aWebServerAtTheAddressIsExplained()
 {
     QTcpServer web;
     QVERIFY(web.listen(QHostAddress::LocalHost, 0));
-    connect(&web, &QTcpServer::newConnection, &web, [&web] {
-        while (QTcpSocket *peer = web.nextPendingConnection()) {
-            connect(peer, &QTcpSocket::readyRead, peer, [peer] {
-                peer->readAll();
-                peer->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi");
-                peer->disconnectFromHost();
-            });
-            connect(peer, &QTcpSocket::disconnected, peer, &QObject::deleteLater);
-        }
-    });
+    serveAPage(&web);
     App app(settingsPath());
     const QUrl url(u"ws://127.0.0.1:%1/"_s.arg(web.serverPort()));
     QVERIFY(app.flow.start(url, u"some-token"_s));
@@ -227,6 +257,9 @@ void TestSignInFlow::signOutForgetsTheAccount()
     app.showWindow();
     QTRY_COMPARE(app.model.rowCount(), 2);
     app.window->openChat(u"bob"_s);
+    Presence::Ui::SessionHeader *header = app.window->header();
+    QTRY_VERIFY2(headerText(header).contains(u"@alice"_s), qPrintable(headerText(header)));
+    QVERIFY(header->avatar()->isVisible());
 
     QAction *signOut = menuAction(*app.window, u"Sign out"_s);
     QVERIFY(signOut);
@@ -237,6 +270,11 @@ void TestSignInFlow::signOutForgetsTheAccount()
     QVERIFY(!app.settings.rememberToken());
     QVERIFY(!ClientSettings(settingsPath()).rememberToken()); // on disk too
     QVERIFY(ClientSettings(settingsPath()).token().isEmpty());
+    // Nor in the header: nobody is signed in.
+    QVERIFY2(!headerText(header).contains(u"alice"_s, Qt::CaseInsensitive),
+        qPrintable(headerText(header)));
+    QVERIFY(!header->avatar()->isVisible());
+    QVERIFY(!header->statusChooser()->isVisible());
     QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
 
     // Cancel leaves a signed-out window whose header offers to sign in.
