@@ -26,6 +26,7 @@ using Session::GatewaySession;
 SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QWidget *parent)
     : QDialog(parent)
     , m_session(session)
+    , m_attempt(session)
     , m_settings(settings)
     , m_urlEdit(new QLineEdit(this))
     , m_tokenEdit(new QLineEdit(this))
@@ -81,8 +82,15 @@ SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QW
 
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SignInDialog::signIn);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SignInDialog::reject);
-    connect(m_session, &GatewaySession::stateChanged, this, &SignInDialog::onStateChanged);
-    connect(m_session, &GatewaySession::retryScheduled, this, &SignInDialog::onRetryScheduled);
+    connect(m_session, &GatewaySession::stateChanged, this, [this](GatewaySession::State state) {
+        if (m_attempt == m_session)
+            onStateChanged(state);
+    });
+    connect(m_session, &GatewaySession::retryScheduled, this,
+        [this](int attempt, std::chrono::milliseconds delay) {
+            if (m_attempt == m_session)
+                onRetryScheduled(attempt, delay);
+        });
     m_countdownTimer.setSingleShot(true);
     connect(&m_countdownTimer, &QTimer::timeout, this, &SignInDialog::showRetryCountdown);
 }
@@ -106,6 +114,41 @@ std::optional<QString> SignInDialog::urlProblem(const QString &text) const
     if (url.host().isEmpty())
         return tr("The gateway address has no host name. It should look like %1").arg(example);
     return std::nullopt;
+}
+
+bool SignInDialog::sessionInUse() const
+{
+    const auto state = m_session->state();
+    return state != GatewaySession::State::Disconnected && state != GatewaySession::State::Failed;
+}
+
+GatewaySession *SignInDialog::trial()
+{
+    if (m_trial)
+        return m_trial;
+    m_trial = new GatewaySession(m_session->options(), this);
+    // Only a test of the token: friends must not see the new account come online twice.
+    m_trial->setChosenStatus(Protocol::ChosenStatus::Invisible);
+    connect(m_trial, &GatewaySession::stateChanged, this, [this](GatewaySession::State state) {
+        if (m_attempt == m_trial)
+            onStateChanged(state);
+    });
+    connect(m_trial, &GatewaySession::retryScheduled, this,
+        [this](int attempt, std::chrono::milliseconds delay) {
+            if (m_attempt == m_trial)
+                onRetryScheduled(attempt, delay);
+        });
+    return m_trial;
+}
+
+void SignInDialog::switchSession()
+{
+    if (m_attempt != m_trial || m_trial->state() != GatewaySession::State::Online)
+        return; // cancelled, or tried again, meanwhile
+    m_attempt = m_session;
+    m_openedSession = true;
+    m_trial->close();
+    m_session->open(m_attemptUrl, m_attemptToken);
 }
 
 void SignInDialog::signIn()
@@ -138,14 +181,24 @@ void SignInDialog::signIn()
     m_phase = Phase::Connecting;
     setInputsEnabled(false);
     showStatus(tr("Connecting…"), false);
-    m_session->open(m_attemptUrl, token);
+    // A session this dialog opened (one that keeps retrying an address, say) is tried again;
+    // one that works for the account signed in is kept until the new account signs in.
+    if (m_openedSession || !sessionInUse()) {
+        m_attempt = m_session;
+        m_openedSession = true;
+    } else {
+        m_attempt = trial();
+    }
+    m_attempt->open(m_attemptUrl, token);
 }
 
 void SignInDialog::reject()
 {
     m_phase = Phase::Idle;
     m_countdownTimer.stop();
-    if (m_session->state() != GatewaySession::State::Online)
+    if (m_trial)
+        m_trial->close();
+    if (m_session->state() != GatewaySession::State::Online && (m_openedSession || !sessionInUse()))
         m_session->close();
     QDialog::reject();
 }
@@ -156,7 +209,10 @@ void SignInDialog::onStateChanged(GatewaySession::State state)
         return; // not ours: the session is in use elsewhere, or we gave up
     switch (state) {
     case GatewaySession::State::Online:
-        onSignedIn();
+        if (m_attempt == m_trial) // once the trial's own handling of its welcome is done
+            QMetaObject::invokeMethod(this, &SignInDialog::switchSession, Qt::QueuedConnection);
+        else
+            onSignedIn();
         break;
     case GatewaySession::State::Failed:
         onFailed();
@@ -234,8 +290,8 @@ void SignInDialog::setGatewayUrl(const QUrl &url)
 
 void SignInDialog::explainFailure()
 {
-    const QString at = m_session->url().toDisplayString();
-    switch (m_session->failure()) {
+    const QString at = m_attempt->url().toDisplayString();
+    switch (m_attempt->failure()) {
     case GatewaySession::Failure::None:
         return;
     case GatewaySession::Failure::UnsupportedProtocol:
@@ -244,7 +300,7 @@ void SignInDialog::explainFailure()
             true);
         break;
     case GatewaySession::Failure::NotAGateway:
-        showStatus(m_session->errorString(), true); // names the address and its answer
+        showStatus(m_attempt->errorString(), true); // names the address and its answer
         break;
     case GatewaySession::Failure::TokenRefused:
         showStatus(tr("The gateway did not accept this token."), true);

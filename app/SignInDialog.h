@@ -25,7 +25,9 @@ class ClientSettings;
 // Asks for the gateway address and a token, signs the session in, and closes (accepted)
 // once it is online, after saving the address (and the token, if the user asked for that).
 // A refused token or an unreachable gateway is explained in plain words, and the user can
-// correct the fields and sign in again. Cancel (or Esc) closes the session.
+// correct the fields and sign in again. Cancel (or Esc) closes the session, unless it is signed
+// in: while an account is signed in (Switch account…), the new one is tried on a session of the
+// dialog's own, and the account signed in is kept until the new one is.
 class SignInDialog : public QDialog {
     Q_OBJECT
 public:
@@ -45,7 +47,7 @@ public:
     // says why, and puts the cursor in the field to correct.
     void explainFailure();
 
-    // Closes the session, unless it signed in.
+    // Closes the session, unless it is signed in (or the account a switch was tried against).
     void reject() override;
 
 private:
@@ -56,6 +58,13 @@ private:
     };
 
     [[nodiscard]] std::optional<QString> urlProblem(const QString &text) const;
+    // The session works for an account signed in (or on its way back to it): a sign-in here
+    // must not throw it away before the new one succeeds.
+    [[nodiscard]] bool sessionInUse() const;
+    // The trial session, made on first use, with the session's options.
+    Session::GatewaySession *trial();
+    // The trial signed in: now the session itself switches to that account.
+    void switchSession();
     void onStateChanged(Session::GatewaySession::State state);
     void onRetryScheduled(int attempt, std::chrono::milliseconds delay);
     void onSignedIn();
@@ -65,6 +74,11 @@ private:
     void setInputsEnabled(bool enabled);
 
     Session::GatewaySession *m_session;
+    // Where signIn() tries: m_session, or m_trial while m_session is in use. Only its signals
+    // move the dialog on.
+    Session::GatewaySession *m_attempt;
+    Session::GatewaySession *m_trial = nullptr; // a child, made when first needed
+    bool m_openedSession = false; // signIn() opened m_session itself
     ClientSettings *m_settings;
     QLineEdit *m_urlEdit;
     QLineEdit *m_tokenEdit;

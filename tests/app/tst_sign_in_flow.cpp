@@ -1,8 +1,8 @@
 // Who the client signs in as, from launch to Sign out, against a real gateway with the real
 // window and dialog: a remembered token signs in without asking, a refused token or a web
 // server at the address brings the sign-in dialog over the window (not a Retry that sends the
-// same token again), and Sign out forgets the token and everything the list and the header
-// showed.
+// same token again), Sign out forgets the token and everything the list and the header showed,
+// and a Switch account that fails keeps the account signed in.
 
 // C++
 #include <memory>
@@ -32,6 +32,7 @@
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
+#include "tests/harness/ClosedPort.h"
 #include "ui/MainWindow.h"
 #include "ui/OwnAvatar.h"
 #include "ui/SessionHeader.h"
@@ -133,6 +134,8 @@ private Q_SLOTS:
     void refusedTokenBringsTheDialogOverTheWindow();
     void aWebServerAtTheAddressIsExplained();
     void signOutForgetsTheAccount();
+    void aFailedSwitchKeepsTheAccount_data();
+    void aFailedSwitchKeepsTheAccount();
 
 private:
     [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
@@ -295,6 +298,86 @@ void TestSignInFlow::signOutForgetsTheAccount()
     QCOMPARE(app.session.self().id, u"bob"_s);
     QTRY_COMPARE(app.model.rowCount(), 1);
     QCOMPARE(app.model.index(0).data(FriendListModel::IdRole).toString(), u"alice"_s);
+}
+
+void TestSignInFlow::aFailedSwitchKeepsTheAccount_data()
+{
+    QTest::addColumn<QString>("where"); // gateway, web server, closed port
+    QTest::addColumn<QString>("token");
+    QTest::addColumn<QString>("said");
+    QTest::addRow("refused token")
+        << u"gateway"_s << u"not-a-token"_s << u"The gateway did not accept this token."_s;
+    QTest::addRow("web server") << u"web server"_s << tokenOf(u"bob"_s)
+                                << u"is a web server, not a presence gateway"_s;
+    QTest::addRow("unreachable") << u"closed port"_s << tokenOf(u"bob"_s)
+                                 << u"Cannot reach the gateway at"_s;
+}
+
+void TestSignInFlow::aFailedSwitchKeepsTheAccount()
+{
+    QFETCH(QString, where);
+    QFETCH(QString, token);
+    QFETCH(QString, said);
+    auto gateway = startGateway(population());
+    QVERIFY(gateway);
+    QTcpServer web;
+    QVERIFY(web.listen(QHostAddress::LocalHost, 0));
+    serveAPage(&web);
+    const ClosedPort closed;
+    QVERIFY(closed.port() != 0);
+    const QUrl url = where == u"gateway"_s ? gateway->url()
+        : where == u"web server"_s         ? QUrl(u"ws://127.0.0.1:%1/"_s.arg(web.serverPort()))
+                                           : closed.url();
+    {
+        ClientSettings saved(settingsPath());
+        saved.setGatewayUrl(gateway->url());
+        saved.setToken(tokenOf(u"alice"_s), true);
+    }
+    App app(settingsPath());
+    QVERIFY(app.flow.start({}, {}));
+    app.showWindow();
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+    QTRY_COMPARE(app.model.rowCount(), 2);
+    Presence::Ui::SessionHeader *header = app.window->header();
+    QTRY_VERIFY(headerText(header).contains(u"@alice"_s));
+
+    // Switch account… to an account that cannot sign in: the dialog says why.
+    QAction *switchAccount = menuAction(*app.window, u"Switch account…"_s);
+    QVERIFY(switchAccount);
+    switchAccount->trigger();
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    QPointer<Presence::Ui::SignInDialog> dialog = app.flow.dialog();
+    dialog->findChild<QLineEdit *>(u"gatewayUrl"_s)->setText(url.toString());
+    dialog->findChild<QLineEdit *>(u"token"_s)->setText(token);
+    dialog->signIn();
+    QTRY_VERIFY2(dialog->statusText().contains(said), qPrintable(dialog->statusText()));
+    // Alice stays signed in meanwhile, with her friends and her name in the header.
+    QCOMPARE(app.session.state(), GatewaySession::State::Online);
+    QCOMPARE(app.session.self().id, u"alice"_s);
+    QCOMPARE(app.model.rowCount(), 2);
+    QVERIFY2(headerText(header).contains(u"@alice"_s), qPrintable(headerText(header)));
+
+    // Cancel leaves her signed in, and the dialog opened again has nothing stale to say.
+    dialog->reject();
+    QTRY_VERIFY(!dialog);
+    QCOMPARE(app.session.state(), GatewaySession::State::Online);
+    QCOMPARE(app.session.self().id, u"alice"_s);
+    QVERIFY(!header->signInButton()->isVisible());
+    QVERIFY2(headerText(header).contains(u"@alice"_s), qPrintable(headerText(header)));
+    switchAccount->trigger();
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    QCOMPARE(app.flow.dialog()->statusText(), QString());
+
+    // A switch that works signs in as bob, on the window's own session.
+    app.flow.dialog()->findChild<QLineEdit *>(u"gatewayUrl"_s)->setText(gateway->url().toString());
+    app.flow.dialog()->findChild<QLineEdit *>(u"token"_s)->setText(tokenOf(u"bob"_s));
+    app.flow.dialog()->signIn();
+    QTRY_COMPARE(app.session.self().id, u"bob"_s);
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+    QTRY_VERIFY(!app.flow.dialog());
+    QTRY_COMPARE(app.model.rowCount(), 1);
+    QTRY_VERIFY2(headerText(header).contains(u"@bob"_s), qPrintable(headerText(header)));
+    QCOMPARE(app.settings.gatewayUrl(), gateway->url());
 }
 
 QTEST_MAIN(TestSignInFlow)
