@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMouseEvent>
 #include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -72,15 +73,11 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     m_view->installEventFilter(this);
     m_view->viewport()->installEventFilter(this);
     m_view->viewport()->setMouseTracking(true); // hovering counts as the hand on the list
-    // About 1.5 s without scrolling, hovering or keys before rows move (docs: README).
+    // About 1.5 s without scrolling, moving the pointer or keys before rows move (README). A
+    // pointer resting on the list is a hand that has settled, not one still at work.
     m_orderSettle.setSingleShot(true);
     m_orderSettle.setInterval(std::chrono::milliseconds(1500));
-    connect(&m_orderSettle, &QTimer::timeout, this, [this] {
-        if (m_view->viewport()->underMouse())
-            m_orderSettle.start(); // still hovering: keep waiting
-        else
-            m_proxy->setMovesHeld(false);
-    });
+    connect(&m_orderSettle, &QTimer::timeout, this, [this] { m_proxy->setMovesHeld(false); });
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
         if (!m_restoringAnchor)
             holdOrder();
@@ -95,7 +92,7 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &FriendListPane::updateNoMatches);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &FriendListPane::updateNoMatches);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &FriendListPane::updateNoMatches);
-    m_moreOnline = new MoreOnlineChip(m_view, m_proxy);
+    m_moreOnline = new MoreOnlineChip(m_view, m_proxy, this);
     connect(m_moreOnline, &QPushButton::clicked, this, &FriendListPane::goToTop);
     connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) {
         Q_EMIT chatRequested(index.data(FriendListModel::IdRole).toString());
@@ -114,6 +111,8 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
+    // The chip takes a strip of its own above the rows when shown (MoreOnlineChip.h).
+    layout->addWidget(m_moreOnline, 0, Qt::AlignHCenter);
     layout->addWidget(m_view, 1);
 }
 
@@ -210,29 +209,36 @@ void FriendListPane::holdOrder()
 
 void FriendListPane::goToTop()
 {
-    m_orderSettle.stop();
-    m_goingToTop = true;
-    m_proxy->setMovesHeld(false);
-    m_goingToTop = false;
+    // Only the scrolling: the rows the chip counts already sort above, and the order keeps
+    // whatever hold the user's hand put on it.
     m_restoringAnchor = true; // not the user's hand on the list: nothing to hold
     m_view->scrollToTop();
     m_restoringAnchor = false;
 }
 
+bool FriendListPane::isAtTop() const
+{
+    const QScrollBar *bar = m_view->verticalScrollBar();
+    return bar->value() <= bar->minimum();
+}
+
 void FriendListPane::rememberAnchor()
 {
-    if (m_goingToTop) {
-        m_anchor = QPersistentModelIndex();
+    m_anchor = QPersistentModelIndex();
+    // A list at its top shows the first rows whatever they are now: "online first" is what
+    // the user opened it for, so no row may carry the view away from them.
+    m_keepTop = isAtTop();
+    if (m_keepTop)
         return;
-    }
-    const QPoint mouse = m_view->viewport()->mapFromGlobal(QCursor::pos());
     QModelIndex anchor;
     if (m_view->viewport()->underMouse())
-        anchor = m_view->indexAt(mouse);
+        anchor = m_view->indexAt(m_view->viewport()->mapFromGlobal(QCursor::pos()));
     const QRect area = m_view->viewport()->rect();
     if (!anchor.isValid() && m_view->currentIndex().isValid()
         && area.intersects(m_view->visualRect(m_view->currentIndex())))
         anchor = m_view->currentIndex();
+    // Scrolled down with nothing in hand: the row being read stays, and friends coming online
+    // above it are announced by the chip rather than pushing it down.
     if (!anchor.isValid())
         anchor = m_view->indexAt(QPoint(1, 1));
     m_anchor = anchor;
@@ -241,6 +247,15 @@ void FriendListPane::rememberAnchor()
 
 void FriendListPane::restoreAnchor()
 {
+    if (m_keepTop) {
+        m_keepTop = false;
+        if (!isAtTop()) {
+            m_restoringAnchor = true;
+            m_view->scrollToTop();
+            m_restoringAnchor = false;
+        }
+        return;
+    }
     if (!m_anchor.isValid())
         return;
     const int moved = m_view->visualRect(m_anchor).top() - m_anchorTop;
@@ -272,7 +287,10 @@ bool FriendListPane::handleSearchKey(const QKeyEvent *key)
     switch (key->key()) {
     case Qt::Key_Return:
     case Qt::Key_Enter:
-        // Enter opens the top match, the one the user sees first.
+        // Enter opens the top match, the one the user sees first; with nothing typed there is
+        // no match, and the top row is only whoever sorts first.
+        if (m_search->text().trimmed().isEmpty())
+            return true;
         if (m_proxy->rowCount() > 0)
             Q_EMIT chatRequested(m_proxy->index(0, 0).data(FriendListModel::IdRole).toString());
         return true;
@@ -300,9 +318,17 @@ bool FriendListPane::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_view->viewport() && event->type() == QEvent::Resize)
         updateNoMatches();
     if (watched == m_view->viewport()
-        && (event->type() == QEvent::MouseMove || event->type() == QEvent::Enter
-            || event->type() == QEvent::Wheel))
+        && (event->type() == QEvent::Enter || event->type() == QEvent::Wheel))
         holdOrder();
+    // Only a pointer that really moved: rows moving under a resting one make Qt send moves
+    // at the same spot, which would hold the order for ever.
+    if (watched == m_view->viewport() && event->type() == QEvent::MouseMove) {
+        const QPointF at = static_cast<QMouseEvent *>(event)->globalPosition();
+        if (at != m_pointerAt) {
+            m_pointerAt = at;
+            holdOrder();
+        }
+    }
     if (watched == m_view && event->type() == QEvent::KeyPress)
         holdOrder();
     // Keyboard users see where they are: the current row is the selected one, so the first

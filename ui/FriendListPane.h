@@ -2,6 +2,7 @@
 
 // Qt
 #include <QPersistentModelIndex>
+#include <QPointF>
 #include <QSet>
 #include <QTimer>
 #include <QWidget>
@@ -72,9 +73,10 @@ private:
     void updateNoMatches();
     // The user's hand is on the list: re-sorting waits until it has been idle a while.
     void holdOrder();
+    [[nodiscard]] bool isAtTop() const;
     void rememberAnchor();
     void restoreAnchor();
-    // The chip was clicked: the new order now, and the top of the list in sight.
+    // The chip was clicked: the top of the list in sight, nothing else.
     void goToTop();
 
     Models::FriendSortFilterProxy *m_proxy;
@@ -87,12 +89,13 @@ private:
     QLabel *m_noMatches;
     MoreOnlineChip *m_moreOnline;
     QTimer m_orderSettle;
-    // The row the user looks at (hovered, else selected, else the top one) and where it was on
-    // screen, kept in place when rows move above it.
+    // Away from the top: the row the user looks at (hovered, else selected, else the top one)
+    // and where it was on screen, kept in place when rows move above it. At the top: the top.
     QPersistentModelIndex m_anchor;
     int m_anchorTop = 0;
+    bool m_keepTop = false;
     bool m_restoringAnchor = false; // our own scrolling is not the user's hand
-    bool m_goingToTop = false; // no anchor to keep: the user asked for the top
+    QPointF m_pointerAt; // where the pointer last moved over the list (global)
 };
 
 } // namespace Presence::Ui

@@ -1,7 +1,9 @@
 #include "ui/MoreOnlineChip.h"
 
+// C++
+#include <utility>
+
 // Qt
-#include <QEvent>
 #include <QListView>
 #include <QScrollBar>
 
@@ -17,15 +19,15 @@ using Models::PresenceState;
 
 namespace {
 
-bool sortsOnline(const QModelIndex &index)
+PresenceState sortStatusOf(const QModelIndex &index)
 {
-    return index.data(FriendListModel::SortStatusRole).toInt() == int(PresenceState::Online);
+    return PresenceState(index.data(FriendListModel::SortStatusRole).toInt());
 }
 
 } // namespace
 
-MoreOnlineChip::MoreOnlineChip(QListView *view, FriendSortFilterProxy *proxy)
-    : QPushButton(view->viewport())
+MoreOnlineChip::MoreOnlineChip(QListView *view, FriendSortFilterProxy *proxy, QWidget *parent)
+    : QPushButton(parent)
     , m_view(view)
     , m_proxy(proxy)
 {
@@ -39,18 +41,17 @@ MoreOnlineChip::MoreOnlineChip(QListView *view, FriendSortFilterProxy *proxy)
         connect(model, &QAbstractItemModel::dataChanged, this, &MoreOnlineChip::onFriendsChanged);
         connect(model, &QAbstractItemModel::modelReset, this, [this] {
             m_cameOnline.clear();
-            rememberOnlineRows();
+            rememberSortStatus();
             recount();
         });
     }
-    rememberOnlineRows();
+    rememberSortStatus();
     // Where rows are, as the user sees them: after the proxy moved them, and while scrolling.
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &MoreOnlineChip::recount);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &MoreOnlineChip::recount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &MoreOnlineChip::recount);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &MoreOnlineChip::recount);
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, &MoreOnlineChip::recount);
-    m_view->viewport()->installEventFilter(this);
 }
 
 FriendListModel *MoreOnlineChip::friends() const
@@ -58,14 +59,13 @@ FriendListModel *MoreOnlineChip::friends() const
     return qobject_cast<FriendListModel *>(m_proxy->sourceModel());
 }
 
-void MoreOnlineChip::rememberOnlineRows()
+void MoreOnlineChip::rememberSortStatus()
 {
-    m_online.clear();
+    m_sortStatus.clear();
     const FriendListModel *model = friends();
     for (int row = 0; model && row < model->rowCount(); ++row) {
         const QModelIndex index = model->index(row);
-        if (sortsOnline(index))
-            m_online.insert(index.data(FriendListModel::IdRole).toString());
+        m_sortStatus.insert(index.data(FriendListModel::IdRole).toString(), sortStatusOf(index));
     }
 }
 
@@ -78,14 +78,12 @@ void MoreOnlineChip::onFriendsChanged(
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
         const QModelIndex index = topLeft.siblingAtRow(row);
         const QString id = index.data(FriendListModel::IdRole).toString();
-        if (!sortsOnline(index)) {
-            m_online.remove(id);
+        const PresenceState now = sortStatusOf(index);
+        const PresenceState before = std::exchange(m_sortStatus[id], now);
+        if (now != PresenceState::Online)
             m_cameOnline.remove(id);
-        } else if (!m_online.contains(id)) {
-            m_online.insert(id);
-            if (!atTop)
-                m_cameOnline.insert(id);
-        }
+        else if (!atTop && (before == PresenceState::Away || before == PresenceState::Offline))
+            m_cameOnline.insert(id);
     }
     recount();
 }
@@ -120,24 +118,8 @@ void MoreOnlineChip::recount()
         //: Over the top of the friend list: friends above the rows in sight came online.
         setText(tr("%n more online ↑", nullptr, count));
         setAccessibleName(text());
-        place();
-        raise();
     }
     setVisible(count > 0);
-}
-
-void MoreOnlineChip::place()
-{
-    const QSize size = sizeHint();
-    const QRect area = m_view->viewport()->rect();
-    setGeometry(QRect(QPoint(area.center().x() - size.width() / 2, area.top() + 6), size));
-}
-
-bool MoreOnlineChip::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize && isVisible())
-        place();
-    return QPushButton::eventFilter(watched, event);
 }
 
 } // namespace Presence::Ui

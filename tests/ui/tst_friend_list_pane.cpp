@@ -1,0 +1,330 @@
+// FriendListPane as the user sees it: which rows are on screen when presence re-sorts the
+// list, where the "N more online ↑" chip sits and what a click on it does, and how long the
+// order waits under the hand. Every check asks the view (indexAt, the scroll bar, geometry),
+// not only the proxy's order: a list can be sorted right and still show the wrong rows.
+
+// C++
+#include <optional>
+
+// Qt
+#include <QLineEdit>
+#include <QListView>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+
+// Presence
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
+#include "ui/FriendListPane.h"
+#include "ui/MoreOnlineChip.h"
+
+using namespace Qt::StringLiterals;
+using Presence::Models::FriendListModel;
+using Presence::Models::FriendRecord;
+using Presence::Models::PresenceState;
+using Presence::Ui::FriendListPane;
+
+namespace {
+
+constexpr int kFriends = 200;
+
+QString friendId(int n)
+{
+    return u"f%1"_s.arg(n, 3, 10, QLatin1Char('0'));
+}
+
+// The list as the client gets it at sign-in: everyone unknown, by name.
+QList<FriendRecord> population()
+{
+    QList<FriendRecord> friends;
+    for (int n = 0; n < kFriends; ++n)
+        friends.append({ friendId(n), u"Friend %1"_s.arg(n, 3, 10, QLatin1Char('0')) });
+    return friends;
+}
+
+// Friends 100-139 online, 140-159 away, everyone else offline: the first friends by name are
+// offline, as Ada Abara was in the report.
+QHash<QString, PresenceState> availabilitySet()
+{
+    QHash<QString, PresenceState> states;
+    for (int n = 0; n < kFriends; ++n) {
+        states.insert(friendId(n),
+            n >= 100 && n < 140       ? PresenceState::Online
+                : n >= 140 && n < 160 ? PresenceState::Away
+                                      : PresenceState::Offline);
+    }
+    return states;
+}
+
+struct Scene {
+    FriendListModel model;
+    std::optional<FriendListPane> pane;
+
+    Scene()
+    {
+        model.setFriends(population());
+        pane.emplace(&model);
+        pane->resize(320, 480);
+        pane->show();
+    }
+    [[nodiscard]] QListView *view() const { return pane->view(); }
+    [[nodiscard]] QScrollBar *bar() const { return view()->verticalScrollBar(); }
+    [[nodiscard]] QString firstShown() const
+    {
+        return view()->indexAt(QPoint(1, 1)).data(FriendListModel::IdRole).toString();
+    }
+    [[nodiscard]] PresenceState firstShownState() const
+    {
+        return PresenceState(
+            view()->indexAt(QPoint(1, 1)).data(FriendListModel::SortStatusRole).toInt());
+    }
+    void setAvailable(const QHash<QString, PresenceState> &states)
+    {
+        model.updateAvailability(states, true);
+        model.flush();
+    }
+    void set(int n, PresenceState state)
+    {
+        model.updatePresence(friendId(n), state, std::nullopt);
+        model.flush();
+    }
+};
+
+} // namespace
+
+class TestFriendListPane : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void opensOnTheOnlineFriends();
+    void topStaysAtTheTopWhenItsFriendLeaves();
+    void topStaysAtTheTopWithASelectedRow();
+    void rowBeingReadKeepsItsPlaceBelowTheTop();
+    void chipFloatsAboveTheRowsAndTakesItsClicks();
+    void chipCountsOnlyFriendsWhoCameOnline();
+    void restingPointerLetsTheOrderSettle();
+    void enterInAnEmptySearchOpensNothing();
+};
+
+void TestFriendListPane::opensOnTheOnlineFriends()
+{
+    // N1: at sign-in the rows are in name order until the availability set says who is
+    // online; the view must then show the online block, not follow "Friend 000" (offline)
+    // down the list.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    QCOMPARE(scene.firstShown(), friendId(0));
+    scene.view()->setFocus(); // the keyboard's current row is the top one
+    QTRY_VERIFY(scene.view()->currentIndex().isValid());
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(100));
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    QCOMPARE(scene.firstShownState(), PresenceState::Online);
+    QCOMPARE(scene.bar()->value(), scene.bar()->minimum());
+}
+
+void TestFriendListPane::topStaysAtTheTopWhenItsFriendLeaves()
+{
+    // N2: left alone at the top, the list stays there when the top row's friend goes offline
+    // (or away), and under churn.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+
+    scene.set(100, PresenceState::Offline);
+    QTRY_COMPARE(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(101));
+    QTRY_COMPARE(scene.firstShown(), friendId(101));
+    QCOMPARE(scene.bar()->value(), scene.bar()->minimum());
+
+    scene.set(101, PresenceState::Away);
+    QTRY_COMPARE(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(102));
+    QTRY_COMPARE(scene.firstShown(), friendId(102));
+
+    // Churn: the top row's friend leaves and another comes; whoever sorts first is shown.
+    for (int n = 102; n < 120; ++n) {
+        scene.set(n, PresenceState::Offline);
+        scene.set(n - 100, PresenceState::Online); // friends 2..19 come online in turn
+        QCoreApplication::processEvents();
+    }
+    QTRY_COMPARE(scene.firstShown(), friendId(2));
+    QCOMPARE(scene.firstShownState(), PresenceState::Online);
+    QCOMPARE(scene.bar()->value(), scene.bar()->minimum());
+}
+
+void TestFriendListPane::topStaysAtTheTopWithASelectedRow()
+{
+    // The open chat's friend is selected in the first row; they go offline. The list at the
+    // top keeps showing the top, with the selection going down with its row.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    scene.pane->showFriend(friendId(100));
+    scene.set(100, PresenceState::Offline);
+    QTRY_COMPARE(scene.firstShown(), friendId(101));
+    QCOMPARE(scene.bar()->value(), scene.bar()->minimum());
+    QCOMPARE(scene.view()->currentIndex().data(FriendListModel::IdRole).toString(), friendId(100));
+}
+
+void TestFriendListPane::rowBeingReadKeepsItsPlaceBelowTheTop()
+{
+    // Scrolled into the offline block, the row the user reads stays where it is on screen
+    // when a friend above it comes online.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    scene.bar()->setValue(scene.bar()->maximum() / 2);
+    QTRY_VERIFY(!scene.pane->proxy()->movesHeld()); // the hand left the scroll bar
+    const QString read = scene.firstShown();
+    scene.set(0, PresenceState::Online);
+    QTRY_COMPARE(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(0));
+    QCOMPARE(scene.firstShown(), read);
+}
+
+void TestFriendListPane::chipFloatsAboveTheRowsAndTakesItsClicks()
+{
+    // N3: the chip is not one of the rows: it stays put while they scroll, covers none of
+    // them, and a click on it scrolls to the top and opens no chat.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    scene.bar()->setValue(scene.bar()->maximum());
+    QTRY_VERIFY(!scene.pane->proxy()->movesHeld());
+    auto *chip = scene.pane->moreOnlineChip();
+    QVERIFY(!chip->isVisible());
+    scene.set(5, PresenceState::Online);
+    scene.set(6, PresenceState::Online);
+    QTRY_VERIFY(chip->isVisible());
+    QCOMPARE(chip->count(), 2);
+    QCOMPARE(chip->text(), u"2 more online ↑"_s);
+
+    const auto chipRect
+        = [&] { return QRect(chip->mapTo(&*scene.pane, QPoint(0, 0)), chip->size()); };
+    const auto rowsRect = [&] {
+        QWidget *rows = scene.view()->viewport();
+        return QRect(rows->mapTo(&*scene.pane, QPoint(0, 0)), rows->size());
+    };
+    QTRY_VERIFY(!chipRect().intersects(rowsRect()));
+    QVERIFY(!scene.view()->viewport()->isAncestorOf(chip));
+    const QRect before = chipRect();
+    QVERIFY(before.bottom() <= rowsRect().top()); // at the top edge of the rows
+    scene.bar()->setValue(scene.bar()->maximum() - 5);
+    QCOMPARE(chipRect(), before);
+    QVERIFY(chip->isVisible());
+    QTRY_VERIFY(!scene.pane->proxy()->movesHeld());
+
+    QSignalSpy chats(&*scene.pane, &FriendListPane::chatRequested);
+    QVERIFY(chats.isValid());
+    const QStringList order = [&] {
+        QStringList ids;
+        for (int row = 0; row < scene.pane->proxy()->rowCount(); ++row)
+            ids << scene.pane->proxy()->index(row, 0).data(FriendListModel::IdRole).toString();
+        return ids;
+    }();
+    QTest::mouseClick(chip, Qt::LeftButton, {}, chip->rect().center());
+    QCOMPARE(scene.bar()->value(), scene.bar()->minimum());
+    QCOMPARE(scene.firstShown(), friendId(5));
+    QVERIFY(!chip->isVisible());
+    QCoreApplication::processEvents();
+    QCOMPARE(chats.count(), 0);
+    QCOMPARE(scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(),
+        order.constFirst()); // the click changed nothing else
+}
+
+void TestFriendListPane::chipCountsOnlyFriendsWhoCameOnline()
+{
+    // The chip says who came online while the user was away from the top, not who was
+    // online already: at sign-in with an open chat in the middle of the list (--open-chat),
+    // the availability set makes 40 friends known to be online, none of them news.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.pane->showFriend(friendId(150));
+    QTRY_VERIFY(scene.bar()->value() > scene.bar()->minimum());
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(100));
+    QTRY_VERIFY(scene.bar()->value() > scene.bar()->minimum());
+    QCoreApplication::processEvents();
+    auto *chip = scene.pane->moreOnlineChip();
+    QCOMPARE(chip->count(), 0);
+    QVERIFY(!chip->isVisible());
+
+    // A reconnect makes everyone unknown, then known again: still no news.
+    scene.model.markAllUnknown();
+    scene.model.flush();
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(100));
+    QCoreApplication::processEvents();
+    QCOMPARE(chip->count(), 0);
+
+    // An offline friend coming online is.
+    scene.set(3, PresenceState::Online);
+    QTRY_COMPARE(chip->count(), 1);
+}
+
+void TestFriendListPane::restingPointerLetsTheOrderSettle()
+{
+    // N4: a pointer resting on the list holds the order only for the settle time (about
+    // 1.5 s), and the hovered row keeps its place on screen when the rows move.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    scene.bar()->setValue(scene.bar()->maximum() / 2);
+    QWidget *rows = scene.view()->viewport();
+    const QPoint point(rows->width() / 2, rows->height() / 2);
+    QTest::mouseMove(rows, point);
+    QTRY_VERIFY(rows->underMouse());
+    QTRY_VERIFY(scene.pane->proxy()->movesHeld());
+    const QModelIndex hovered = scene.view()->indexAt(point);
+    const QString hoveredId = hovered.data(FriendListModel::IdRole).toString();
+    const int hoveredTop = scene.view()->visualRect(hovered).top();
+
+    scene.set(1, PresenceState::Online);
+    scene.set(2, PresenceState::Online);
+    QCOMPARE(scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(),
+        friendId(100)); // held: the dots change, the rows wait
+    QTRY_COMPARE_WITH_TIMEOUT(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(1),
+        5000);
+    QVERIFY(!scene.pane->proxy()->movesHeld());
+    const QModelIndex after = scene.view()->indexAt(point);
+    QCOMPARE(after.data(FriendListModel::IdRole).toString(), hoveredId);
+    QCOMPARE(scene.view()->visualRect(after).top(), hoveredTop);
+
+    // Still resting there: a later change sorts at once.
+    scene.set(1, PresenceState::Offline);
+    QTRY_COMPARE(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(2));
+}
+
+void TestFriendListPane::enterInAnEmptySearchOpensNothing()
+{
+    // N14: Enter opens the top match; with nothing typed there is no match to open.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QSignalSpy chats(&*scene.pane, &FriendListPane::chatRequested);
+    QVERIFY(chats.isValid());
+    QLineEdit *search = scene.pane->searchBox();
+    search->setFocus();
+    QTest::keyClick(search, Qt::Key_Return);
+    search->setText(u"   "_s);
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(chats.count(), 0);
+    search->setText(u"Friend 042"_s);
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(chats.count(), 1);
+    QCOMPARE(chats.at(0).at(0).toString(), friendId(42));
+}
+
+QTEST_MAIN(TestFriendListPane)
+#include "tst_friend_list_pane.moc"
