@@ -1,5 +1,8 @@
 #include "session/ChatController.h"
 
+// C++
+#include <algorithm>
+
 // Qt
 #include <QDateTime>
 
@@ -30,10 +33,10 @@ ChatMessageRecord toRecord(const Protocol::ChatMessage &message)
     return record;
 }
 
-// The newest message from `friendId` that the gateway took, or nothing.
-std::optional<int> newestFrom(const ChatModel &model, const QString &friendId)
+// The newest message from `friendId` that the gateway took, at or above `lastRow`, or nothing.
+std::optional<int> newestFrom(const ChatModel &model, const QString &friendId, int lastRow)
 {
-    for (int row = model.deliveredCount() - 1; row >= 0; --row) {
+    for (int row = std::min(lastRow, model.deliveredCount() - 1); row >= 0; --row) {
         if (model.at(row).from == friendId && !model.at(row).id.isEmpty())
             return row;
     }
@@ -103,15 +106,14 @@ bool ChatController::hasConversation(const QString &friendId) const
 
 void ChatController::setActiveConversation(const QString &friendId)
 {
+    if (friendId != m_active)
+        m_shownUpTo.clear();
     m_active = friendId;
     if (friendId.isEmpty())
         return;
-    if (isReading(friendId))
-        setUnread(friendId, 0);
     if (conversation(friendId)->historyState() == ChatModel::HistoryState::NotLoaded)
         requestLatest(friendId, false);
-    else if (isReading(friendId))
-        markRead(friendId);
+    syncReading(friendId);
 }
 
 void ChatController::setInFront(bool inFront)
@@ -119,10 +121,49 @@ void ChatController::setInFront(bool inFront)
     if (inFront == m_inFront)
         return;
     m_inFront = inFront;
-    if (!isReading(m_active))
+    syncReading(m_active);
+}
+
+void ChatController::setShownUpTo(const QString &messageId)
+{
+    m_shownByView = true;
+    const ChatModel *model = m_conversations.value(m_active);
+    if (!model || !isReading(m_active))
         return;
-    setUnread(m_active, 0);
-    markRead(m_active);
+    const auto next = rowOfId(*model, messageId);
+    if (!next)
+        return;
+    // Scrolling back up reads nothing again.
+    if (const auto held = rowOfId(*model, m_shownUpTo); held && *held >= *next)
+        return;
+    m_shownUpTo = messageId;
+    syncReading(m_active);
+}
+
+std::optional<int> ChatController::readUpTo(const QString &friendId) const
+{
+    const ChatModel *model = m_conversations.value(friendId);
+    if (!model || !isReading(friendId))
+        return std::nullopt;
+    if (!m_shownByView)
+        return model->deliveredCount() - 1;
+    return rowOfId(*model, m_shownUpTo);
+}
+
+bool ChatController::syncReading(const QString &friendId, int arrived)
+{
+    const auto upTo = readUpTo(friendId);
+    if (!upTo)
+        return false;
+    const ChatModel &model = *m_conversations.value(friendId);
+    int below = 0;
+    for (int row = *upTo + 1; row < model.deliveredCount(); ++row) {
+        if (model.at(row).from == friendId)
+            ++below;
+    }
+    setUnread(friendId, std::min(m_list->unread(friendId) + arrived, below));
+    markRead(friendId);
+    return true;
 }
 
 bool ChatController::isReading(const QString &friendId) const
@@ -244,9 +285,7 @@ void ChatController::onMessage(const Protocol::ChatMessage &message)
     m_list->noteMessage(friendId, toRecord(message));
     if (outgoing)
         return;
-    if (isReading(friendId))
-        markRead(friendId);
-    else
+    if (!syncReading(friendId, 1))
         addUnread(friendId, 1);
     Q_EMIT messageReceived(friendId, toRecord(message));
 }
@@ -291,10 +330,9 @@ void ChatController::onHistory(const QString &ref, const Protocol::HistoryPage &
     if (!asked.older && !records.isEmpty())
         m_list->noteMessage(asked.friendId, records.last());
     // With the gateway's read markers its counts already hold what arrived meanwhile.
-    if (asked.catchUp && !m_gatewayCounts && !isReading(asked.friendId))
-        addUnread(asked.friendId, newIncoming);
-    if (isReading(asked.friendId))
-        markRead(asked.friendId);
+    const int arrived = asked.catchUp && !m_gatewayCounts ? newIncoming : 0;
+    if (!syncReading(asked.friendId, arrived))
+        addUnread(asked.friendId, arrived);
     flush(asked.friendId);
 }
 
@@ -374,12 +412,11 @@ void ChatController::onConversations(
         ChatMessageRecord last = toRecord(item.last);
         if (const auto held = m_list->rowOf(item.with); held && m_list->at(*held).last.ts > last.ts)
             last = m_list->at(*held).last;
-        summaries.append({ item.with, last, isReading(item.with) ? 0 : item.unread });
+        summaries.append({ item.with, last, item.unread });
     }
     m_list->setConversations(summaries);
     applyUnreadToFriends();
-    if (isReading(m_active))
-        markRead(m_active);
+    syncReading(m_active);
 }
 
 void ChatController::onReadAcknowledged(const QString &ref)
@@ -396,20 +433,17 @@ void ChatController::onReadAcknowledged(const QString &ref)
 void ChatController::onReadMarker(const QString &with, const QString &upTo, int unread)
 {
     advanceMarker(with, upTo);
-    if (isReading(with)) {
-        setUnread(with, 0);
-        markRead(with); // anything newer than that marker is in front of us
-        return;
-    }
     setUnread(with, unread);
+    syncReading(with); // what was shown here counts too
 }
 
 void ChatController::markRead(const QString &friendId)
 {
     ChatModel *model = m_conversations.value(friendId);
-    if (!model || !isOnline() || !m_gatewayCounts)
+    const auto upTo = readUpTo(friendId);
+    if (!model || !upTo || !isOnline() || !m_gatewayCounts)
         return;
-    const auto newest = newestFrom(*model, friendId);
+    const auto newest = newestFrom(*model, friendId, *upTo);
     if (!newest)
         return;
     const QString id = model->at(*newest).id;

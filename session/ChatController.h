@@ -37,9 +37,10 @@ namespace Presence::Session {
 //   and agree across devices; new messages move them on live. The friend list's badges show
 //   the same numbers. A gateway without read markers leaves the counts to this client: what
 //   arrived while it ran.
-// - The conversation being read (the open one, while its window is in front and its newest
-//   message in view: setInFront) is marked read on the gateway up to the friend's newest
-//   message: at most one `read` in flight per conversation, and only forward.
+// - The conversation being read (the open one, while its window is in front: setInFront) is
+//   read as far as its messages have been on screen (setShownUpTo), never further: its
+//   unread count is what lies below that, and the gateway's marker follows, at most one
+//   `read` in flight per conversation, and only forward.
 class ChatController : public QObject {
     Q_OBJECT
 public:
@@ -57,11 +58,16 @@ public:
     // The conversation the user is reading (its unread count stays 0); empty for none.
     void setActiveConversation(const QString &friendId);
     [[nodiscard]] QString activeConversation() const { return m_active; }
-    // Whether the active conversation is in front of the user: its window active and its
-    // newest message in view. True until a window says otherwise (without one, opening a
-    // conversation is reading it). Its messages count as unread while it is not.
+    // Whether the active conversation is in front of the user: its window active and the
+    // chat shown. True until a window says otherwise. Its messages count as unread while it
+    // is not.
     void setInFront(bool inFront);
     [[nodiscard]] bool isInFront() const { return m_inFront; }
+    // The newest message of the active conversation on screen now (its id), as the view
+    // showing it says. Messages count as read as far as one has been shown while in front
+    // since the conversation was opened, never further. Until a view has said anything,
+    // opening a conversation reads all of it (a client without widgets).
+    void setShownUpTo(const QString &messageId);
     // The user is reading this conversation now.
     [[nodiscard]] bool isReading(const QString &friendId) const;
 
@@ -119,9 +125,17 @@ private:
         const QString &ref, const QList<Protocol::ConversationSummary> &conversations);
     void onReadAcknowledged(const QString &ref);
     void onReadMarker(const QString &with, const QString &upTo, int unread);
-    // Sends `read` up to the friend's newest message held, if it is past the marker and no
-    // read of that conversation is in flight (then it goes once that one is answered).
+    // Sends `read` up to the friend's newest message read (readUpTo), if it is past the
+    // marker and no read of that conversation is in flight (then it goes once that one is
+    // answered).
     void markRead(const QString &friendId);
+    // The row up to which the conversation is read: the newest shown (without a view, the
+    // newest held); nothing while it is not being read or nothing of it was shown yet.
+    [[nodiscard]] std::optional<int> readUpTo(const QString &friendId) const;
+    // A conversation being read: its count becomes the friend's messages below what was
+    // read (or its count plus `arrived`, if less), and the marker follows. Returns false,
+    // changing nothing, while it is not being read or nothing of it was shown yet.
+    bool syncReading(const QString &friendId, int arrived = 0);
     // Moves the marker held for `friendId` to `upTo` unless it is already further.
     void advanceMarker(const QString &friendId, const QString &upTo);
     void setUnread(const QString &friendId, int count);
@@ -145,6 +159,8 @@ private:
     QString m_conversationsRef; // of the `conversations` in flight
     bool m_gatewayCounts = false; // the gateway keeps read markers: its counts are the truth
     bool m_inFront = true;
+    bool m_shownByView = false; // a view says what is on screen (setShownUpTo)
+    QString m_shownUpTo; // the newest message of m_active shown while in front
     QHash<QString, QString> m_markers; // friend -> the last message id read (gateway's word)
     QHash<QString, PendingRead> m_reads; // ref -> read in flight
     QSet<QString> m_readInFlight; // friends with a read in flight

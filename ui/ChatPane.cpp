@@ -84,6 +84,14 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     emptyLayout->addWidget(m_empty);
     connect(
         m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, &ChatPane::loadOlderIfNeeded);
+    // What is on screen, once the view has settled (opening a conversation passes the bottom
+    // on its way to the first unread message).
+    m_shownTimer.setSingleShot(true);
+    m_shownTimer.setInterval(0);
+    connect(&m_shownTimer, &QTimer::timeout, this, &ChatPane::updateShown);
+    const auto scheduleShown = [this] { m_shownTimer.start(); };
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, scheduleShown);
+    connect(m_view->verticalScrollBar(), &QScrollBar::rangeChanged, this, scheduleShown);
 
     m_notice->setWordWrap(true);
     m_notice->hide();
@@ -141,6 +149,11 @@ void ChatPane::setFriend(const QString &friendId)
         m_notice->hide();
     }
     m_friendId = friendId;
+    m_shownTimer.start();
+    if (!m_shownUpTo.isEmpty()) {
+        m_shownUpTo.clear();
+        Q_EMIT shownChanged();
+    }
     m_header->setFriend(friendId);
     // Read before opening the conversation reads them: where the divider goes.
     const auto friendRow = m_friends->rowOf(friendId);
@@ -171,6 +184,18 @@ void ChatPane::setFriend(const QString &friendId)
         connect(m_model, &QAbstractItemModel::rowsInserted, this, &ChatPane::updateHistoryNotice),
         connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ChatPane::updateHistoryNotice),
         connect(m_model, &ChatModel::historyStateChanged, this, &ChatPane::updateHistoryNotice),
+        // After ReadingPosition has placed the view: a message arriving at the bottom is
+        // shown at once (no "(1)" in the title for an instant), unless the view is still on
+        // its way to the first unread message.
+        connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this] {
+                if (m_reading->isPlacingOpeningDivider())
+                    m_shownTimer.start();
+                else
+                    updateShown();
+            }),
+        connect(
+            m_model, &QAbstractItemModel::dataChanged, &m_shownTimer, qOverload<>(&QTimer::start)),
     };
     // The longest that fits the input's width: narrow panes drop the keys, then elide.
     m_input->setPlaceholderChoices(
@@ -294,6 +319,27 @@ void ChatPane::loadOlderIfNeeded()
     const QScrollBar *bar = m_view->verticalScrollBar();
     if (m_model && m_model->hasOlder() && bar->value() == bar->minimum())
         m_chat->loadOlder(m_friendId);
+}
+
+void ChatPane::updateShown()
+{
+    QString shown;
+    if (m_model && !isShowingPlaceholder()) {
+        // The newest delivered row whose end is within the viewport (a pixel or two of slack
+        // at the bottom); rows above it were shown before, or read before the view got here.
+        const int bottom = m_view->viewport()->rect().bottom() + 2;
+        for (int row = m_model->deliveredCount() - 1; row >= 0; --row) {
+            const QRect rect = m_view->visualRect(m_model->index(row));
+            if (rect.isValid() && rect.bottom() <= bottom) {
+                shown = m_model->at(row).id;
+                break;
+            }
+        }
+    }
+    if (shown == m_shownUpTo)
+        return;
+    m_shownUpTo = shown;
+    Q_EMIT shownChanged();
 }
 
 QString ChatPane::friendName() const

@@ -4,6 +4,7 @@
 // Qt
 #include <QPointer>
 #include <QPushButton>
+#include <QTimer>
 #include <QWidget>
 
 // Presence
@@ -65,10 +66,16 @@ public:
     // The back arrow before the header (a window showing one pane at a time).
     void setBackVisible(bool visible);
     [[nodiscard]] QToolButton *backButton() const { return m_back; }
+    // The newest message the gateway took whose end is on screen, by id (empty: none), as
+    // of when the view last settled: not while a conversation opens or a page goes in,
+    // which may pass the bottom on the way to the reader's place.
+    [[nodiscard]] QString shownUpTo() const { return m_shownUpTo; }
 
 Q_SIGNALS:
     // The back arrow was clicked.
     void backRequested();
+    // shownUpTo() changed.
+    void shownChanged();
 
 private:
     void submit();
@@ -76,6 +83,7 @@ private:
     void showMenu(const QPoint &pos);
     void updateHistoryNotice();
     void loadOlderIfNeeded();
+    void updateShown();
     [[nodiscard]] QString friendName() const;
     [[nodiscard]] QString nameOf(const QString &friendId) const;
 
@@ -99,6 +107,8 @@ private:
     MessageInput *m_input;
     QPushButton *m_send;
     QToolButton *m_back = nullptr;
+    QString m_shownUpTo;
+    QTimer m_shownTimer; // updateShown once the view has settled
 };
 
 } // namespace Presence::Ui

@@ -75,6 +75,18 @@ void ChatsPane::showFriend(const QString &friendId)
         m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect);
 }
 
+QString ChatsPane::friendNextTo(const QString &friendId, int step) const
+{
+    const int rows = m_model->rowCount();
+    if (rows == 0 || step == 0)
+        return {};
+    const auto at = m_model->rowOf(friendId);
+    const int row = at ? *at + step : (step > 0 ? 0 : rows - 1);
+    if (row < 0 || row >= rows)
+        return {};
+    return m_model->index(row).data(ConversationListModel::FriendIdRole).toString();
+}
+
 void ChatsPane::updateEmptyState()
 {
     const bool empty = m_model->rowCount() == 0;

@@ -30,6 +30,9 @@ public:
 
     // The open chat's row is the current one (none: no row is).
     void showFriend(const QString &friendId);
+    // The friend whose chat is `step` rows below (negative: above) `friendId`'s in the list
+    // as shown; from the first (or last) row when `friendId` has none; empty past either end.
+    [[nodiscard]] QString friendNextTo(const QString &friendId, int step) const;
 
 Q_SIGNALS:
     void chatRequested(const QString &friendId);

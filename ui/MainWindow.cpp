@@ -79,11 +79,15 @@ MainWindow::MainWindow(
             m_friends->searchBox()->selectAll();
         });
     }
-    // Alt+Up / Alt+Down: the chat with the friend above or below the open one in the list.
+    // Alt+Up / Alt+Down: the chat above or below the open one in the list shown (Chats or
+    // Friends).
     for (const int step : { -1, 1 }) {
         auto *next = new QShortcut(Qt::ALT | (step < 0 ? Qt::Key_Up : Qt::Key_Down), this);
-        connect(next, &QShortcut::activated, this,
-            [this, step] { openChat(m_friends->friendNextTo(m_chat->friendId(), step)); });
+        connect(next, &QShortcut::activated, this, [this, step] {
+            const QString open = m_chat->friendId();
+            openChat(m_tabs->currentWidget() == m_chats ? m_chats->friendNextTo(open, step)
+                                                        : m_friends->friendNextTo(open, step));
+        });
     }
     connect(m_chat, &ChatPane::backRequested, this, &MainWindow::showLists);
     auto *back
@@ -107,10 +111,8 @@ MainWindow::MainWindow(
     connect(m_friends->proxy(), &QAbstractItemModel::layoutChanged, this, schedule);
     updateStatus();
 
-    // What is in front of the user: the active window, the open chat, its newest message.
-    QScrollBar *messages = m_chat->messageView()->verticalScrollBar();
-    connect(messages, &QScrollBar::valueChanged, this, &MainWindow::updateFront);
-    connect(messages, &QScrollBar::rangeChanged, this, &MainWindow::updateFront);
+    // What is in front of the user: the active window, the open chat, the messages on screen.
+    connect(m_chat, &ChatPane::shownChanged, this, &MainWindow::updateFront);
     connect(chat->conversationList(), &Models::ConversationListModel::totalUnreadChanged, this,
         &MainWindow::updateTitle);
     connect(chat, &Session::ChatController::messageReceived, this, [this] {
@@ -132,15 +134,14 @@ void MainWindow::updateFront()
 {
     const bool active = isActiveWindow() && m_chat->isVisibleTo(this);
     const QString open = m_chat->friendId();
-    const QScrollBar *messages = m_chat->messageView()->verticalScrollBar();
-    // The newest message is in view when the list is at (or within a pixel of) its bottom.
-    const bool newestInView = messages->value() >= messages->maximum() - 1;
     const QString front = active ? open : QString();
     if (front != m_frontChat) {
         m_frontChat = front;
         Q_EMIT frontChatChanged(front);
     }
-    m_chatController->setInFront(active && !open.isEmpty() && newestInView);
+    // Messages are read as far as they have been on screen in front of the user.
+    m_chatController->setInFront(active && !open.isEmpty());
+    m_chatController->setShownUpTo(active ? m_chat->shownUpTo() : QString());
 }
 
 void MainWindow::updateTitle()

@@ -43,6 +43,9 @@ public:
     // We sent a message: the view goes down to it, and the divider has served.
     void onOwnMessageSent();
     [[nodiscard]] bool isAtBottom() const;
+    // The conversation opened on unread messages and the divider above them is not placed
+    // yet (their page is on its way): the view is not where the reader will be.
+    [[nodiscard]] bool isPlacingOpeningDivider() const { return m_unreadAtOpen > 0; }
 
 private:
     void onRowsAboutToBeInserted(const QModelIndex &parent, int first, int last);

@@ -127,6 +127,8 @@ private Q_SLOTS:
     void paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne();
     void newMessagesFillTheChatsTabLive();
     void unreadSurvivesARestartAndFollowsAcrossDevices();
+    void messagesAreReadAsTheyComeOnScreen();
+    void altUpAndDownStepThroughTheChatsShown();
 
 private:
     std::unique_ptr<Gateway> m_gateway;
@@ -332,6 +334,98 @@ void TestChatsPane::unreadSurvivesARestartAndFollowsAcrossDevices()
 
     // Reading is coalesced and forward only: the desk sent one read per newest message.
     QCOMPARE(markers.size(), 1);
+}
+
+void TestChatsPane::messagesAreReadAsTheyComeOnScreen()
+{
+    m_gateway = startGateway(population());
+    QVERIFY(m_gateway);
+    constexpr int kSent = 25;
+    {
+        Headless bob(m_gateway->url(), u"bob"_s);
+        QVERIFY(bob.waitOnline());
+        for (int n = 1; n <= kSent; ++n)
+            QVERIFY(bob.chat.send(u"alice"_s, u"line %1\nand more"_s.arg(n)) == std::nullopt);
+        QTRY_COMPARE(bob.chat.conversation(u"alice"_s)->deliveredCount(), kSent);
+    }
+    Headless phone(m_gateway->url(), u"alice"_s);
+    QVERIFY(phone.waitOnline());
+    Window desk(m_gateway->url());
+    QVERIFY(desk.waitOnline());
+    QTRY_COMPARE(desk.list()->unread(u"bob"_s), kSent);
+    desk.window.activateWindow();
+    QTRY_VERIFY(desk.window.isActiveWindow());
+
+    // Opened, the chat shows the first unread messages, not all of them: those not wholly on
+    // screen stay unread, in the badge, the tab, the title and on the user's other devices.
+    desk.window.openChat(u"bob"_s);
+    Presence::Models::ChatModel *model = desk.chat.conversation(u"bob"_s);
+    QTRY_COMPARE(model->deliveredCount(), kSent);
+    QListView *view = desk.window.chatPane()->messageView();
+    const auto notWhollyShown = [view, model] {
+        int count = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            if (view->visualRect(model->index(row)).bottom() > view->viewport()->height())
+                ++count;
+        }
+        return count;
+    };
+    QTRY_VERIFY(!desk.window.chatPane()->shownUpTo().isEmpty());
+    const int unread = notWhollyShown();
+    QVERIFY2(unread > 0 && unread < kSent, qPrintable(QString::number(unread)));
+    QTRY_COMPARE(desk.list()->unread(u"bob"_s), unread);
+    QCOMPARE(desk.friends.unreadCount(u"bob"_s), unread);
+    QCOMPARE(desk.window.windowTitle(), u"(%1) Presence Chat"_s.arg(unread));
+    QCOMPARE(desk.window.leftTabs()->tabText(0), u"Chats (%1)"_s.arg(unread));
+    QTRY_COMPARE(phone.chat.conversationList()->unread(u"bob"_s), unread);
+
+    // Scrolling down reads the rest; scrolling back up reads nothing again.
+    view->scrollToBottom();
+    QTRY_COMPARE(desk.list()->unread(u"bob"_s), 0);
+    QTRY_COMPARE(desk.window.windowTitle(), u"Presence Chat"_s);
+    QTRY_COMPARE(phone.chat.conversationList()->unread(u"bob"_s), 0);
+    view->scrollToTop();
+    QTRY_VERIFY(desk.window.chatPane()->shownUpTo() != model->at(kSent - 1).id);
+    QCOMPARE(desk.list()->unread(u"bob"_s), 0);
+}
+
+void TestChatsPane::altUpAndDownStepThroughTheChatsShown()
+{
+    m_gateway = startGateway(population());
+    QVERIFY(m_gateway);
+    Window alice(m_gateway->url());
+    Headless bob(m_gateway->url(), u"bob"_s);
+    Headless dave(m_gateway->url(), u"dave"_s);
+    QVERIFY(alice.waitOnline());
+    QVERIFY(bob.waitOnline());
+    QVERIFY(dave.waitOnline());
+    alice.window.activateWindow();
+    QTRY_VERIFY(alice.window.isActiveWindow());
+    alice.window.leftTabs()->setCurrentWidget(alice.window.chatsPane());
+    QVERIFY(bob.chat.send(u"alice"_s, u"hi from bob"_s) == std::nullopt);
+    QTRY_COMPARE(alice.order(), QStringList { u"bob"_s });
+    QVERIFY(dave.chat.send(u"alice"_s, u"hi from dave"_s) == std::nullopt);
+    QTRY_COMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+
+    // The Friends list (hidden) has Bob above Dave; the Chats tab shows Dave above Bob, and
+    // that is the order the keys follow.
+    alice.window.openChat(u"bob"_s);
+    Presence::Ui::ChatPane *chat = alice.window.chatPane();
+    QTRY_COMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+    QTest::keyClick(chat->input(), Qt::Key_Up, Qt::AltModifier);
+    QTRY_COMPARE(chat->friendId(), u"dave"_s);
+    QTRY_COMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+    QTest::keyClick(chat->input(), Qt::Key_Down, Qt::AltModifier);
+    QTRY_COMPARE(chat->friendId(), u"bob"_s);
+    QCOMPARE(alice.window.chatsPane()
+                 ->view()
+                 ->currentIndex()
+                 .data(ConversationListModel::FriendIdRole)
+                 .toString(),
+        u"bob"_s);
+    // Past the last chat: nothing else opens.
+    QTest::keyClick(chat->input(), Qt::Key_Down, Qt::AltModifier);
+    QCOMPARE(chat->friendId(), u"bob"_s);
 }
 
 QTEST_MAIN(TestChatsPane)

@@ -297,12 +297,12 @@ void TestChatEndToEnd::unreadBadgeCountsUntilTheChatOpens()
     QVERIFY2(bobRow.data(Qt::AccessibleTextRole).toString().endsWith(u", 3 unread messages"_s),
         qPrintable(bobRow.data(Qt::AccessibleTextRole).toString()));
 
-    // Opening the chat (a click on the row) reads them.
+    // Opening the chat (a click on the row) reads them, once they are on screen.
     const QRect rect = alice.window.friendList()->view()->visualRect(bobRow);
     QTest::mouseClick(
         alice.window.friendList()->view()->viewport(), Qt::LeftButton, {}, rect.center());
     QCOMPARE(alice.pane()->friendId(), u"bob"_s);
-    QCOMPARE(alice.friends.unreadCount(u"bob"_s), 0);
+    QTRY_COMPARE(alice.friends.unreadCount(u"bob"_s), 0);
     QTRY_COMPARE(
         textsOf(alice.shownConversation()), (QStringList { u"one"_s, u"two"_s, u"three"_s }));
 
@@ -313,7 +313,7 @@ void TestChatEndToEnd::unreadBadgeCountsUntilTheChatOpens()
     QVERIFY(!dave.chat.send(u"alice"_s, u"from dave"_s));
     QTRY_COMPARE(alice.friends.unreadCount(u"dave"_s), 1);
     QTRY_COMPARE(alice.shownConversation()->rowCount(), 4);
-    QCOMPARE(alice.friends.unreadCount(u"bob"_s), 0);
+    QTRY_COMPARE(alice.friends.unreadCount(u"bob"_s), 0);
 }
 
 void TestChatEndToEnd::historyIsThereAfterReopening()

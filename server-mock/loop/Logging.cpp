@@ -1,0 +1,3 @@
+#include "server-mock/loop/Logging.h"
+
+Q_LOGGING_CATEGORY(lcLoop, "presence.gateway.loop", QtInfoMsg)
