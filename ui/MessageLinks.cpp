@@ -40,8 +40,10 @@ int trimmedLength(const QString &text, int start, int length)
 
 QList<MessageLinks::Link> MessageLinks::find(const QString &text)
 {
-    static const QRegularExpression pattern(
-        u"\\bhttps?://[^\\s<>\"]+"_s, QRegularExpression::CaseInsensitiveOption);
+    // Unicode white space ends a link too: the bubble shows a line break as U+2028, which
+    // plain \s does not match.
+    static const QRegularExpression pattern(u"\\bhttps?://[^\\s<>\"]+"_s,
+        QRegularExpression::CaseInsensitiveOption | QRegularExpression::UseUnicodePropertiesOption);
     QList<Link> links;
     for (auto it = pattern.globalMatch(text); it.hasNext();) {
         const QRegularExpressionMatch match = it.next();

@@ -332,6 +332,7 @@ private Q_SLOTS:
     void bubblesStayReadableInAWideView();
     void linksAreFound_data();
     void linksAreFound();
+    void linkEndsAtALineBreak();
     void linkAtFindsTheLinkUnderThePoint();
     void linksAreUnderlined();
     void emojiAreInColour();
@@ -982,6 +983,26 @@ void TestChatMessageDelegate::linksAreFound_data()
         << u"file:///etc/passwd javascript:alert(1) ftp://x.example"_s << QStringList {};
     QTest::newRow("upper case") << u"HTTPS://EXAMPLE.ORG/"_s
                                 << QStringList { u"HTTPS://EXAMPLE.ORG/"_s };
+    // The bubble shows a line break as a line separator (U+2028), a paragraph one likewise.
+    QTest::newRow("before a line separator") << u"https://a.example/?q=1\u2028third line"_s
+                                             << QStringList { u"https://a.example/?q=1"_s };
+    QTest::newRow("before a paragraph separator")
+        << u"https://a.example/x\u2029next"_s << QStringList { u"https://a.example/x"_s };
+}
+
+void TestChatMessageDelegate::linkEndsAtALineBreak()
+{
+    // What the bubble underlines and opens: the link alone, not the next line's first word.
+    ChatFixture f(lightPalette(), Qt::LeftToRight, { 420, 560 });
+    const QString text = u"first https://a.example/?q=1\nthird line"_s;
+    f.model.mergeHistory({ delivered(u"m1"_s, u"ada"_s, text, todayAt(11, 0)) }, false, false);
+    QVERIFY(f.exposed());
+    QTextLayout layout;
+    const ChatMessageDelegate::BubbleLayout parts
+        = f.delegate.layout(f.optionFor(0), f.model.index(0), &layout);
+    QCOMPARE(parts.links.size(), 1);
+    QCOMPARE(parts.links.first().url, QUrl(u"https://a.example/?q=1"_s));
+    QCOMPARE(parts.links.first().length, int(u"https://a.example/?q=1"_s.size()));
 }
 
 void TestChatMessageDelegate::linksAreFound()
