@@ -96,7 +96,9 @@ presence_log "machine: $(nproc) cores ($cpu), $(awk '/MemTotal/ {printf "%.1f Gi
 presence_log "load: $connections connections, $friends friends each, $rate changes/s for $seconds s; $runs runs per gateway, taken in turn"
 make_users "$connections" "$friends" "$work/users.json"
 
+# PRESENCE_BENCH_RUNS=0 leaves only the step below (a long measurement can be split in two).
 for kind in ours peer; do
+    ((runs > 0)) || break
     presence_log "$kind: $connections idle connections (hello and welcome only)"
     load "$kind" "$work/$kind-idle.json" --no-subscribe --seconds 0
 done
@@ -145,6 +147,8 @@ def row(label, ours, peer, unit, digits=2, ratio=True):
     o, p = ours, peer
     text = lambda v: "-" if v is None else f"{v:.{digits}f}"
     r = f"{o / p:.2f}x" if ratio and o is not None and p not in (None, 0) else "-"
+    if o is None and p is None:
+        return
     rows.append((label, text(o) + unit, text(p) + unit, r))
 for label, key, unit, digits in [
         ("connect storm (connected, welcomed, subscribed)", "storm_s", " s", 2),
@@ -159,21 +163,26 @@ for label, key, unit, digits in [
     row(label, median("ours", key)[0], median("peer", key)[0], unit, digits)
 lost = {k: sum(r["lost"] for i in range(1, runs + 1) for r in read(f"{k}-load-{i}.json")) for k in ("ours", "peer")}
 expected = {k: sum(r["expected"] for i in range(1, runs + 1) for r in read(f"{k}-load-{i}.json")) for k in ("ours", "peer")}
-rows.append(("pushes lost (all runs)", f"{lost['ours']} of {expected['ours']}", f"{lost['peer']} of {expected['peer']}", "-"))
+if expected["ours"] or expected["peer"]:
+    rows.append(("pushes lost (all runs)", f"{lost['ours']} of {expected['ours']}", f"{lost['peer']} of {expected['peer']}", "-"))
 row("presence-loadgen CPU over the changes", median("ours", "loadgen_cpu_pct")[0], median("peer", "loadgen_cpu_pct")[0], " % core", 1, ratio=False)
 many = {k: read(f"{k}-many.json") for k in ("ours", "peer")}
 if many["ours"] or many["peer"]:
     held = {k: sum(r["ready"] for r in v) if v else None for k, v in many.items()}
     tried = sum(r["connections"] for r in many["ours"] or many["peer"])
     row(f"most connections held (of {tried} tried, 120 s)", held["ours"], held["peer"], "", 0)
+    took = {k: max(r["storm_s"] for r in v) if v else None for k, v in many.items()}
+    row("  time to open and welcome them", took["ours"], took["peer"], " s", 2)
 width = max(len(r[0]) for r in rows)
 print(f"\n{'figure':<{width}}  {'ours':>16}  {'peer (Node ws)':>16}  {'ours/peer':>9}")
 for label, o, p, r in rows:
     print(f"{label:<{width}}  {o:>16}  {p:>16}  {r:>9}")
-print("\nmedians of the runs; every run:")
+print("\nmedians of the runs; every run:" if runs else "")
 for key in ("storm_s", "p50_ms", "p99_ms", "p999_ms", "gateway_cpu_pct", "lost"):
     for kind in ("ours", "peer"):
         values = [r.get(key) for i in range(1, runs + 1) for r in read(f"{kind}-load-{i}.json")]
+        if not values:
+            continue
         print(f"  {key:<16} {kind:<5} " + ", ".join("-" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v) for v in values))
 PY
 presence_log "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
