@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 // Presence
+#include "server-mock/qa/FaultyTransport.h"
 #include "server-mock/qa/Logging.h"
 #include "server-mock/server/ClientConnection.h"
 
@@ -21,6 +22,9 @@ QaGateway::QaGateway(GatewayConfig config, UserDirectory directory, PresenceStor
         [this](const Protocol::UserPresence &presence, const PresenceFanout::Push &push) {
             m_pushes.route(presence, push);
         });
+    // Every connection's transport can be delayed or stalled.
+    setTransportDecorator(
+        [](ClientTransport *transport) { return new FaultyTransport(transport); });
     // Before the welcome: a delayed connection gets even that late.
     connect(this, &Gateway::connectionSignedIn, this, &QaGateway::applyFaults);
     // A refuse fault: what an overloaded gateway behind a proxy says.
@@ -38,6 +42,7 @@ QaGateway::~QaGateway()
     // The hooks point at members that go before the Gateway does.
     presence().setPushHook({});
     setAdmissionCheck({});
+    setTransportDecorator({});
 }
 
 void QaGateway::onFaultStarted(const QString &id, const FaultSpec &fault)
@@ -87,12 +92,12 @@ void QaGateway::onFaultEnded(const QString &id, const FaultSpec &fault)
 
 void QaGateway::applyFaults(ClientConnection *connection)
 {
+    auto *transport = qobject_cast<FaultyTransport *>(connection->transport());
+    if (!transport)
+        return; // accepted before this QaGateway was complete
     const QString &user = connection->userId();
-    connection->setOutgoingDelay(m_faults.outgoingDelayFor(user));
-    if (m_faults.isStalled(user))
-        hold(connection);
-    else
-        release(connection);
+    transport->setOutgoingDelay(m_faults.outgoingDelayFor(user));
+    transport->setStalled(m_faults.isStalled(user));
 }
 
 } // namespace Presence::Server

@@ -11,7 +11,8 @@ namespace Presence::Server {
 // The gateway as QA and demos run it (presence-mock-server, most tests): a Gateway with
 // simulated users and the faults of docs/scenarios.md acting on it from outside, through its
 // neutral seams: the push hook for lose/reorder/duplicate, the admission check for refuse,
-// connectionSignedIn() and hold/release for delay and stall, the registry for drop and close.
+// the transport decorator (FaultyTransport) and connectionSignedIn() for delay and stall, the
+// registry for drop and close.
 class QaGateway : public Gateway {
     Q_OBJECT
 public:

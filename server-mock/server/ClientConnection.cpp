@@ -1,13 +1,10 @@
 #include "server-mock/server/ClientConnection.h"
 
-// Qt
-#include <QTcpSocket>
-#include <QWebSocket>
-
 // Presence
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/server/ClientTransport.h"
 #include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/server/Logging.h"
 
@@ -17,10 +14,10 @@ namespace Presence::Server {
 
 using namespace Protocol;
 
-ClientConnection::ClientConnection(QWebSocket *socket, ConnectionId id, const GatewayConfig &config,
-    GatewayMetrics *metrics, QObject *parent)
+ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
+    const GatewayConfig &config, GatewayMetrics *metrics, QObject *parent)
     : QObject(parent)
-    , m_socket(socket)
+    , m_transport(transport)
     , m_id(id)
     , m_config(config)
     , m_metrics(metrics)
@@ -28,18 +25,15 @@ ClientConnection::ClientConnection(QWebSocket *socket, ConnectionId id, const Ga
           config.maxFramesPerSecond, config.frameBurst, config.abuseDropLimit, config.abuseWindow)
     , m_lastHeard(std::chrono::steady_clock::now())
 {
-    m_socket->setParent(this);
-    // Qt closes with 1009 (too much data) on its own when a peer exceeds these.
-    m_socket->setMaxAllowedIncomingFrameSize(quint64(config.maxFrameBytes));
-    m_socket->setMaxAllowedIncomingMessageSize(quint64(config.maxFrameBytes));
-
-    connect(m_socket, &QWebSocket::textMessageReceived, this, &ClientConnection::onTextMessage);
-    connect(m_socket, &QWebSocket::binaryMessageReceived, this, &ClientConnection::onBinaryMessage);
-    connect(m_socket, &QWebSocket::pong, this, [this] { heard(); });
-    connect(m_socket, &QWebSocket::disconnected, this, &ClientConnection::onSocketDisconnected);
-    connect(m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState state) {
-        m_closeHandshake = m_closeHandshake || state == QAbstractSocket::ClosingState;
-    });
+    m_transport->setParent(this);
+    connect(m_transport, &ClientTransport::textReceived, this, &ClientConnection::handleText);
+    connect(
+        m_transport, &ClientTransport::binaryReceived, this, &ClientConnection::onBinaryMessage);
+    connect(m_transport, &ClientTransport::pongReceived, this, [this] { heard(); });
+    // Nothing was read while reading was paused: the peer's silence was ours.
+    connect(m_transport, &ClientTransport::readingResumed, this, [this] { heard(); });
+    connect(m_transport, &ClientTransport::disconnected, this,
+        &ClientConnection::onTransportDisconnected);
 
     m_helloTimer.setSingleShot(true);
     connect(&m_helloTimer, &QTimer::timeout, this, [this] {
@@ -49,32 +43,27 @@ ClientConnection::ClientConnection(QWebSocket *socket, ConnectionId id, const Ga
     m_helloTimer.start(config.helloTimeout);
 
     m_pingTimer.setInterval(config.heartbeat);
-    connect(&m_pingTimer, &QTimer::timeout, this, [this] { m_socket->ping(); });
+    connect(&m_pingTimer, &QTimer::timeout, this, [this] {
+        if (!m_transport->isReadingPaused()) // its pong could not be read
+            m_transport->ping();
+    });
     m_silenceTimer.setSingleShot(true);
     connect(&m_silenceTimer, &QTimer::timeout, this, &ClientConnection::onSilenceCheck);
 
     m_closeTimer.setSingleShot(true);
-    connect(&m_closeTimer, &QTimer::timeout, this, [this] { m_socket->abort(); });
-    m_outboxTimer.setSingleShot(true);
-    connect(&m_outboxTimer, &QTimer::timeout, this, &ClientConnection::writeDue);
-
-    // A peer can hang up between its handshake and our taking the socket: disconnected()
-    // will never come, so report it ourselves once the gateway has connected to us.
-    if (m_socket->state() != QAbstractSocket::ConnectedState)
-        QMetaObject::invokeMethod(
-            this, &ClientConnection::onSocketDisconnected, Qt::QueuedConnection);
+    connect(&m_closeTimer, &QTimer::timeout, this, [this] { m_transport->abort(); });
 }
 
 ClientConnection::~ClientConnection()
 {
-    // The socket dies with us and says so; nothing may act on that from a half-destroyed
+    // The transport dies with us and says so; nothing may act on that from a half-destroyed
     // connection (or count it in the metrics of a gateway being destroyed).
-    m_socket->disconnect(this);
+    m_transport->disconnect(this);
 }
 
 QString ClientConnection::peer() const
 {
-    return u"%1:%2"_s.arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+    return m_transport->peer();
 }
 
 void ClientConnection::authenticate(const QString &userId, ChosenStatus status)
@@ -100,94 +89,18 @@ void ClientConnection::sendSerialized(const QString &frame)
         return;
     // A peer that sends but never reads would make us buffer its replies without end.
     const qint64 backlogLimit = 4 * qint64(m_config.maxFrameBytes) + (qint64(1) << 20);
-    if (m_stalled || m_outgoingDelay.count() > 0 || !m_outbox.empty()) {
-        m_outbox.push_back({ std::chrono::steady_clock::now() + m_outgoingDelay, frame });
-        writeDue();
-        return;
-    }
-    if (m_socket->bytesToWrite() > backlogLimit) {
+    if (m_transport->bytesToWrite() > backlogLimit) {
         qCInfo(lcConnection) << "connection" << m_id << "reads nothing: closing";
         close(CloseCode::SlowConsumer, u"not reading: output backlog over the limit"_s);
-        m_socket->abort(); // what is queued would never be read anyway
+        m_transport->abort(); // what is queued would never be read anyway
         return;
     }
-    m_socket->sendTextMessage(frame);
-}
-
-void ClientConnection::writeDue()
-{
-    if (m_stalled)
-        return;
-    const auto now = std::chrono::steady_clock::now();
-    while (!m_outbox.empty() && m_outbox.front().due <= now && m_state != State::Closing) {
-        const QString frame = std::move(m_outbox.front().frame);
-        m_outbox.pop_front();
-        m_socket->sendTextMessage(frame);
-    }
-    if (!m_outbox.empty() && m_state != State::Closing)
-        m_outboxTimer.start(
-            std::chrono::ceil<std::chrono::milliseconds>(m_outbox.front().due - now));
+    m_transport->sendText(frame);
 }
 
 void ClientConnection::abortAbruptly()
 {
-    if (releaseTransport())
-        m_socket->abort();
-}
-
-void ClientConnection::setOutgoingDelay(std::chrono::milliseconds delay)
-{
-    m_outgoingDelay = delay;
-}
-
-void ClientConnection::setStalled(bool stalled, QTcpSocket *transport)
-{
-    if (stalled == m_stalled || m_state == State::Closing)
-        return;
-    m_stalled = stalled;
-    if (stalled) {
-        // Stuck: no pings out, and no closing the peer for a silence we cause.
-        m_pingTimer.stop();
-        m_silenceTimer.stop();
-        m_outboxTimer.stop();
-        // Nor reading: QWebSocket answers pings by itself, so the peer's heartbeat would never
-        // notice. It reads when its socket says readyRead; with that socket's signals blocked,
-        // what arrives waits there (a bounded buffer, then the kernel's), as with a hung process.
-        m_transport = transport;
-        if (m_transport) {
-            m_transport->blockSignals(true);
-            m_transport->setReadBufferSize(qint64(m_config.maxFrameBytes) + 1024);
-        }
-        return;
-    }
-    const QPointer<QTcpSocket> held = m_transport;
-    if (!releaseTransport())
-        return;
-    if (m_state == State::Authenticated) {
-        m_pingTimer.start();
-        heard();
-    }
-    writeDue();
-    const QStringList received = std::exchange(m_inbox, {});
-    for (const QString &text : received)
-        handleText(text);
-    // Then what waited in the TCP socket: the peer sends nothing more for being answered late,
-    // so nothing else would make the QWebSocket read it.
-    if (held && m_state != State::Closing && held->bytesAvailable() > 0)
-        Q_EMIT held->readyRead();
-}
-
-bool ClientConnection::releaseTransport()
-{
-    const QPointer<QTcpSocket> transport = std::exchange(m_transport, nullptr);
-    if (!transport)
-        return true;
-    transport->blockSignals(false);
-    transport->setReadBufferSize(m_socket->readBufferSize()); // what QWebSocket had set
-    if (transport->state() == QAbstractSocket::ConnectedState)
-        return true;
-    QMetaObject::invokeMethod(this, &ClientConnection::onSocketDisconnected, Qt::QueuedConnection);
-    return false;
+    m_transport->abort();
 }
 
 void ClientConnection::sendError(const ProtocolError &error)
@@ -213,9 +126,7 @@ void ClientConnection::close(quint16 closeCode, const QString &reason)
     m_helloTimer.stop();
     m_pingTimer.stop();
     m_silenceTimer.stop();
-    if (!releaseTransport())
-        return; // the peer left while the connection was stalled
-    m_socket->close(QWebSocketProtocol::CloseCode(closeCode), reason);
+    m_transport->close(closeCode, reason);
     m_closeTimer.start(m_config.shutdownTimeout);
 }
 
@@ -235,19 +146,6 @@ bool ClientConnection::admitFrame()
         return false;
     }
     return false;
-}
-
-void ClientConnection::onTextMessage(const QString &text)
-{
-    if (m_stalled) {
-        constexpr qsizetype kMaxHeld = 10'000; // a peer that floods a stuck gateway goes
-        if (m_inbox.size() >= kMaxHeld)
-            m_socket->abort();
-        else
-            m_inbox.append(text);
-        return;
-    }
-    handleText(text);
 }
 
 void ClientConnection::handleText(const QString &text)
@@ -304,7 +202,7 @@ void ClientConnection::handleText(const QString &text)
     Q_EMIT requestReceived(decoded.value(), envelope.value().ref);
 }
 
-void ClientConnection::onBinaryMessage(const QByteArray &)
+void ClientConnection::onBinaryMessage()
 {
     if (m_metrics)
         m_metrics->frameIn(u"binary"_s);
@@ -329,6 +227,11 @@ void ClientConnection::heard()
 void ClientConnection::onSilenceCheck()
 {
     const auto limit = m_config.heartbeat + m_config.heartbeatSlack;
+    if (m_transport->isReadingPaused()) {
+        // Not listening is not the peer's silence: judge again once reading resumes.
+        m_silenceTimer.start(limit);
+        return;
+    }
     const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - m_lastHeard);
     if (silence < limit) {
@@ -341,15 +244,10 @@ void ClientConnection::onSilenceCheck()
     close(CloseCode::HeartbeatTimeout, u"heartbeat timeout"_s);
 }
 
-void ClientConnection::onSocketDisconnected()
+void ClientConnection::onTransportDisconnected(quint16 closeCode)
 {
-    if (m_metrics && !m_reportedClosed) {
-        // QWebSocket reports 1000 after an abrupt end too: no close frame either way is 1006.
-        m_metrics->connectionClosed(m_closeHandshake
-                ? int(m_socket->closeCode())
-                : int(QWebSocketProtocol::CloseCodeAbnormalDisconnection));
-        m_reportedClosed = true;
-    }
+    if (m_metrics)
+        m_metrics->connectionClosed(int(closeCode));
     m_state = State::Closing;
     m_helloTimer.stop();
     m_pingTimer.stop();

@@ -1,13 +1,10 @@
 #pragma once
 
 // C++
-#include <deque>
 #include <optional>
 
 // Qt
 #include <QObject>
-#include <QPointer>
-#include <QStringList>
 #include <QTimer>
 
 // Presence
@@ -17,23 +14,22 @@
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/RateLimiter.h"
 
-class QTcpSocket;
-class QWebSocket;
-
 namespace Presence::Server {
 
+class ClientTransport;
 class GatewayMetrics;
 
-// One client's WebSocket as the gateway sees it: the transport rules of the protocol
-// (hello deadline, heartbeat, frame size and rate limits, decoding, close codes).
-// What requests mean is the Gateway's business; this class only hands them over.
+// One client's WebSocket as the gateway sees it: the rules the protocol puts on a connection
+// (hello deadline, heartbeat, frame size and rate limits, decoding, close codes), over a
+// ClientTransport that carries the frames. What requests mean is the Gateway's business; this
+// class only hands them over.
 class ClientConnection : public QObject {
     Q_OBJECT
 public:
     enum class State { AwaitingHello, Authenticated, Closing };
 
-    // metrics, when given, must outlive the connection.
-    ClientConnection(QWebSocket *socket, ConnectionId id, const GatewayConfig &config,
+    // Adopts transport. metrics, when given, must outlive the connection.
+    ClientConnection(ClientTransport *transport, ConnectionId id, const GatewayConfig &config,
         GatewayMetrics *metrics = nullptr, QObject *parent = nullptr);
     ~ClientConnection() override;
 
@@ -42,6 +38,7 @@ public:
     [[nodiscard]] const QString &userId() const { return m_userId; }
     [[nodiscard]] Protocol::ChosenStatus chosenStatus() const { return m_status; }
     [[nodiscard]] QString peer() const;
+    [[nodiscard]] ClientTransport *transport() const { return m_transport; }
 
     // Hello accepted: remembers who this is and starts the heartbeat. The caller sends welcome.
     void authenticate(const QString &userId, Protocol::ChosenStatus status);
@@ -56,15 +53,6 @@ public:
     // Drops the TCP connection at once: no close frame, as a crash or a lost network would.
     void abortAbruptly();
 
-    // Fault injection (FaultInjector). Each outgoing frame waits `delay` before it is written,
-    // in order. A stalled connection neither handles what it receives nor writes anything
-    // (heartbeat included, and the pongs QWebSocket would send by itself) until it is released;
-    // then it catches up in order. When stalling, `transport` is the TCP socket under the
-    // WebSocket (QWebSocket does not expose it): what the peer sends meanwhile waits there.
-    void setOutgoingDelay(std::chrono::milliseconds delay);
-    void setStalled(bool stalled, QTcpSocket *transport = nullptr);
-    [[nodiscard]] bool isStalled() const { return m_stalled; }
-
 Q_SIGNALS:
     void helloReceived(const Presence::Protocol::Hello &hello, const std::optional<QString> &ref);
     void requestReceived(
@@ -72,25 +60,17 @@ Q_SIGNALS:
     void disconnected();
 
 private:
-    void onTextMessage(const QString &text);
-    void onBinaryMessage(const QByteArray &data);
+    void onBinaryMessage();
     bool admitFrame();
     void heard();
     void onSilenceCheck();
-    void onSocketDisconnected();
-    void writeDue();
+    void onTransportDisconnected(quint16 closeCode);
     void handleText(const QString &text);
-    // Lets a stalled TCP socket reach the QWebSocket again. False when the peer left meanwhile,
-    // unseen by the QWebSocket: this connection then reports its end itself.
-    bool releaseTransport();
 
-    QWebSocket *m_socket;
+    ClientTransport *m_transport;
     ConnectionId m_id;
     GatewayConfig m_config;
     GatewayMetrics *m_metrics;
-    bool m_reportedClosed = false;
-    // A close handshake began (either side): without one, the connection ended abnormally.
-    bool m_closeHandshake = false;
     State m_state = State::AwaitingHello;
     QString m_userId;
     Protocol::ChosenStatus m_status = Protocol::ChosenStatus::Online;
@@ -100,17 +80,6 @@ private:
     QTimer m_pingTimer;
     QTimer m_silenceTimer;
     QTimer m_closeTimer; // aborts a peer that never answers our close frame
-
-    struct Queued {
-        std::chrono::steady_clock::time_point due;
-        QString frame;
-    };
-    std::chrono::milliseconds m_outgoingDelay { 0 };
-    bool m_stalled = false;
-    std::deque<Queued> m_outbox; // frames held by a delay or a stall, in order
-    QStringList m_inbox; // frames received while stalled
-    QPointer<QTcpSocket> m_transport; // while stalled: its signals are blocked
-    QTimer m_outboxTimer;
 };
 
 } // namespace Presence::Server

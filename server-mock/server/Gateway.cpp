@@ -15,6 +15,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/Logging.h"
+#include "server-mock/server/QtWebSocketTransport.h"
 
 using namespace Qt::StringLiterals;
 
@@ -168,8 +169,23 @@ void Gateway::onNewTcpConnection()
             connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
             continue;
         }
+        // Gone with its connection, or once the handshake fails (the socket is deleted).
+        const QString peer
+            = u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort());
+        m_accepted.insert(peer, socket);
+        connect(socket, &QObject::destroyed, this, [this, peer] { m_accepted.remove(peer); });
         m_server->handleConnection(socket);
     }
+}
+
+QTcpSocket *Gateway::takeAccepted(const QWebSocket *socket)
+{
+    const QPointer<QTcpSocket> tcp
+        = m_accepted.take(u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort()));
+    if (!tcp)
+        qCWarning(lcGateway) << "no accepted TCP socket for a handshake from"
+                             << socket->peerAddress() << socket->peerPort();
+    return tcp;
 }
 
 void Gateway::onNewConnection()
@@ -181,7 +197,11 @@ void Gateway::onNewConnection()
             continue;
         }
         const ConnectionId id = m_connections.nextId();
-        auto *connection = new ClientConnection(socket, id, m_config, &m_metrics, this);
+        ClientTransport *transport
+            = new QtWebSocketTransport(socket, takeAccepted(socket), m_config.maxFrameBytes);
+        if (m_transportDecorator)
+            transport = m_transportDecorator(transport);
+        auto *connection = new ClientConnection(transport, id, m_config, &m_metrics, this);
         m_connections.add(connection);
         qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
         connect(connection, &ClientConnection::helloReceived, this,
@@ -286,32 +306,6 @@ void Gateway::onDisconnected(ClientConnection *connection)
     connection->deleteLater();
     Q_EMIT connectionCountChanged(connectionCount());
     finishShutdownIfDone();
-}
-
-void Gateway::hold(ClientConnection *connection)
-{
-    // Only holding needs the TCP socket, and finding it is a search: only then.
-    if (!connection->isStalled())
-        connection->setStalled(true, transportOf(connection));
-}
-
-void Gateway::release(ClientConnection *connection)
-{
-    connection->setStalled(false);
-}
-
-QTcpSocket *Gateway::transportOf(const ClientConnection *connection) const
-{
-    // QWebSocket keeps the socket it was handed without adopting it: it stays the listener's
-    // child, and its peer tells which connection it carries.
-    const QString peer = connection->peer();
-    const auto sockets = m_listener->findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
-    for (QTcpSocket *socket : sockets) {
-        if (u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort()) == peer)
-            return socket;
-    }
-    qCWarning(lcGateway) << "connection" << connection->id() << "has no TCP socket to hold";
-    return nullptr;
 }
 
 void Gateway::shutdown()

@@ -6,7 +6,9 @@
 #include <optional>
 
 // Qt
+#include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 #include <QUrl>
 
@@ -24,11 +26,13 @@
 class QTcpServer;
 class QTcpSocket;
 class QWebSocketServer;
+class QWebSocket;
 class QWebSocketCorsAuthenticator;
 
 namespace Presence::Server {
 
 class ClientConnection;
+class ClientTransport;
 
 // The presence gateway: accepts WebSocket clients (Origin checked), authenticates them against
 // the user directory, hands their requests to the part that answers them (PresenceFanout for
@@ -83,10 +87,13 @@ public:
     // Asked for every TCP connection before its handshake: false refuses it with HTTP 503.
     using AdmissionCheck = std::function<bool()>;
     void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
-    // Holds a connection: it neither handles what it receives nor writes anything until it is
-    // released, then catches up in order (QA stalls; what the peer sends waits in TCP).
-    void hold(ClientConnection *connection);
-    void release(ClientConnection *connection);
+    // Given each new connection's transport, returns the one the connection is to use: the
+    // same, or a decorator that adopted it (QA's delay and stall faults).
+    using TransportDecorator = std::function<ClientTransport *(ClientTransport *transport)>;
+    void setTransportDecorator(TransportDecorator decorator)
+    {
+        m_transportDecorator = std::move(decorator);
+    }
 
     // Stops accepting, closes every connection with 1001 and reports shutdownFinished()
     // once they are gone or config.shutdownTimeout has passed.
@@ -109,8 +116,9 @@ private:
     void onDisconnected(ClientConnection *connection);
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
-    // The TCP socket under a connection's QWebSocket, which does not expose it; nullptr if gone.
-    [[nodiscard]] QTcpSocket *transportOf(const ClientConnection *connection) const;
+    // The TCP socket a handshake came on, kept from accept time: QWebSocket does not expose
+    // it. Keyed by the peer's address and port, the one thing both sides know.
+    [[nodiscard]] QTcpSocket *takeAccepted(const QWebSocket *socket);
     void finishShutdownIfDone();
     void registerGauges();
 
@@ -124,6 +132,8 @@ private:
     PresenceFanout m_presence;
     ChatRelay m_chat;
     AdmissionCheck m_admissionCheck;
+    TransportDecorator m_transportDecorator;
+    QHash<QString, QPointer<QTcpSocket>> m_accepted; // until its handshake completes
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;
 };

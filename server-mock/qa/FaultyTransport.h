@@ -1,0 +1,58 @@
+#pragma once
+
+// C++
+#include <chrono>
+#include <deque>
+
+// Qt
+#include <QStringList>
+#include <QTimer>
+
+// Presence
+#include "server-mock/server/ClientTransport.h"
+
+namespace Presence::Server {
+
+// A connection's transport as the delay and stall faults make it (docs/scenarios.md): each
+// outgoing frame waits `delay` before it is written, in order; a stalled transport neither
+// reads nor writes anything (no pings, no pongs) until it is released, then catches up in
+// order: what it wrote, what it had read, then what waited in TCP. Everything else passes
+// through to the transport it decorates, which it adopts.
+class FaultyTransport : public ClientTransport {
+    Q_OBJECT
+public:
+    explicit FaultyTransport(ClientTransport *inner, QObject *parent = nullptr);
+
+    void setOutgoingDelay(std::chrono::milliseconds delay);
+    void setStalled(bool stalled);
+    [[nodiscard]] bool isStalled() const { return m_stalled; }
+
+    [[nodiscard]] QString peer() const override { return m_inner->peer(); }
+    [[nodiscard]] bool isOpen() const override { return m_inner->isOpen(); }
+    [[nodiscard]] qint64 bytesToWrite() const override { return m_inner->bytesToWrite(); }
+    void sendText(const QString &frame) override;
+    void ping() override;
+    void close(quint16 code, const QString &reason) override;
+    void abort() override;
+    void setReadingPaused(bool paused) override;
+    [[nodiscard]] bool isReadingPaused() const override;
+
+private:
+    void onText(const QString &text);
+    void writeDue();
+
+    struct Queued {
+        std::chrono::steady_clock::time_point due;
+        QString frame;
+    };
+    ClientTransport *m_inner;
+    std::chrono::milliseconds m_delay { 0 };
+    bool m_stalled = false;
+    bool m_pausedByOwner = false; // reading paused by the connection itself, not by the stall
+    bool m_ending = false; // closed or aborted: nothing more is written
+    std::deque<Queued> m_outbox; // frames held by a delay or a stall, in order
+    QStringList m_inbox; // frames read just before the stall began, handed over at its end
+    QTimer m_outboxTimer;
+};
+
+} // namespace Presence::Server

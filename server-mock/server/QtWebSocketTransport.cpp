@@ -1,0 +1,135 @@
+#include "server-mock/server/QtWebSocketTransport.h"
+
+// Qt
+#include <QTcpSocket>
+#include <QWebSocket>
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Server {
+
+QtWebSocketTransport::QtWebSocketTransport(
+    QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes, QObject *parent)
+    : ClientTransport(parent)
+    , m_socket(socket)
+    , m_tcp(tcp)
+{
+    m_socket->setParent(this);
+    // Qt closes with 1009 (too much data) on its own when a peer exceeds these.
+    m_socket->setMaxAllowedIncomingFrameSize(quint64(maxFrameBytes));
+    m_socket->setMaxAllowedIncomingMessageSize(quint64(maxFrameBytes));
+
+    connect(m_socket, &QWebSocket::textMessageReceived, this, &ClientTransport::textReceived);
+    connect(
+        m_socket, &QWebSocket::binaryMessageReceived, this, [this] { Q_EMIT binaryReceived(); });
+    connect(m_socket, &QWebSocket::pong, this, [this] { Q_EMIT pongReceived(); });
+    connect(m_socket, &QWebSocket::disconnected, this, &QtWebSocketTransport::onDisconnected);
+    connect(m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState state) {
+        m_closeHandshake = m_closeHandshake || state == QAbstractSocket::ClosingState;
+    });
+
+    // A peer can hang up between its handshake and our taking the socket: disconnected()
+    // will never come, so report it ourselves once the owner has connected to us.
+    if (m_socket->state() != QAbstractSocket::ConnectedState)
+        QMetaObject::invokeMethod(
+            this, &QtWebSocketTransport::onDisconnected, Qt::QueuedConnection);
+}
+
+QtWebSocketTransport::~QtWebSocketTransport()
+{
+    // The socket dies with us and says so; nobody may hear that from a half-destroyed owner.
+    m_socket->disconnect(this);
+    if (m_tcp)
+        m_tcp->blockSignals(false);
+}
+
+QString QtWebSocketTransport::peer() const
+{
+    return u"%1:%2"_s.arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+}
+
+bool QtWebSocketTransport::isOpen() const
+{
+    return m_socket->state() == QAbstractSocket::ConnectedState;
+}
+
+qint64 QtWebSocketTransport::bytesToWrite() const
+{
+    return m_socket->bytesToWrite();
+}
+
+void QtWebSocketTransport::sendText(const QString &frame)
+{
+    m_socket->sendTextMessage(frame);
+}
+
+void QtWebSocketTransport::ping()
+{
+    m_socket->ping();
+}
+
+void QtWebSocketTransport::close(quint16 code, const QString &reason)
+{
+    if (unpause())
+        m_socket->close(QWebSocketProtocol::CloseCode(code), reason);
+}
+
+void QtWebSocketTransport::abort()
+{
+    if (unpause())
+        m_socket->abort();
+}
+
+void QtWebSocketTransport::setReadingPaused(bool paused)
+{
+    if (paused == m_paused)
+        return;
+    if (paused) {
+        // QWebSocket reads (and answers pings) when its TCP socket says readyRead; with that
+        // socket's signals blocked, what arrives waits there (a bounded buffer, then the
+        // kernel's), as with a hung process.
+        if (!m_tcp)
+            return;
+        m_paused = true;
+        m_readBufferSize = m_tcp->readBufferSize();
+        m_tcp->blockSignals(true);
+        m_tcp->setReadBufferSize(m_socket->maxAllowedIncomingFrameSize() + 1024);
+        return;
+    }
+    const QPointer<QTcpSocket> tcp = m_tcp;
+    if (!unpause())
+        return;
+    Q_EMIT readingResumed();
+    // What waited in the TCP socket: the peer sends nothing more for being answered late, so
+    // nothing else would make the QWebSocket read it.
+    if (tcp && tcp->bytesAvailable() > 0)
+        Q_EMIT tcp->readyRead();
+}
+
+bool QtWebSocketTransport::unpause()
+{
+    if (!m_paused)
+        return true;
+    m_paused = false;
+    if (!m_tcp)
+        return true;
+    m_tcp->blockSignals(false);
+    m_tcp->setReadBufferSize(m_readBufferSize);
+    if (m_tcp->state() == QAbstractSocket::ConnectedState)
+        return true;
+    QMetaObject::invokeMethod(this, &QtWebSocketTransport::onDisconnected, Qt::QueuedConnection);
+    return false;
+}
+
+void QtWebSocketTransport::onDisconnected()
+{
+    if (m_reported)
+        return;
+    m_reported = true;
+    // QWebSocket reports 1000 after an abrupt end too: no close frame either way is 1006.
+    Q_EMIT disconnected(m_closeHandshake
+            ? quint16(m_socket->closeCode())
+            : quint16(QWebSocketProtocol::CloseCodeAbnormalDisconnection));
+}
+
+} // namespace Presence::Server

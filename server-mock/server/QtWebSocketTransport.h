@@ -1,0 +1,48 @@
+#pragma once
+
+// Qt
+#include <QPointer>
+
+// Presence
+#include "server-mock/server/ClientTransport.h"
+
+class QTcpSocket;
+class QWebSocket;
+
+namespace Presence::Server {
+
+// ClientTransport on Qt's QWebSocket. It also holds the TCP socket under it, taken at accept
+// time, because QWebSocket does not expose it and pausing reads needs it.
+class QtWebSocketTransport : public ClientTransport {
+    Q_OBJECT
+public:
+    // Adopts socket; tcp is the socket the handshake came on (may be null: no pausing then).
+    QtWebSocketTransport(
+        QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes, QObject *parent = nullptr);
+    ~QtWebSocketTransport() override;
+
+    [[nodiscard]] QString peer() const override;
+    [[nodiscard]] bool isOpen() const override;
+    [[nodiscard]] qint64 bytesToWrite() const override;
+    void sendText(const QString &frame) override;
+    void ping() override;
+    void close(quint16 code, const QString &reason) override;
+    void abort() override;
+    void setReadingPaused(bool paused) override;
+    [[nodiscard]] bool isReadingPaused() const override { return m_paused; }
+
+private:
+    void onDisconnected();
+    // Unblocks the TCP socket. False when the peer left meanwhile, unseen by the QWebSocket:
+    // disconnected() is then reported from here.
+    bool unpause();
+
+    QWebSocket *m_socket;
+    QPointer<QTcpSocket> m_tcp;
+    qint64 m_readBufferSize = 0; // what QWebSocket had set on the TCP socket
+    bool m_paused = false;
+    bool m_closeHandshake = false; // a close handshake began (either side)
+    bool m_reported = false;
+};
+
+} // namespace Presence::Server
