@@ -324,6 +324,7 @@ void ChatMessageDelegate::paint(
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
     opt.text.clear(); // the bubble draws the text
+    const bool current = opt.state & QStyle::State_HasFocus;
     // No full-width band for a selected, current or hovered row (a right-click selects):
     // the bubble is the message.
     opt.state &= ~(QStyle::State_Selected | QStyle::State_HasFocus | QStyle::State_MouseOver);
@@ -382,6 +383,16 @@ void ChatMessageDelegate::paint(
         painter->setPen(outline);
         painter->setBrush(Qt::NoBrush);
         painter->drawPath(bubble);
+    }
+    if (current) {
+        // The message Ctrl+C copies: a ring inside the bubble's edge, in the highlight.
+        QPainterPath ring;
+        ring.addRoundedRect(
+            QRectF(parts.bubble).adjusted(1, 1, -1, -1), kBubbleRadius - 1, kBubbleRadius - 1);
+        painter->setPen(
+            QPen(opt.palette.color(PaletteColors::colorGroupOf(opt), QPalette::Highlight), 2));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawPath(ring);
     }
 
     painter->setPen(colors.text);

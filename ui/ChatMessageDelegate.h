@@ -24,6 +24,8 @@ namespace Presence::Ui {
 // outline in the error colour. Web links in the text are underlined; linkAt() finds the one
 // under a point. Above a row may come a day separator and the "New messages" divider, and
 // consecutive messages group (see ChatRowContext). Bubbles are at most kMaxBubbleWidth wide.
+// The current message, while the view has focus, has a ring in the highlight colour: it is
+// the one Ctrl+C copies (whole: there is no selecting part of a bubble).
 // Rows are as tall as their wrapped text, so the view must not use uniform item sizes, and
 // must lay items out again when its width changes.
 class ChatMessageDelegate : public QStyledItemDelegate {

@@ -6,6 +6,8 @@
 #include <QDesktopServices>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QListView>
 #include <QMenu>
@@ -68,6 +70,9 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     // menu copies the message under the pointer.
     m_view->setSelectionMode(QAbstractItemView::NoSelection);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    // The current message has a ring while the view has focus (the delegate draws it), and
+    // Ctrl+C copies that one, never one off screen (eventFilter).
+    m_view->installEventFilter(this);
     m_view->setAccessibleName(tr("Messages"));
     m_view->verticalScrollBar()->setSingleStep(m_view->fontMetrics().height());
     connect(m_view, &QWidget::customContextMenuRequested, this, &ChatPane::showMenu);
@@ -319,6 +324,48 @@ void ChatPane::loadOlderIfNeeded()
     const QScrollBar *bar = m_view->verticalScrollBar();
     if (m_model && m_model->hasOlder() && bar->value() == bar->minimum())
         m_chat->loadOlder(m_friendId);
+}
+
+bool ChatPane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_view || !m_model)
+        return QWidget::eventFilter(watched, event);
+    if (event->type() == QEvent::FocusIn && !currentOnScreen().isValid()) {
+        // Tabbing in: the ring goes on the newest message wholly on screen (else the newest
+        // partly on it), not on the oldest held, and the reading place stays.
+        const QRect viewport = m_view->viewport()->rect();
+        QModelIndex chosen;
+        for (int row = m_model->rowCount() - 1; row >= 0; --row) {
+            const QRect rect = m_view->visualRect(m_model->index(row));
+            if (viewport.contains(rect)) {
+                chosen = m_model->index(row);
+                break;
+            }
+            if (!chosen.isValid() && rect.intersects(viewport))
+                chosen = m_model->index(row);
+            else if (chosen.isValid() && !rect.intersects(viewport))
+                break;
+        }
+        if (chosen.isValid()) {
+            m_view->setAutoScroll(false);
+            m_view->selectionModel()->setCurrentIndex(chosen, QItemSelectionModel::NoUpdate);
+            m_view->setAutoScroll(true);
+        }
+    } else if (event->type() == QEvent::KeyPress
+        && static_cast<QKeyEvent *>(event)->matches(QKeySequence::Copy)) {
+        if (const QModelIndex index = currentOnScreen(); index.isValid())
+            QApplication::clipboard()->setText(index.data(ChatModel::TextRole).toString());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QModelIndex ChatPane::currentOnScreen() const
+{
+    const QModelIndex index = m_view->currentIndex();
+    return index.isValid() && m_view->visualRect(index).intersects(m_view->viewport()->rect())
+        ? index
+        : QModelIndex();
 }
 
 void ChatPane::updateShown()

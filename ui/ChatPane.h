@@ -12,6 +12,7 @@
 
 class QLabel;
 class QListView;
+class QModelIndex;
 class QStackedLayout;
 class QToolButton;
 
@@ -77,6 +78,9 @@ Q_SIGNALS:
     // shownUpTo() changed.
     void shownChanged();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void submit();
     void onTextChanged();
@@ -84,6 +88,8 @@ private:
     void updateHistoryNotice();
     void loadOlderIfNeeded();
     void updateShown();
+    // The current message if any of it is on screen: the one with the ring, that Ctrl+C copies.
+    [[nodiscard]] QModelIndex currentOnScreen() const;
     [[nodiscard]] QString friendName() const;
     [[nodiscard]] QString nameOf(const QString &friendId) const;
 

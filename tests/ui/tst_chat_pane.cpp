@@ -137,6 +137,7 @@ private Q_SLOTS:
     void sendingClearsTheDivider();
     void emptyConversationIsCentred();
     void rightClickCopiesWithoutASelectionBand();
+    void ctrlCCopiesTheMessageWithTheRing();
     void linksOpenOnClickWithAPointingHand();
     void headerShowsTheHandle();
 };
@@ -354,15 +355,68 @@ void TestChatPane::rightClickCopiesWithoutASelectionBand()
     QTRY_VERIFY(chosen);
     QTRY_COMPARE(QApplication::clipboard()->text(), fromAda(3).text);
 
-    // No band across the row: nothing in the highlight colour, the friend's bubble is not.
+    // No band across the row: nothing in the highlight colour beside the friend's bubble (a
+    // ring on the bubble itself says which message the menu was for).
     const QImage image = grabbed(f.view()->viewport());
     const QColor highlight = f.view()->palette().color(QPalette::Highlight);
     int highlighted = 0;
     for (int y = row.top(); y <= row.bottom(); ++y) {
-        for (int x = row.left(); x <= row.right(); ++x)
+        for (int x = row.center().x(); x <= row.right(); ++x)
             highlighted += colorDistance(image.pixelColor(x, y), highlight) < 40;
     }
     QCOMPARE(highlighted, 0);
+}
+
+void TestChatPane::ctrlCCopiesTheMessageWithTheRing()
+{
+    PaneFixture f({ 420, 420 });
+    f.load(fromAda(1, 20));
+    f.open();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.pane));
+    QApplication::setActiveWindow(&f.pane);
+    QTRY_VERIFY(f.pane.isActiveWindow());
+    const QColor highlight = f.view()->palette().color(QPalette::Highlight);
+    const auto ringPixels = [&](int row) {
+        const QImage image = grabbed(f.view()->viewport());
+        const QRect rect
+            = f.view()->visualRect(f.model()->index(row)).intersected(f.view()->viewport()->rect());
+        int count = 0;
+        for (int y = rect.top(); y <= rect.bottom(); ++y) {
+            for (int x = rect.left(); x <= rect.right(); ++x)
+                count += colorDistance(image.pixelColor(x, y), highlight) < 40;
+        }
+        return count;
+    };
+
+    // Tabbing into the messages puts the ring on the newest one on screen (not on the oldest
+    // held, far above), and Ctrl+C copies exactly that one.
+    QApplication::clipboard()->setText(u"before"_s);
+    f.view()->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(f.view()->hasFocus());
+    QCOMPARE(f.view()->currentIndex().row(), 19);
+    QVERIFY2(ringPixels(19) > 20, "the current message has a ring");
+    QCOMPARE(ringPixels(18), 0);
+    QTest::keyClick(f.view(), Qt::Key_C, Qt::ControlModifier);
+    QCOMPARE(QApplication::clipboard()->text(), fromAda(20).text);
+
+    // The arrows move the ring; a message scrolled out of sight is not copied.
+    QTest::keyClick(f.view(), Qt::Key_Up);
+    QCOMPARE(f.view()->currentIndex().row(), 18);
+    QVERIFY(ringPixels(18) > 20);
+    QCOMPARE(ringPixels(19), 0);
+    f.view()->scrollToTop();
+    QTRY_VERIFY(
+        !f.view()->visualRect(f.model()->index(18)).intersects(f.view()->viewport()->rect()));
+    QApplication::clipboard()->setText(u"before"_s);
+    QTest::keyClick(f.view(), Qt::Key_C, Qt::ControlModifier);
+    QCOMPARE(QApplication::clipboard()->text(), u"before"_s);
+
+    // Without focus in the messages, no ring.
+    f.pane.input()->setFocus();
+    QTRY_VERIFY(f.pane.input()->hasFocus());
+    f.view()->scrollToBottom();
+    QTRY_VERIFY(f.newestVisible());
+    QCOMPARE(ringPixels(18), 0);
 }
 
 void TestChatPane::linksOpenOnClickWithAPointingHand()
