@@ -1,0 +1,185 @@
+// FaultyTransport, the delay and stall faults as a transport decorator: what reaches the
+// transport it wraps, and in which order, while a fault runs and when it ends. The wrapped
+// transport is a recording one; tst_faults covers the same faults end to end on a gateway.
+
+// C++
+#include <chrono>
+
+// Qt
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+// Presence
+#include "server-mock/qa/FaultyTransport.h"
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Presence::Server::ClientTransport;
+using Presence::Server::FaultyTransport;
+
+namespace {
+
+// Remembers what it was asked to do, in order; the test plays the peer through its signals.
+class RecordingTransport : public ClientTransport {
+public:
+    QStringList calls;
+    bool paused = false;
+
+    [[nodiscard]] QString peer() const override { return u"127.0.0.1:1"_s; }
+    [[nodiscard]] bool isOpen() const override { return true; }
+    [[nodiscard]] qint64 bytesToWrite() const override { return 0; }
+    void sendText(const QString &frame) override { calls << u"send "_s + frame; }
+    void ping() override { calls << u"ping"_s; }
+    void close(quint16 code, const QString &reason) override
+    {
+        calls << u"close %1 %2"_s.arg(code).arg(reason);
+    }
+    void abort() override { calls << u"abort"_s; }
+    void setReadingPaused(bool pause) override
+    {
+        if (pause == paused)
+            return;
+        paused = pause;
+        calls << (pause ? u"pause"_s : u"resume"_s);
+        if (!pause)
+            Q_EMIT readingResumed();
+    }
+    [[nodiscard]] bool isReadingPaused() const override { return paused; }
+};
+
+struct Pair {
+    RecordingTransport *inner = new RecordingTransport;
+    FaultyTransport outer { inner };
+    QStringList received;
+
+    Pair()
+    {
+        QObject::connect(&outer, &ClientTransport::textReceived, &outer,
+            [this](const QString &text) { received << text; });
+    }
+};
+
+} // namespace
+
+class TestFaultyTransport : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void passesThroughWithoutFaults();
+    void delayKeepsTheOrder();
+    void stallHoldsWritesPingsAndReads();
+    void releaseCatchesUpInOrder();
+    void closeDuringAStallDropsWhatWasHeld();
+    void floodOfAStalledTransportAborts();
+    void ownersPauseOutlivesTheStall();
+};
+
+void TestFaultyTransport::passesThroughWithoutFaults()
+{
+    Pair pair;
+    QCOMPARE(pair.inner->parent(), &pair.outer); // adopted
+    pair.outer.sendText(u"a"_s);
+    pair.outer.ping();
+    Q_EMIT pair.inner->textReceived(u"in"_s);
+    QSignalSpy ended(&pair.outer, &ClientTransport::disconnected);
+    QVERIFY(ended.isValid());
+    Q_EMIT pair.inner->disconnected(1006);
+    QCOMPARE(pair.inner->calls, (QStringList { u"send a"_s, u"ping"_s }));
+    QCOMPARE(pair.received, QStringList { u"in"_s });
+    QCOMPARE(ended.count(), 1);
+    QCOMPARE(ended.at(0).at(0).value<quint16>(), quint16(1006));
+}
+
+void TestFaultyTransport::delayKeepsTheOrder()
+{
+    Pair pair;
+    pair.outer.setOutgoingDelay(150ms);
+    QElapsedTimer clock;
+    clock.start();
+    pair.outer.sendText(u"1"_s);
+    pair.outer.sendText(u"2"_s);
+    QVERIFY(pair.inner->calls.isEmpty());
+    pair.outer.setOutgoingDelay(0ms); // ended: what waits keeps its place before new frames
+    pair.outer.sendText(u"3"_s);
+    QVERIFY(pair.inner->calls.isEmpty());
+    QTRY_COMPARE(pair.inner->calls, (QStringList { u"send 1"_s, u"send 2"_s, u"send 3"_s }));
+    QVERIFY2(clock.elapsed() >= 140, qPrintable(QString::number(clock.elapsed())));
+}
+
+void TestFaultyTransport::stallHoldsWritesPingsAndReads()
+{
+    Pair pair;
+    pair.outer.setStalled(true);
+    QVERIFY(pair.outer.isStalled());
+    QVERIFY(pair.outer.isReadingPaused());
+    pair.outer.sendText(u"welcome"_s);
+    pair.outer.ping();
+    // Read just before the pause took hold: held too.
+    Q_EMIT pair.inner->textReceived(u"subscribe"_s);
+    QCoreApplication::processEvents();
+    QCOMPARE(pair.inner->calls, QStringList { u"pause"_s });
+    QVERIFY(pair.received.isEmpty());
+}
+
+void TestFaultyTransport::releaseCatchesUpInOrder()
+{
+    Pair pair;
+    QSignalSpy resumed(&pair.outer, &ClientTransport::readingResumed);
+    QVERIFY(resumed.isValid());
+    pair.outer.setStalled(true);
+    pair.outer.sendText(u"welcome"_s);
+    Q_EMIT pair.inner->textReceived(u"a"_s);
+    Q_EMIT pair.inner->textReceived(u"b"_s);
+    // The order a stuck process would show: its own writes, then what it had read, then
+    // reading again (what waits in TCP).
+    QStringList order;
+    connect(&pair.outer, &ClientTransport::textReceived, &pair.outer, [&](const QString &text) {
+        order << u"received "_s + text + u" after "_s + pair.inner->calls.join(u", "_s);
+    });
+    pair.outer.setStalled(false);
+    QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"send welcome"_s, u"resume"_s }));
+    QCOMPARE(pair.received, (QStringList { u"a"_s, u"b"_s }));
+    QCOMPARE(order,
+        (QStringList { u"received a after pause, send welcome"_s,
+            u"received b after pause, send welcome"_s }));
+    QCOMPARE(resumed.count(), 1);
+    QVERIFY(!pair.outer.isReadingPaused());
+}
+
+void TestFaultyTransport::closeDuringAStallDropsWhatWasHeld()
+{
+    Pair pair;
+    pair.outer.setStalled(true);
+    pair.outer.sendText(u"held"_s);
+    pair.outer.close(1001, u"going away"_s);
+    pair.outer.sendText(u"late"_s);
+    pair.outer.setStalled(false);
+    QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"close 1001 going away"_s }));
+}
+
+void TestFaultyTransport::floodOfAStalledTransportAborts()
+{
+    Pair pair;
+    pair.outer.setStalled(true);
+    for (int i = 0; i < 10'000; ++i)
+        Q_EMIT pair.inner->textReceived(u"x"_s);
+    QCOMPARE(pair.inner->calls, QStringList { u"pause"_s });
+    Q_EMIT pair.inner->textReceived(u"one too many"_s);
+    QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"abort"_s }));
+}
+
+void TestFaultyTransport::ownersPauseOutlivesTheStall()
+{
+    // The connection paused reading itself (not the fault): the stall's end does not resume.
+    Pair pair;
+    pair.outer.setReadingPaused(true);
+    pair.outer.setStalled(true);
+    pair.outer.setStalled(false);
+    QVERIFY(pair.outer.isReadingPaused());
+    QCOMPARE(pair.inner->calls, QStringList { u"pause"_s });
+    pair.outer.setReadingPaused(false);
+    QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"resume"_s }));
+}
+
+QTEST_GUILESS_MAIN(TestFaultyTransport)
+#include "tst_faulty_transport.moc"
