@@ -1,6 +1,10 @@
 #include "ui/SessionHeader.h"
 
+// C++
+#include <algorithm>
+
 // Qt
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QComboBox>
 #include <QEvent>
@@ -8,6 +12,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QStyleOptionMenuItem>
 #include <QVBoxLayout>
 
 // Presence
@@ -57,6 +62,7 @@ SessionHeader::SessionHeader(QWidget *parent)
     m_status->addItem(tr("Invisible"), int(ChosenStatus::Invisible));
     m_status->setAccessibleName(tr("My status"));
     paintStatusIcons();
+    fitStatusPopup();
     connect(m_status, &QComboBox::activated, this,
         [this] { Q_EMIT statusChosen(ChosenStatus(m_status->currentData().toInt())); });
 
@@ -146,10 +152,39 @@ void SessionHeader::paintStatusIcons()
     }
 }
 
+void SessionHeader::fitStatusPopup()
+{
+    // A popup of menu items (Fusion's) is only as wide as the box, yet each item also needs
+    // the style's check column and margins: "Invisible" came out as "Inv…ble". So the popup
+    // gets what the style asks for a menu item of the longest choice.
+    QAbstractItemView *view = m_status->view();
+    QStyleOptionMenuItem item;
+    item.initFrom(view);
+    item.menuItemType = QStyleOptionMenuItem::Normal;
+    item.checkType = QStyleOptionMenuItem::NonExclusive;
+    item.maxIconWidth = m_status->iconSize().width() + 4;
+    // Items are drawn in the box's font or the application's font for combo menu items.
+    const QFontMetrics boxFont(m_status->font());
+    const QFontMetrics menuFont(QApplication::font("QComboMenuItem"));
+    int widest = 0;
+    for (int i = 0; i < m_status->count(); ++i) {
+        item.text = m_status->itemText(i);
+        item.icon = m_status->itemIcon(i);
+        const QSize text(
+            std::max(boxFont.horizontalAdvance(item.text), menuFont.horizontalAdvance(item.text)),
+            std::max(boxFont.height(), menuFont.height()));
+        widest = std::max(widest,
+            m_status->style()->sizeFromContents(QStyle::CT_MenuItem, &item, text, view).width());
+    }
+    view->setMinimumWidth(widest + 2 * view->frameWidth());
+}
+
 void SessionHeader::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
         paintStatusIcons(); // dark mode
+    if (event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange)
+        fitStatusPopup();
     QWidget::changeEvent(event);
 }
 

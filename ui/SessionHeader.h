@@ -64,6 +64,8 @@ private:
     void refresh();
     void refreshBanner();
     void paintStatusIcons();
+    // Makes the status popup wide enough for its longest choice, as the style draws it.
+    void fitStatusPopup();
 
     ConnectionState m_state = ConnectionState::Disconnected;
     int m_retryAttempt = 0;
