@@ -110,50 +110,22 @@ bool parseAdmin(const QCommandLineParser &parser, std::chrono::milliseconds hear
     return true;
 }
 
-class Reader {
-public:
-    Reader(const QCommandLineParser &parser, QString *error)
-        : m_parser(parser)
-        , m_error(error)
-    {
-    }
-
-    // The option's value as an integer in [min, max], or fallback when it is absent.
-    std::optional<qint64> integer(const QString &name, qint64 min, qint64 max, qint64 fallback)
-    {
-        if (!m_parser.isSet(name))
-            return fallback;
-        bool ok = false;
-        const qint64 value = m_parser.value(name).toLongLong(&ok);
-        if (!ok || value < min || value > max) {
-            *m_error = u"--%1 must be an integer from %2 to %3 (got \"%4\")"_s.arg(name)
-                           .arg(min)
-                           .arg(max)
-                           .arg(m_parser.value(name));
-            return std::nullopt;
-        }
-        return value;
-    }
-
-private:
-    const QCommandLineParser &m_parser;
-    QString *m_error;
-};
-
-} // namespace
-
-std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QString *error)
+std::optional<ServerOptions::EventLoop> parseEventLoop(const QString &value, QString *error)
 {
-    QString scratch;
-    if (!error)
-        error = &scratch;
+    if (value == u"epoll")
+        return ServerOptions::EventLoop::Epoll;
+    if (value == u"qt")
+        return ServerOptions::EventLoop::Qt;
+    *error = u"--event-loop must be epoll or qt (got \"%1\")"_s.arg(value);
+    return std::nullopt;
+}
 
-    QCommandLineParser parser;
+// Every option, described: parse() and eventLoopFromArguments() read the same command line.
+void describeOptions(QCommandLineParser &parser)
+{
     parser.setApplicationDescription(
         u"The bundled presence gateway of Presence Chat: a WebSocket server speaking "
         "protocol v1 (docs/protocol.md) for tests, QA and demos."_s);
-    const auto helpOption = parser.addHelpOption();
-    const auto versionOption = parser.addVersionOption();
     parser.addOptions({
         { u"listen"_s, u"Address to listen on; port 0 picks a free port. Default 127.0.0.1:8765."_s,
             u"HOST:PORT"_s },
@@ -221,11 +193,59 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
             u"With --admin: how long one POST /api/heartbeat keeps a user present. "
             "Default 35000."_s,
             u"MS"_s },
+        { u"event-loop"_s,
+            u"epoll (the default: the gateway's own event loop) or qt (Qt's own, which polls "
+            "every socket on every iteration; for comparison)."_s,
+            u"LOOP"_s },
         { u"ttl-ms"_s,
             u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
             "(every third of it). Default 30000."_s,
             u"MS"_s },
     });
+}
+
+class Reader {
+public:
+    Reader(const QCommandLineParser &parser, QString *error)
+        : m_parser(parser)
+        , m_error(error)
+    {
+    }
+
+    // The option's value as an integer in [min, max], or fallback when it is absent.
+    std::optional<qint64> integer(const QString &name, qint64 min, qint64 max, qint64 fallback)
+    {
+        if (!m_parser.isSet(name))
+            return fallback;
+        bool ok = false;
+        const qint64 value = m_parser.value(name).toLongLong(&ok);
+        if (!ok || value < min || value > max) {
+            *m_error = u"--%1 must be an integer from %2 to %3 (got \"%4\")"_s.arg(name)
+                           .arg(min)
+                           .arg(max)
+                           .arg(m_parser.value(name));
+            return std::nullopt;
+        }
+        return value;
+    }
+
+private:
+    const QCommandLineParser &m_parser;
+    QString *m_error;
+};
+
+} // namespace
+
+std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QString *error)
+{
+    QString scratch;
+    if (!error)
+        error = &scratch;
+
+    QCommandLineParser parser;
+    const auto helpOption = parser.addHelpOption();
+    const auto versionOption = parser.addVersionOption();
+    describeOptions(parser);
 
     if (!parser.parse(args)) {
         *error = parser.errorText();
@@ -245,6 +265,13 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     if (parser.isSet(versionOption)) {
         options.action = Action::ShowVersion;
         return options;
+    }
+
+    if (parser.isSet(u"event-loop"_s)) {
+        const auto loop = parseEventLoop(parser.value(u"event-loop"_s), error);
+        if (!loop)
+            return std::nullopt;
+        options.eventLoop = *loop;
     }
 
     GatewayConfig &config = options.config;
@@ -380,6 +407,27 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         }
     }
     return options;
+}
+
+std::optional<ServerOptions::EventLoop> ServerOptions::eventLoopFromArguments(
+    const QStringList &args, QString *error)
+{
+    QString scratch;
+    if (!error)
+        error = &scratch;
+    // The same parser as parse(), so that a value is read as parse() reads it; whatever else
+    // is wrong is for parse() to report.
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addVersionOption();
+    describeOptions(parser);
+    (void)parser.parse(args);
+    std::optional<QString> value;
+    if (parser.isSet(u"event-loop"_s))
+        value = parser.value(u"event-loop"_s);
+    if (!value)
+        return EventLoop::Epoll;
+    return parseEventLoop(*value, error);
 }
 
 } // namespace Presence::Server

@@ -18,6 +18,9 @@ namespace Presence::Server {
 // parse fails with a message naming the option.
 struct ServerOptions {
     enum class Action { Run, ShowHelp, ShowVersion };
+    // The main thread's event dispatcher: the gateway's epoll one, or Qt's own (to compare,
+    // or as a fallback).
+    enum class EventLoop { Epoll, Qt };
 
     Action action = Action::Run;
     GatewayConfig config;
@@ -34,10 +37,15 @@ struct ServerOptions {
     QString scenarioFile;
     // --admin: the admin and heartbeat HTTP API (docs/admin-api.md); unset, there is none.
     std::optional<AdminServerOptions> admin;
+    EventLoop eventLoop = EventLoop::Epoll;
     QString helpText;
 
     // args includes the program name, as QCoreApplication::arguments() gives it.
     [[nodiscard]] static std::optional<ServerOptions> parse(
+        const QStringList &args, QString *error);
+    // Only --event-loop, read before QCoreApplication exists (the dispatcher must be installed
+    // before it); nullopt with *error for a value parse() would refuse too.
+    [[nodiscard]] static std::optional<EventLoop> eventLoopFromArguments(
         const QStringList &args, QString *error);
 };
 

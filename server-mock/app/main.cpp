@@ -14,6 +14,7 @@
 #include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/directory/UsersFile.h"
+#include "server-mock/loop/EpollEventDispatcher.h"
 #include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/qa/ChurnDriver.h"
 #include "server-mock/qa/QaGateway.h"
@@ -53,6 +54,19 @@ std::optional<UserDirectory> population(const ServerOptions &options, QString *e
 
 int main(int argc, char *argv[])
 {
+    // The main thread's dispatcher is chosen before QCoreApplication, which would otherwise
+    // create Qt's own (poll() over every socket on every iteration).
+    {
+        QStringList args;
+        for (int i = 0; i < argc; ++i)
+            args.append(QString::fromLocal8Bit(argv[i]));
+        QString error;
+        const auto loop = ServerOptions::eventLoopFromArguments(args, &error);
+        if (!loop)
+            return fail(error + u"\nTry 'presence-mock-server --help'."_s, 2);
+        if (*loop == ServerOptions::EventLoop::Epoll)
+            QCoreApplication::setEventDispatcher(new EpollEventDispatcher);
+    }
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"presence-mock-server"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(PRESENCE_VERSION));
@@ -152,7 +166,9 @@ int main(int argc, char *argv[])
 
     out()
         << "presence-mock-server listening on " << gateway.url().toString() << " (" << userCount
-        << " users, open-file limit " << fileLimit << ")\n"
+        << " users, open-file limit " << fileLimit << ", "
+        << (options->eventLoop == ServerOptions::EventLoop::Epoll ? "epoll" : "qt")
+        << " event loop)\n"
         << "log in: connect a WebSocket client and send {\"type\":\"hello\",\"token\":\"<token of "
         << exampleUser << ">\",\"protocol\":1,\"client\":\"wscat/1\"}"
         << (options->dumpUsersFile.isEmpty() ? u""_s

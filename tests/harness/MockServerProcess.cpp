@@ -1,6 +1,7 @@
 #include "tests/harness/MockServerProcess.h"
 
 // C++
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <utility>
@@ -26,6 +27,18 @@ constexpr std::chrono::milliseconds kWaitTimeout = 10s;
 // How long a killed process may take to be gone.
 constexpr std::chrono::milliseconds kKillTimeout = 5s;
 
+// PRESENCE_EVENT_LOOP=qt|epoll (the tests' *_qt_loop twins) reaches the binary as
+// --event-loop, unless the caller picked one.
+QStringList withEventLoop(QStringList args)
+{
+    const QString loop = qEnvironmentVariable("PRESENCE_EVENT_LOOP");
+    const bool picked = std::any_of(args.cbegin(), args.cend(),
+        [](const QString &arg) { return arg.startsWith(u"--event-loop"); });
+    if (!loop.isEmpty() && !picked)
+        args.append(u"--event-loop=%1"_s.arg(loop));
+    return args;
+}
+
 } // namespace
 
 MockServerProcess::MockServerProcess(const QString &program)
@@ -49,7 +62,7 @@ void MockServerProcess::disableCoreFile()
 
 bool MockServerProcess::start(const QStringList &args)
 {
-    m_process.setArguments(args);
+    m_process.setArguments(withEventLoop(args));
     m_process.start();
     return m_process.waitForStarted(int(kWaitTimeout.count()));
 }
@@ -59,7 +72,7 @@ bool MockServerProcess::startServing(
 {
     static const QRegularExpression listening(u"listening on (ws://\\S+)"_s);
     static const QRegularExpression admin(u"admin API on (http://\\S+)"_s);
-    m_process.setArguments(args);
+    m_process.setArguments(withEventLoop(args));
     m_process.start();
     if (!m_process.waitForStarted(int(timeout.count()))) {
         *error = u"cannot start %1: %2"_s.arg(m_process.program(), m_process.errorString());

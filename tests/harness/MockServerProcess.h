@@ -15,7 +15,8 @@
 // the real binary. What it prints is collected while a caller waits on it; its CPU time and
 // memory are read from /proc. The destructor kills it if it still runs, so a test that fails
 // half-way never leaves a server behind. The binary's path is the caller's own (its
-// PRESENCE_MOCK_SERVER compile definition).
+// PRESENCE_MOCK_SERVER compile definition). PRESENCE_EVENT_LOOP in the environment is passed on
+// as --event-loop unless the arguments name one.
 class MockServerProcess {
 public:
     explicit MockServerProcess(const QString &program);

@@ -46,6 +46,10 @@ private Q_SLOTS:
     void qaOptions();
     void rejectsBadQaOptions_data();
     void rejectsBadQaOptions();
+    void eventLoop_data();
+    void eventLoop();
+    void eventLoopBeforeTheApplication_data();
+    void eventLoopBeforeTheApplication();
 };
 
 void TestServerOptions::defaults()
@@ -181,8 +185,9 @@ void TestServerOptions::actions()
     QVERIFY2(options, qPrintable(error));
     QCOMPARE(options->action, action);
     // The help text documents every option a user needs to start a server.
-    for (const QString &option : { u"--listen"_s, u"--users"_s, u"--generate"_s, u"--friends"_s,
-             u"--dump-users"_s, u"--grace-ms"_s, u"--heartbeat-ms"_s, u"--allow-origin"_s })
+    for (const QString &option :
+        { u"--listen"_s, u"--users"_s, u"--generate"_s, u"--friends"_s, u"--dump-users"_s,
+            u"--grace-ms"_s, u"--heartbeat-ms"_s, u"--allow-origin"_s, u"--event-loop"_s })
         QVERIFY2(options->helpText.contains(option), qPrintable(option));
 }
 
@@ -251,6 +256,10 @@ void TestServerOptions::rejects_data()
             + QStringList { u"--allow-origin"_s, u"https://ok.org"_s, u"--allow-origin"_s,
                   u"ws://example.org"_s }
         << QStringList { u"--allow-origin"_s, u"ws://example.org"_s };
+    QTest::addRow("--event-loop poll") << gen + QStringList { u"--event-loop=poll"_s }
+                                       << QStringList { u"--event-loop"_s, u"\"poll\""_s };
+    QTest::addRow("--event-loop without value")
+        << gen + QStringList { u"--event-loop"_s } << QStringList { u"--event-loop"_s };
 }
 
 void TestServerOptions::rejectsBadRedisOptions_data()
@@ -374,6 +383,67 @@ void TestServerOptions::nullErrorPointerIsAllowed()
 {
     QVERIFY(!parseArgs({ u"--generate"_s, u"0"_s }, nullptr));
     QVERIFY(parseArgs({ u"--generate"_s, u"1"_s }, nullptr));
+}
+
+void TestServerOptions::eventLoop_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<ServerOptions::EventLoop>("loop");
+    QTest::addRow("default") << QStringList {} << ServerOptions::EventLoop::Epoll;
+    QTest::addRow("=qt") << QStringList { u"--event-loop=qt"_s } << ServerOptions::EventLoop::Qt;
+    QTest::addRow("qt") << QStringList { u"--event-loop"_s, u"qt"_s }
+                        << ServerOptions::EventLoop::Qt;
+    QTest::addRow("epoll") << QStringList { u"--event-loop"_s, u"epoll"_s }
+                           << ServerOptions::EventLoop::Epoll;
+    QTest::addRow("the last wins") << QStringList { u"--event-loop=qt"_s, u"--event-loop=epoll"_s }
+                                   << ServerOptions::EventLoop::Epoll;
+}
+
+void TestServerOptions::eventLoop()
+{
+    QFETCH(QStringList, args);
+    QFETCH(ServerOptions::EventLoop, loop);
+    QString error;
+    const auto options = parseArgs(QStringList { u"--generate"_s, u"3"_s } + args, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->eventLoop, loop);
+}
+
+void TestServerOptions::eventLoopBeforeTheApplication_data()
+{
+    QTest::addColumn<QStringList>("args");
+    // nullopt: refused.
+    QTest::addColumn<std::optional<ServerOptions::EventLoop>>("loop");
+    using Loop = ServerOptions::EventLoop;
+    const QStringList gen { u"--generate"_s, u"3"_s };
+    QTest::addRow("default") << gen << std::optional(Loop::Epoll);
+    QTest::addRow("=qt") << gen + QStringList { u"--event-loop=qt"_s } << std::optional(Loop::Qt);
+    QTest::addRow("qt after the others")
+        << gen + QStringList { u"--event-loop"_s, u"qt"_s } << std::optional(Loop::Qt);
+    QTest::addRow("qt before the others")
+        << QStringList { u"--event-loop"_s, u"qt"_s } + gen << std::optional(Loop::Qt);
+    QTest::addRow("the last wins") << QStringList { u"--event-loop=qt"_s, u"--event-loop"_s,
+        u"epoll"_s } << std::optional(Loop::Epoll);
+    // Read as parse() reads it: here the value of --users, not the option.
+    QTest::addRow("value of another option")
+        << QStringList { u"--users"_s, u"--event-loop=qt"_s } << std::optional(Loop::Epoll);
+    QTest::addRow("after --") << QStringList { u"--"_s, u"--event-loop=qt"_s }
+                              << std::optional(Loop::Epoll);
+    QTest::addRow("bad value") << QStringList { u"--event-loop=poll"_s } << std::optional<Loop>();
+    QTest::addRow("empty value") << QStringList { u"--event-loop="_s } << std::optional<Loop>();
+}
+
+void TestServerOptions::eventLoopBeforeTheApplication()
+{
+    // main reads --event-loop before QCoreApplication exists; it must agree with parse().
+    QFETCH(QStringList, args);
+    QFETCH(std::optional<ServerOptions::EventLoop>, loop);
+    QString error;
+    const auto found = ServerOptions::eventLoopFromArguments(
+        QStringList { u"presence-mock-server"_s } + args, &error);
+    QCOMPARE(found, loop);
+    if (!loop)
+        QVERIFY2(error.contains(u"--event-loop must be epoll or qt"_s), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestServerOptions)
