@@ -27,8 +27,9 @@ declare -A allowed=(
     [server-mock/chat]="protocol"
     [server-mock/redis/client]="server-mock/core protocol"
     [server-mock/redis]="server-mock/redis/client server-mock/presence server-mock/chat server-mock/core protocol"
-    [server-mock/server]="server-mock/presence server-mock/chat server-mock/directory server-mock/metrics server-mock/core protocol"
-    [server-mock/qa]="server-mock/server server-mock/presence server-mock/chat server-mock/directory server-mock/metrics server-mock/core protocol"
+    [server-mock/transport]=""
+    [server-mock/server]="server-mock/transport server-mock/presence server-mock/chat server-mock/directory server-mock/metrics server-mock/core protocol"
+    [server-mock/qa]="server-mock/server server-mock/transport server-mock/presence server-mock/chat server-mock/directory server-mock/metrics server-mock/core protocol"
     [server-mock/admin]="server-mock/http server-mock/server server-mock/qa server-mock/presence server-mock/core protocol"
     [server-mock/app]="server-mock protocol"
 )

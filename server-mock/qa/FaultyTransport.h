@@ -9,7 +9,7 @@
 #include <QTimer>
 
 // Presence
-#include "server-mock/server/ClientTransport.h"
+#include "server-mock/transport/ClientTransport.h"
 
 namespace Presence::Server {
 

@@ -4,9 +4,9 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
-#include "server-mock/server/ClientTransport.h"
 #include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/server/Logging.h"
+#include "server-mock/transport/ClientTransport.h"
 
 using namespace Qt::StringLiterals;
 

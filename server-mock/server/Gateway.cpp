@@ -15,7 +15,7 @@
 #include "protocol/ServerMessages.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/Logging.h"
-#include "server-mock/server/QtWebSocketTransport.h"
+#include "server-mock/transport/QtWebSocketTransport.h"
 
 using namespace Qt::StringLiterals;
 

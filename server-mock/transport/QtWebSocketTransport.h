@@ -4,7 +4,7 @@
 #include <QPointer>
 
 // Presence
-#include "server-mock/server/ClientTransport.h"
+#include "server-mock/transport/ClientTransport.h"
 
 class QTcpSocket;
 class QWebSocket;

@@ -1,4 +1,4 @@
-#include "server-mock/server/QtWebSocketTransport.h"
+#include "server-mock/transport/QtWebSocketTransport.h"
 
 // Qt
 #include <QTcpSocket>
