@@ -19,6 +19,7 @@
 #include "models/ChatModel.h"
 #include "ui/EmojiRuns.h"
 #include "ui/PaletteColors.h"
+#include "ui/PresenceText.h"
 
 using namespace Qt::StringLiterals;
 
@@ -161,7 +162,7 @@ QString timeText(const QModelIndex &index, const QDateTime &now, bool withDate)
     const QDateTime when = QDateTime::fromMSecsSinceEpoch(
         index.data(ChatModel::TimestampRole).toLongLong(), now.timeZone());
     const QLocale locale;
-    const QString time = locale.toString(when.time(), QLocale::ShortFormat);
+    const QString time = PresenceText::timeOfDay(when.time());
     if (!withDate || when.date() == now.date())
         return time;
     return ChatMessageDelegate::tr("%1, %2").arg(

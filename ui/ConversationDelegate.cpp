@@ -17,6 +17,7 @@
 #include "ui/FriendDelegate.h"
 #include "ui/PaletteColors.h"
 #include "ui/PresenceMark.h"
+#include "ui/PresenceText.h"
 
 using namespace Qt::StringLiterals;
 
@@ -83,7 +84,7 @@ QString ConversationDelegate::timeText(qint64 ts, const QDateTime &now)
         return {};
     const QDateTime when = QDateTime::fromMSecsSinceEpoch(ts, now.timeZone());
     if (when.date() == now.date())
-        return when.time().toString(u"HH:mm"_s);
+        return PresenceText::timeOfDay(when.time());
     return QLocale().toString(when.date(), QLocale::ShortFormat);
 }
 

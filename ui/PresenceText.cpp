@@ -6,6 +6,7 @@
 // Qt
 #include <QLocale>
 #include <QModelIndex>
+#include <QRegularExpression>
 
 // Presence
 #include "models/FriendListModel.h"
@@ -124,6 +125,16 @@ QString PresenceText::lastSeen(qint64 lastSeenMs, const QDateTime &now)
     if (seenDay.year() == today.year())
         return tr("last seen %1").arg(locale.toString(seenDay, u"d MMM"_s));
     return tr("last seen %1").arg(locale.toString(seenDay, u"d MMM yyyy"_s));
+}
+
+QString PresenceText::timeOfDay(const QTime &time)
+{
+    const QLocale locale;
+    // The seconds field with the separator before it ("HH:mm:ss" -> "HH:mm").
+    static const QRegularExpression seconds(u"[^A-Za-z']*s{1,2}"_s);
+    QString format = locale.timeFormat(QLocale::ShortFormat);
+    format.remove(seconds);
+    return locale.toString(time, format.trimmed());
 }
 
 QString PresenceText::summary(const FriendPresence &presence, const QDateTime &now)

@@ -51,6 +51,11 @@ public:
     // "last seen 12 Mar 2023".
     [[nodiscard]] static QString lastSeen(qint64 lastSeenMs, const QDateTime &now);
 
+    // A time of day as the default locale writes it short, without seconds ("14:05",
+    // "2:05 PM"): some locales' short format has them (C: "14:05:09"). Every time the client
+    // shows goes through here.
+    [[nodiscard]] static QString timeOfDay(const QTime &time);
+
     // "@ada": how people with the same name are told apart (the search takes it too).
     [[nodiscard]] static QString handle(const QString &id);
     // "Name (@id) — online" (", 2 unread messages"): the tooltip and the accessible text of a

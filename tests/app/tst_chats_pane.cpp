@@ -145,6 +145,11 @@ void TestChatsPane::timesAndPreviews()
     QCOMPARE(ConversationDelegate::timeText(yesterday, now),
         QLocale().toString(QDate(2026, 3, 13), QLocale::ShortFormat));
     QVERIFY(ConversationDelegate::timeText(yesterday, now) != u"23:59"_s);
+    // The locale's short time: twelve-hour where that is the custom, never seconds.
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    const QString american = ConversationDelegate::timeText(earlierToday, now);
+    QLocale::setDefault(QLocale::c());
+    QVERIFY2(american.startsWith(u"9:05"_s) && american.endsWith(u"AM"_s), qPrintable(american));
 
     ConversationListModel model;
     model.setSelfId(u"me"_s);

@@ -316,6 +316,8 @@ private Q_SLOTS:
 
     void metaText_data();
     void metaText();
+    void timesHaveNoSecondsInAnyLocale_data();
+    void timesHaveNoSecondsInAnyLocale();
     void accessibleText();
     void tooltipExplainsWhatIsPending();
 
@@ -667,6 +669,31 @@ void TestChatMessageDelegate::metaText()
     QCOMPARE(index.data(ChatModel::OutgoingRole).toBool(), ours);
     QCOMPARE(Delivery(index.data(ChatModel::DeliveryRole).toInt()), delivery);
     QCOMPARE(ChatMessageDelegate::metaText(index, now), expected);
+}
+
+void TestChatMessageDelegate::timesHaveNoSecondsInAnyLocale_data()
+{
+    QTest::addColumn<QLocale>("locale");
+    QTest::addColumn<QString>("expected");
+    // C (LANG=C.UTF-8) has seconds in its short format; the others show what they add.
+    QTest::newRow("C") << QLocale::c() << u"09:07"_s;
+    QTest::newRow("en_US") << QLocale(QLocale::English, QLocale::UnitedStates) << u"9:07"_s;
+    QTest::newRow("de_DE") << QLocale(QLocale::German, QLocale::Germany) << u"09:07"_s;
+    QTest::newRow("fr_FR") << QLocale(QLocale::French, QLocale::France) << u"09:07"_s;
+}
+
+void TestChatMessageDelegate::timesHaveNoSecondsInAnyLocale()
+{
+    QFETCH(QLocale, locale);
+    QFETCH(QString, expected);
+    QLocale::setDefault(locale);
+    ChatModel model(u"me"_s, u"ada"_s);
+    const QModelIndex index
+        = addMessage(model, true, Delivery::Delivered, utcMs(kNow.date(), QTime(9, 7, 42)));
+    const QString meta = ChatMessageDelegate::metaText(index, kNow);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
+    QVERIFY2(meta.startsWith(expected), qPrintable(meta));
+    QVERIFY2(!meta.contains(u"42"_s), qPrintable(meta));
 }
 
 void TestChatMessageDelegate::accessibleText()
