@@ -220,6 +220,7 @@ void MainWindow::updatePanes()
 
 void MainWindow::createMenus()
 {
+    //: The first menu: switching account, signing out, quitting.
     QMenu *app = menuBar()->addMenu(tr("&Presence"));
     app->addAction(tr("S&witch account…"), this, &MainWindow::signInRequested);
     app->addAction(tr("Sign &out"), this, &MainWindow::signOutRequested);
@@ -281,10 +282,15 @@ void MainWindow::updateStatus()
     const int friends = m_model->rowCount();
     const int online = m_model->countLiveIn(Models::PresenceState::Online);
     const int unknown = friends - m_model->liveCount();
-    const QString text = unknown > 0 && m_online
+    QString text;
+    if (!m_online && friends > 0)
+        //: Status bar while the connection is gone: no count of who is online, not even 0.
+        text = tr("%1 friends · status unknown while reconnecting").arg(friends);
+    else if (unknown > 0 && m_online)
         //: Status bar: friends, those online, and those whose presence is not known.
-        ? tr("%1 friends · %2 online · %3 not known").arg(friends).arg(online).arg(unknown)
-        : tr("%1 friends · %2 online").arg(friends).arg(online);
+        text = tr("%1 friends · %2 online · %3 not known").arg(friends).arg(online).arg(unknown);
+    else
+        text = tr("%1 friends · %2 online").arg(friends).arg(online);
     m_status->setText(text);
     //: The status bar's tooltip, for the curious: what the client asks the gateway for.
     m_status->setToolTip(tr("%1 watched exactly (the rows on screen) · %2 covered by the "

@@ -361,7 +361,8 @@ Open a friend in Friends and say hello.</source>
     </message>
     <message>
         <source>&amp;Presence</source>
-        <translation>&amp;Presence</translation>
+        <extracomment>The first menu: switching account, signing out, quitting.</extracomment>
+        <translation>&amp;Programm</translation>
     </message>
     <message>
         <source>S&amp;witch account…</source>
@@ -406,6 +407,11 @@ Open a friend in Friends and say hello.</source>
     <message>
         <source>%1 friends · %2 online</source>
         <translation>%1 Freunde · %2 online</translation>
+    </message>
+    <message>
+        <source>%1 friends · status unknown while reconnecting</source>
+        <extracomment>Status bar while the connection is gone: no count of who is online, not even 0.</extracomment>
+        <translation>%1 Freunde · Status unbekannt, bis die Verbindung wieder steht</translation>
     </message>
     <message>
         <source>%1 watched exactly (the rows on screen) · %2 covered by the availability set</source>

@@ -437,6 +437,9 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     m_gateway.reset();
     QTRY_COMPARE(scene.friends.countIn(PresenceState::Unknown), kFriends);
     QCOMPARE(scene.friends.countIn(PresenceState::Offline), 0);
+    // The status bar does not claim "0 online": it does not know.
+    QTRY_COMPARE(scene.window.statusText(),
+        u"%1 friends · status unknown while reconnecting"_s.arg(kFriends));
     QTRY_VERIFY(scene.window.header()->connectionText().startsWith(u"reconnecting"_s));
     QVERIFY(scene.window.header()->retryButton()->isVisible());
     // Not only words in a corner: a banner across the window says it, with Retry now.
@@ -461,6 +464,8 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     QTest::mouseClick(scene.window.header()->retryButton(), Qt::LeftButton);
     QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
     QTRY_VERIFY(scene.friends.countIn(PresenceState::Unknown) < kFriends);
+    QTRY_VERIFY2(
+        scene.window.statusText().contains(u" online"_s), qPrintable(scene.window.statusText()));
     QVERIFY(!scene.window.header()->retryButton()->isVisible());
     QVERIFY(!banner->isVisible());
     QTRY_VERIFY(scene.view()->hasFocus());

@@ -350,6 +350,11 @@ void TestTranslations::samplesAreTranslated_data()
     QTest::addRow("own status") << u"Presence::Ui::SessionHeader"_s << u"Invisible"_s
                                 << u"Unsichtbar"_s;
     QTest::addRow("menu") << u"Presence::Ui::MainWindow"_s << u"&Quit"_s << u"&Beenden"_s;
+    QTest::addRow("menu title") << u"Presence::Ui::MainWindow"_s << u"&Presence"_s
+                                << u"&Programm"_s;
+    QTest::addRow("status bar, reconnecting")
+        << u"Presence::Ui::MainWindow"_s << u"%1 friends · status unknown while reconnecting"_s
+        << u"%1 Freunde · Status unbekannt, bis die Verbindung wieder steht"_s;
     QTest::addRow("status bar") << u"Presence::Ui::MainWindow"_s << u"%1 friends · %2 online"_s
                                 << u"%1 Freunde · %2 online"_s;
     QTest::addRow("chat") << u"Presence::Ui::ChatPane"_s << u"Send"_s << u"Senden"_s;
