@@ -6,6 +6,9 @@
 #   tools/demo.sh --pair   two clients side by side: user0 and user2, who are friends
 # PRESENCE_DEMO_PORT changes the port; PRESENCE_DEMO_USERS the population size;
 # PRESENCE_DEMO_CHURN the presence changes per second across the population (0: none).
+# Files in build/demo are named by port (gateway-8765.log, demo-users-8765.json,
+# client-8765-user0.log), so demos on two ports keep their own; the terminal stays quiet:
+# the clients' log lines go to their log file (the last lines are shown if a client fails).
 set -euo pipefail
 pair=false
 case "${1:-}" in
@@ -26,9 +29,10 @@ churn=${PRESENCE_DEMO_CHURN:-20}
 churn_args=()
 [[ $churn != 0 ]] && churn_args=(--churn "$churn")
 demo="$PRESENCE_ROOT/build/demo"
-users_file="$demo/demo-users.json"
-
-gateway_log="$demo/gateway.log"
+users_file="$demo/demo-users-$port.json"
+gateway_log="$demo/gateway-$port.log"
+# demo-token.sh reads the users file of this port.
+export PRESENCE_DEMO_PORT=$port
 
 # Another gateway (an earlier demo still running) would answer our client with its own users.
 if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -60,10 +64,11 @@ cat <<TEXT
 Presence Chat demo: $users generated users with 300 friends each on ws://127.0.0.1:$port/,
 about $churn presence changes per second among them (simulated users: they come online, go
 away, leave). user0's list is "online first" from the start; hover the status bar to see how
-few rows are watched exactly. The gateway's log: build/demo/gateway.log.
-Tokens (local QA only) are in build/demo/demo-users.json. Open a second client as one of
+few rows are watched exactly. Logs: build/demo/gateway-$port.log and
+build/demo/client-$port-USER.log. Tokens (local QA only) are in
+build/demo/demo-users-$port.json. Open a second client as one of
 user0's friends to watch a dot turn green, then amber (set Away), then gray 5 s after it quits:
-    build/demo/app/presence-chat --server ws://127.0.0.1:$port/ --token-file \$(tools/demo-token.sh USER)
+    build/demo/app/presence-chat --server ws://127.0.0.1:$port/ --token-file \$(PRESENCE_DEMO_PORT=$port tools/demo-token.sh USER)
 Any WebSocket client works too: docs/protocol.md.
 
 TEXT
@@ -75,13 +80,20 @@ if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
 fi
 client=("$demo/app/presence-chat" --server "ws://127.0.0.1:$port/")
 token_of() { "$PRESENCE_ROOT/tools/demo-token.sh" "$1"; }
+log_of() { echo "$demo/client-$port-$1.log"; }
 status=0
 if $pair; then
     # Started directly, not through a function: $! is the client itself, so the trap stops it.
-    "${client[@]}" --token-file "$(token_of user2)" --geometry 600x760+640+40 &
+    "${client[@]}" --token-file "$(token_of user2)" --geometry 600x760+640+40 \
+        >"$(log_of user2)" 2>&1 &
     pids+=($!)
-    "${client[@]}" --token-file "$(token_of user0)" --geometry 600x760+20+40 || status=$?
+    "${client[@]}" --token-file "$(token_of user0)" --geometry 600x760+20+40 \
+        >"$(log_of user0)" 2>&1 || status=$?
 else
-    "${client[@]}" --token-file "$(token_of user0)" || status=$?
+    "${client[@]}" --token-file "$(token_of user0)" >"$(log_of user0)" 2>&1 || status=$?
+fi
+if [[ $status != 0 ]]; then
+    echo "The client ended with status $status; the end of $(log_of user0):" >&2
+    tail -n 5 "$(log_of user0)" >&2
 fi
 exit "$status"
