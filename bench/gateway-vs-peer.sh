@@ -6,7 +6,11 @@
 # ratio ours/peer (docs/benchmarks.md, "Gateway against a Node ws peer").
 # Environment: PRESENCE_BENCH_RUNS (load runs per gateway, default 3),
 # PRESENCE_BENCH_MAX_CONNECTIONS (the most connections tried, default 19000; 0 skips that step),
-# PRESENCE_BENCH_THREADS (load generator threads, default 2).
+# PRESENCE_BENCH_THREADS (load generator threads, default 2),
+# PRESENCE_BENCH_GATEWAY_ARGS (extra options for our gateway, split on spaces, for example
+# --event-loop=qt), PRESENCE_BENCH_SYSCALLS (1: count each gateway's system calls with
+# `perf stat` over every window of changes and print them per push received; perf's own cost
+# then weighs on the other figures, so measure them without it).
 set -euo pipefail
 usage="usage: $0 N K RATE SECONDS   (for example: $0 10000 50 1000 20)"
 (($# == 4)) || { echo "$usage" >&2; exit 2; }
@@ -15,7 +19,18 @@ connections=$1 friends=$2 rate=$3 seconds=$4
 runs=${PRESENCE_BENCH_RUNS:-3}
 max_connections=${PRESENCE_BENCH_MAX_CONNECTIONS:-19000}
 threads=${PRESENCE_BENCH_THREADS:-2}
+read -r -a gateway_args <<<"${PRESENCE_BENCH_GATEWAY_ARGS:-}"
+count_syscalls=${PRESENCE_BENCH_SYSCALLS:-0}
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/common.sh"
+# Sends are write, writev, sendto and sendmsg (QTcpSocket writes, libuv writes or writevs).
+syscall_events=raw_syscalls:sys_enter
+for call in write writev sendto sendmsg read readv recvfrom epoll_wait epoll_ctl poll ppoll; do
+    syscall_events+=",syscalls:sys_enter_$call"
+done
+if ((count_syscalls)); then
+    perf stat -e "$syscall_events" -- true >/dev/null 2>&1 \
+        || presence_die "PRESENCE_BENCH_SYSCALLS=1 needs perf with syscall tracepoints (Debian: linux-perf)"
+fi
 
 # The peer's runtime is the benchmark's own business, never the test command's.
 presence_ensure_packages "${PRESENCE_PACKAGES[@]}" nodejs node-ws
@@ -52,7 +67,7 @@ trap 'stop_gateway; rm -rf "$work"' EXIT
 start_gateway() {
     local kind=$1 users=$2 log=$3
     if [[ $kind == ours ]]; then
-        "$ours_bin" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 &
+        "$ours_bin" --users "$users" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
     else
         node "$peer_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 &
     fi
@@ -77,15 +92,34 @@ make_users() {
     [[ -s $3 ]] || presence_die "could not generate users: $(tail -n 3 "$log")"
 }
 
+# count_during_changes MARK_FILE OUT_FILE: with PRESENCE_BENCH_SYSCALLS, counts the gateway's
+# system calls from the load generator's "changing" mark to its "stopped" mark (CSV in OUT_FILE).
+count_during_changes() {
+    local mark=$1 out=$2
+    # The run may end without changes (idle connections): "$mark.end" then says so.
+    for _ in $(seq 24000); do grep -qs changing "$mark" || [[ -e $mark.end ]] && break; sleep 0.05; done
+    grep -qs changing "$mark" || return 0
+    perf stat -x, -e "$syscall_events" -p "$gateway_pid" -o "$out" -- \
+        bash -c "for _ in \$(seq 24000); do grep -qs stopped '$mark' && break; sleep 0.05; done" \
+        >/dev/null 2>&1 || true
+}
+
 # load KIND RESULT_FILE LOADGEN_ARGS...: one fresh gateway, one load generator run; the JSON
-# line goes to RESULT_FILE, the summary to the terminal.
+# line goes to RESULT_FILE, the summary to the terminal (and the system calls next to it).
 load() {
     local kind=$1 result=$2
     shift 2
     start_gateway "$kind" "$work/users.json" "$work/$kind.log"
-    local output
+    local output mark="$work/$kind.mark" counter=
+    rm -f "$mark" "$mark.end"
+    if ((count_syscalls)); then
+        count_during_changes "$mark" "${result%.json}.syscalls" &
+        counter=$!
+    fi
     output=$(timeout 900 "$loadgen" --url "$gateway_url" --users "$work/users.json" \
-        --gateway-pid "$gateway_pid" --threads "$threads" "$@") || true
+        --gateway-pid "$gateway_pid" --threads "$threads" --mark "$mark" "$@") || true
+    touch "$mark.end"
+    [[ -z $counter ]] || wait "$counter" || true
     stop_gateway
     sed -n '/^{/!s/^/    /p' <<<"$output" | sed "1s/^    /  [$kind] /"
     grep '^{' <<<"$output" | tail -n 1 >"$result" || presence_die "no result from presence-loadgen"
@@ -93,6 +127,7 @@ load() {
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 presence_log "machine: $(nproc) cores ($cpu), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg), open-file limit $fd_limit"
+presence_log "our gateway's extra options: ${gateway_args[*]:-(none)}"
 presence_log "load: $connections connections, $friends friends each, $rate changes/s for $seconds s; $runs runs per gateway, taken in turn"
 make_users "$connections" "$friends" "$work/users.json"
 
@@ -165,6 +200,28 @@ lost = {k: sum(r["lost"] for i in range(1, runs + 1) for r in read(f"{k}-load-{i
 expected = {k: sum(r["expected"] for i in range(1, runs + 1) for r in read(f"{k}-load-{i}.json")) for k in ("ours", "peer")}
 if expected["ours"] or expected["peer"]:
     rows.append(("pushes lost (all runs)", f"{lost['ours']} of {expected['ours']}", f"{lost['peer']} of {expected['peer']}", "-"))
+def syscalls(kind, i):
+    path = work / f"{kind}-load-{i}.syscalls"
+    counts = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[0].strip().isdigit():
+                counts[fields[2].split(":")[-1].removeprefix("sys_enter_")] = int(fields[0])
+    return counts
+def per_push(kind, calls):
+    values = []
+    for i in range(1, runs + 1):
+        counts, result = syscalls(kind, i), read(f"{kind}-load-{i}.json")
+        if counts and result and result[0].get("received"):
+            values.append(sum(counts.get(c, 0) for c in calls) / result[0]["received"])
+    return statistics.median(values) if values else None
+for label, calls in [("system calls per push (all)", ["sys_enter"]),
+                     ("  sends (write, writev, sendto, sendmsg)", ["write", "writev", "sendto", "sendmsg"]),
+                     ("  epoll_ctl", ["epoll_ctl"]),
+                     ("  epoll_wait, poll, ppoll", ["epoll_wait", "poll", "ppoll"]),
+                     ("  reads (read, readv, recvfrom)", ["read", "readv", "recvfrom"])]:
+    row(label, per_push("ours", calls), per_push("peer", calls), "", 3)
 row("presence-loadgen CPU over the changes", median("ours", "loadgen_cpu_pct")[0], median("peer", "loadgen_cpu_pct")[0], " % core", 1, ratio=False)
 many = {k: read(f"{k}-many.json") for k in ("ours", "peer")}
 if many["ours"] or many["peer"]:

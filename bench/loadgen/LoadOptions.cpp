@@ -64,6 +64,8 @@ const char *LoadOptions::usage()
            "  --connect-timeout S  give up setting up connections after S s (default 300)\n"
            "  --drain-timeout S    wait at most S s for the last pushes (default 10)\n"
            "  --hold S             keep the connections open S s once set up (default 0)\n"
+           "  --mark FILE          write \"changing\" to FILE when the changes start and\n"
+           "                       \"stopped\" when they stop (to profile the gateway in between)\n"
            "Prints a summary, then one line of JSON. Exit 0 when every connection was set up,\n"
            "every push arrived and no error came back; 1 otherwise; 2 on bad options.\n";
 }
@@ -102,6 +104,11 @@ std::optional<LoadOptions> LoadOptions::parse(
         { "--connect-timeout", number(&options.connectTimeout, 0) },
         { "--drain-timeout", number(&options.drainTimeout, 0) },
         { "--hold", number(&options.holdSeconds, 0) },
+        { "--mark",
+            [&](const std::string &text) {
+                options.markFile = text;
+                return !text.empty();
+            } },
     };
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];

@@ -24,6 +24,7 @@ struct LoadOptions {
     double connectTimeout = 300; // s for every connection to be set up
     double drainTimeout = 10; // s after the last change for the last pushes
     double holdSeconds = 0; // s to keep the connections open once set up (and measured)
+    std::string markFile; // gets "changing" when the changes start, "stopped" when they stop
 
     // The options of `args` (argv without the program), or nullopt with *error set; an empty
     // *error with nullopt means --help was printed.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -43,6 +44,13 @@ bool waitUntil(const std::function<bool()> &done, std::chrono::duration<double> 
         std::this_thread::sleep_for(kPoll);
     }
     return true;
+}
+
+// Tells a profiler watching `path` which phase the run is in; nothing without --mark.
+void mark(const std::string &path, const char *phase)
+{
+    if (!path.empty())
+        std::ofstream(path, std::ios::trunc) << phase << '\n';
 }
 
 std::optional<double> percentile(const std::vector<std::uint32_t> &sorted, double fraction)
@@ -122,9 +130,11 @@ RunResult LoadRun::run()
         context.changing = true;
         for (auto &worker : workers)
             worker->startChanges(m_options.rate / double(threads));
+        mark(m_options.markFile, "changing");
         std::this_thread::sleep_for(std::chrono::duration<double>(m_options.seconds));
         for (auto &worker : workers)
             worker->stopChanges();
+        mark(m_options.markFile, "stopped");
         const auto windowEnd = Clock::now();
         result.changeSeconds = std::chrono::duration<double>(windowEnd - windowStart).count();
         result.ownCpuLoadPercent
