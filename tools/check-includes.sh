@@ -20,6 +20,8 @@ declare -A allowed=(
     # The event loop sits below everything and includes nothing of ours.
     [server-mock/loop]=""
     [server-mock/core]="protocol"
+    # Pure over bytes: Qt Core only (the transport builds on it).
+    [server-mock/websocket]=""
     [server-mock/metrics]="server-mock/core protocol"
     [server-mock/http]="server-mock/core protocol"
     [server-mock/directory]="protocol"
