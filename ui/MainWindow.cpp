@@ -3,6 +3,7 @@
 // Qt
 #include <QActionGroup>
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -96,8 +97,17 @@ MainWindow::MainWindow(
         if (m_singlePane)
             showLists();
     });
-    // From the list into the conversation: the input, then its send button.
-    setTabOrder(m_friends->view(), m_chat->input());
+    // Tab goes as the eye does: the own-status box (first on screen; moved just before the
+    // search box, which leaves the rest of the chain as it is), the tabs, the list's search,
+    // sort and rows, then the conversation: its messages, the input, the send button.
+    QWidget *beforeSearch = m_friends->searchBox()->previousInFocusChain();
+    if (beforeSearch != m_header->statusChooser())
+        setTabOrder(beforeSearch, m_header->statusChooser());
+    setTabOrder(m_header->statusChooser(), m_tabs);
+    setTabOrder(m_tabs, m_friends->searchBox());
+    setTabOrder(m_friends->view(), m_chats->view());
+    setTabOrder(m_chats->view(), m_chat->messageView());
+    setTabOrder(m_chat->messageView(), m_chat->input());
     setTabOrder(m_chat->input(), m_chat->sendButton());
 
     // The counts change with every presence push and scroll: recount at most 4 times a second.

@@ -285,17 +285,40 @@ void TestMainWindow::keyboardMovesBetweenChats()
     QCOMPARE(
         scene.view()->currentIndex().data(FriendListModel::IdRole).toString(), shown.at(at - 1));
 
-    // Tab: search, sort, list, message input, send.
+    // Tab: the own-status box (first on screen), the tabs, search, sort, list, messages,
+    // message input, send.
+    QWidget *status = scene.window.header()->statusChooser();
+    status->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(status->hasFocus());
+    QTest::keyClick(status, Qt::Key_Tab);
+    QTRY_VERIFY(QApplication::focusWidget()->inherits("QTabBar"));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QTRY_COMPARE(QApplication::focusWidget(), search);
+    QTest::keyClick(search, Qt::Key_Tab, Qt::ShiftModifier);
+    QTRY_VERIFY(QApplication::focusWidget()->inherits("QTabBar"));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ShiftModifier);
+    QTRY_COMPARE(QApplication::focusWidget(), status);
+    // The window's Tab stops from the start, as they are on screen: the status box, the
+    // tabs, the list, then the conversation from its messages down (the send button waits
+    // for text).
+    QStringList stops;
+    for (QWidget *w = scene.window.nextInFocusChain(); w != &scene.window;
+         w = w->nextInFocusChain()) {
+        if ((w->focusPolicy() & Qt::TabFocus) && w->isVisibleTo(&scene.window) && w->isEnabled()
+            && !w->focusProxy())
+            stops.append(w->inherits("QTabBar") ? u"tabs"_s : w->accessibleName());
+    }
+    QCOMPARE(stops,
+        (QStringList { u"My status"_s, u"tabs"_s, u"Search friends"_s, u"Sort friends"_s,
+            u"Friends"_s, u"Messages"_s, u"Message"_s }));
     search->setFocus();
-    QWidget *next = search->nextInFocusChain();
-    while (next && !(next->focusPolicy() & Qt::TabFocus))
-        next = next->nextInFocusChain();
-    QVERIFY(next && next->inherits("QComboBox"));
     QTest::keyClick(search, Qt::Key_Tab);
     QTRY_VERIFY(QApplication::focusWidget() && QApplication::focusWidget()->inherits("QComboBox"));
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
     QTRY_COMPARE(QApplication::focusWidget(), scene.view());
     QTest::keyClick(scene.view(), Qt::Key_Tab);
+    QTRY_COMPARE(QApplication::focusWidget(), chat->messageView());
+    QTest::keyClick(chat->messageView(), Qt::Key_Tab);
     QTRY_COMPARE(QApplication::focusWidget(), chat->input());
     chat->input()->setPlainText(u"hello"_s); // the send button is enabled with text
     QTest::keyClick(chat->input(), Qt::Key_Tab);
