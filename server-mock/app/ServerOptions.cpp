@@ -193,6 +193,14 @@ void describeOptions(QCommandLineParser &parser)
             u"With --admin: how long one POST /api/heartbeat keeps a user present. "
             "Default 35000."_s,
             u"MS"_s },
+        { u"transport"_s,
+            u"qt (the default: Qt's QWebSocket) or own (the gateway's own WebSocket transport on "
+            "raw sockets: an upgrade timeout, bounded output, RFC 6455 masking rules)."_s,
+            u"TRANSPORT"_s },
+        { u"upgrade-timeout-ms"_s,
+            u"With --transport=own: time allowed for the WebSocket upgrade request. Default "
+            "5000."_s,
+            u"MS"_s },
         { u"event-loop"_s,
             u"epoll (the default: the gateway's own event loop) or qt (Qt's own, which polls "
             "every socket on every iteration; for comparison)."_s,
@@ -275,6 +283,17 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     }
 
     GatewayConfig &config = options.config;
+    if (parser.isSet(u"transport"_s)) {
+        const QString transport = parser.value(u"transport"_s);
+        if (transport == u"qt")
+            config.transport = GatewayConfig::Transport::Qt;
+        else if (transport == u"own")
+            config.transport = GatewayConfig::Transport::Own;
+        else {
+            *error = u"--transport must be qt or own (got \"%1\")"_s.arg(transport);
+            return std::nullopt;
+        }
+    }
     if (parser.isSet(u"listen"_s)) {
         const auto endpoint = parseEndpoint(parser.value(u"listen"_s));
         if (!endpoint) {
@@ -332,6 +351,8 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto grace = read.integer(u"grace-ms"_s, 0, kDay, config.grace.count());
     const auto heartbeat = read.integer(u"heartbeat-ms"_s, 100, kDay, config.heartbeat.count());
     const auto hello = read.integer(u"hello-timeout-ms"_s, 100, kDay, config.helloTimeout.count());
+    const auto upgrade
+        = read.integer(u"upgrade-timeout-ms"_s, 100, kDay, config.upgradeTimeout.count());
     const auto maxSubscriptions
         = read.integer(u"max-subscriptions"_s, 1, 1'000'000, config.maxSubscriptions);
     const auto maxIds = read.integer(u"max-ids-per-request"_s, 1, 100'000, config.maxIdsPerRequest);
@@ -347,9 +368,9 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto burst = read.integer(u"rate-burst"_s, 1, kIntMax, config.frameBurst);
     const auto ttl = read.integer(u"ttl-ms"_s, 300, kDay, 30'000);
     const auto heartbeatTtl = read.integer(u"heartbeat-ttl-ms"_s, 1000, kDay, 35'000);
-    if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !maxSubscriptions
-        || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl || !maxAvailability
-        || !availabilityInterval || !digestInterval)
+    if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !upgrade
+        || !maxSubscriptions || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl
+        || !maxAvailability || !availabilityInterval || !digestInterval)
         return std::nullopt;
 
     if (parser.isSet(u"redis"_s)) {
@@ -390,6 +411,7 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     config.grace = std::chrono::milliseconds(*grace);
     config.heartbeat = std::chrono::milliseconds(*heartbeat);
     config.helloTimeout = std::chrono::milliseconds(*hello);
+    config.upgradeTimeout = std::chrono::milliseconds(*upgrade);
     config.maxSubscriptions = int(*maxSubscriptions);
     config.maxIdsPerRequest = int(*maxIds);
     config.maxAvailabilityFriends = int(*maxAvailability);

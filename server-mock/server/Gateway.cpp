@@ -16,6 +16,7 @@
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/Logging.h"
 #include "server-mock/transport/QtWebSocketTransport.h"
+#include "server-mock/transport/WebSocketAcceptor.h"
 
 using namespace Qt::StringLiterals;
 
@@ -108,6 +109,17 @@ void Gateway::registerGauges()
 
 bool Gateway::listen(QString *error)
 {
+    if (m_config.transport == GatewayConfig::Transport::Own) {
+        TransportLimits limits;
+        limits.maxMessageBytes = m_config.maxFrameBytes;
+        limits.maxQueuedBytes = 4 * qint64(m_config.maxFrameBytes) + (qint64(1) << 20);
+        limits.upgradeTimeout = m_config.upgradeTimeout;
+        m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins, this);
+        m_acceptor->setAdmissionCheck(
+            [this] { return !m_shuttingDown && (!m_admissionCheck || m_admissionCheck()); });
+        connect(m_acceptor, &WebSocketAcceptor::transportReady, this, &Gateway::addConnection);
+        return m_acceptor->listen(m_config.address, m_config.port, error);
+    }
     if (m_listener->listen(m_config.address, m_config.port))
         return true;
     if (error)
@@ -121,15 +133,16 @@ QUrl Gateway::url() const
 {
     QUrl url;
     url.setScheme(u"ws"_s);
-    url.setHost(m_listener->serverAddress().toString());
-    url.setPort(m_listener->serverPort());
+    url.setHost(
+        m_acceptor ? m_acceptor->address().toString() : m_listener->serverAddress().toString());
+    url.setPort(port());
     url.setPath(u"/"_s);
     return url;
 }
 
 quint16 Gateway::port() const
 {
-    return m_listener->serverPort();
+    return m_acceptor ? m_acceptor->port() : m_listener->serverPort();
 }
 
 QStringList Gateway::subscriptionsOfUser(const QString &userId) const
@@ -196,26 +209,30 @@ void Gateway::onNewConnection()
             socket->deleteLater();
             continue;
         }
-        const ConnectionId id = m_connections.nextId();
-        ClientTransport *transport
-            = new QtWebSocketTransport(socket, takeAccepted(socket), m_config.maxFrameBytes);
-        if (m_transportDecorator)
-            transport = m_transportDecorator(transport);
-        auto *connection = new ClientConnection(transport, id, m_config, &m_metrics, this);
-        m_connections.add(connection);
-        qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
-        connect(connection, &ClientConnection::helloReceived, this,
-            [this, connection](const Hello &hello, const std::optional<QString> &ref) {
-                onHello(connection, hello, ref);
-            });
-        connect(connection, &ClientConnection::requestReceived, this,
-            [this, connection](const ClientMessage &request, const std::optional<QString> &ref) {
-                onRequest(connection, request, ref);
-            });
-        connect(connection, &ClientConnection::disconnected, this,
-            [this, connection] { onDisconnected(connection); });
-        Q_EMIT connectionCountChanged(connectionCount());
+        addConnection(
+            new QtWebSocketTransport(socket, takeAccepted(socket), m_config.maxFrameBytes));
     }
+}
+
+void Gateway::addConnection(ClientTransport *transport)
+{
+    const ConnectionId id = m_connections.nextId();
+    if (m_transportDecorator)
+        transport = m_transportDecorator(transport);
+    auto *connection = new ClientConnection(transport, id, m_config, &m_metrics, this);
+    m_connections.add(connection);
+    qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
+    connect(connection, &ClientConnection::helloReceived, this,
+        [this, connection](const Hello &hello, const std::optional<QString> &ref) {
+            onHello(connection, hello, ref);
+        });
+    connect(connection, &ClientConnection::requestReceived, this,
+        [this, connection](const ClientMessage &request, const std::optional<QString> &ref) {
+            onRequest(connection, request, ref);
+        });
+    connect(connection, &ClientConnection::disconnected, this,
+        [this, connection] { onDisconnected(connection); });
+    Q_EMIT connectionCountChanged(connectionCount());
 }
 
 void Gateway::onHello(
@@ -314,6 +331,8 @@ void Gateway::shutdown()
         return;
     m_shuttingDown = true;
     m_listener->close();
+    if (m_acceptor)
+        m_acceptor->close();
     qCInfo(lcGateway) << "shutting down: closing" << m_connections.count() << "connections";
     // A close can report the disconnect at once, which removes the connection from the
     // registry: iterate over a guarded copy, or a rehash skips some (seen: 1 run in 20).

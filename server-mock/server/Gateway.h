@@ -33,6 +33,7 @@ namespace Presence::Server {
 
 class ClientConnection;
 class ClientTransport;
+class WebSocketAcceptor;
 
 // The presence gateway: accepts WebSocket clients (Origin checked), authenticates them against
 // the user directory, hands their requests to the part that answers them (PresenceFanout for
@@ -108,6 +109,8 @@ Q_SIGNALS:
 private:
     void onNewTcpConnection();
     void onNewConnection();
+    // A client's WebSocket is open, from either transport: it becomes a connection.
+    void addConnection(ClientTransport *transport);
     void onOriginCheck(QWebSocketCorsAuthenticator *authenticator);
     void onHello(ClientConnection *connection, const Protocol::Hello &hello,
         const std::optional<QString> &ref);
@@ -128,6 +131,7 @@ private:
     PresenceStore *m_store;
     QTcpServer *m_listener; // accepts TCP, so that sockets get TCP_NODELAY before the handshake
     QWebSocketServer *m_server;
+    WebSocketAcceptor *m_acceptor = nullptr; // our own transport (config.transport == Own)
     ConnectionRegistry m_connections;
     PresenceFanout m_presence;
     ChatRelay m_chat;

@@ -13,6 +13,10 @@ using namespace std::chrono_literals;
 
 // Everything a gateway can be tuned with; defaults are the documented ones.
 struct GatewayConfig {
+    // Which WebSocket implementation carries the connections: Qt's QWebSocket, or our own on
+    // raw sockets (transport/RawWebSocketTransport), which is being proven against it.
+    enum class Transport { Qt, Own };
+
     QHostAddress address = QHostAddress::LocalHost;
     quint16 port = 8765;
     std::chrono::milliseconds helloTimeout = 5s;
@@ -39,6 +43,9 @@ struct GatewayConfig {
     QStringList allowedOrigins;
     // How long shutdown waits for clients to acknowledge the 1001 close.
     std::chrono::milliseconds shutdownTimeout = 2s;
+    Transport transport = Transport::Qt;
+    // Our own transport: the upgrade request must be complete within this (slowloris too).
+    std::chrono::milliseconds upgradeTimeout = 5s;
 };
 
 } // namespace Presence::Server

@@ -27,16 +27,24 @@ constexpr std::chrono::milliseconds kWaitTimeout = 10s;
 // How long a killed process may take to be gone.
 constexpr std::chrono::milliseconds kKillTimeout = 5s;
 
-// PRESENCE_EVENT_LOOP=qt|epoll (the tests' *_qt_loop twins) reaches the binary as
-// --event-loop, unless the caller picked one.
+// The environment variable, when set, reaches the binary as --option=VALUE unless the caller
+// picked a value of its own.
+QStringList withChoice(QStringList args, const char *variable, const QString &option)
+{
+    const QString value = qEnvironmentVariable(variable);
+    const bool picked = std::any_of(
+        args.cbegin(), args.cend(), [&](const QString &arg) { return arg.startsWith(option); });
+    if (!value.isEmpty() && !picked)
+        args.append(u"%1=%2"_s.arg(option, value));
+    return args;
+}
+
+// PRESENCE_EVENT_LOOP=qt|epoll (the tests' *_qt_loop twins) and PRESENCE_TRANSPORT=qt|own (the
+// *_own_transport twins) reach the binary as --event-loop and --transport.
 QStringList withEventLoop(QStringList args)
 {
-    const QString loop = qEnvironmentVariable("PRESENCE_EVENT_LOOP");
-    const bool picked = std::any_of(args.cbegin(), args.cend(),
-        [](const QString &arg) { return arg.startsWith(u"--event-loop"); });
-    if (!loop.isEmpty() && !picked)
-        args.append(u"--event-loop=%1"_s.arg(loop));
-    return args;
+    return withChoice(withChoice(std::move(args), "PRESENCE_EVENT_LOOP", u"--event-loop"_s),
+        "PRESENCE_TRANSPORT", u"--transport"_s);
 }
 
 } // namespace

@@ -1,0 +1,272 @@
+#include "server-mock/transport/RawWebSocketTransport.h"
+
+// C++
+#include <cerrno>
+#include <utility>
+// System
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+// Qt
+#include <QSocketNotifier>
+
+// Presence
+#include "server-mock/websocket/WebSocketFrameReader.h"
+#include "server-mock/websocket/WebSocketFrameWriter.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Presence::Server {
+
+namespace {
+
+constexpr quint16 kAbnormal = 1006; // ended without a close handshake (never sent)
+constexpr quint16 kSlowConsumer = 4010; // docs/protocol.md
+
+} // namespace
+
+RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
+    const TransportLimits &limits, QByteArray *readBuffer, QObject *parent)
+    : ClientTransport(parent)
+    , m_descriptor(descriptor)
+    , m_limits(limits)
+    , m_readBuffer(readBuffer)
+    , m_readNotifier(new QSocketNotifier(descriptor, QSocketNotifier::Read, this))
+    , m_writeNotifier(new QSocketNotifier(descriptor, QSocketNotifier::Write, this))
+    , m_reader(std::make_unique<WebSocketFrameReader>(limits.maxMessageBytes))
+    , m_unread(early)
+{
+    sockaddr_storage address {};
+    socklen_t length = sizeof(address);
+    if (::getpeername(int(descriptor), reinterpret_cast<sockaddr *>(&address), &length) == 0) {
+        m_peerAddress = QHostAddress(reinterpret_cast<const sockaddr *>(&address));
+        m_peerPort = address.ss_family == AF_INET6
+            ? ntohs(reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_port)
+            : ntohs(reinterpret_cast<const sockaddr_in *>(&address)->sin_port);
+    }
+    // Small frames leave at once rather than waiting for the peer's delayed ACK.
+    const int on = 1;
+    ::setsockopt(int(descriptor), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+    m_writeNotifier->setEnabled(false);
+    connect(m_readNotifier, &QSocketNotifier::activated, this, &RawWebSocketTransport::onReadable);
+    connect(m_writeNotifier, &QSocketNotifier::activated, this, &RawWebSocketTransport::onWritable);
+    if (!m_unread.isEmpty()) // after whoever owns us has connected to our signals
+        QMetaObject::invokeMethod(
+            this, &RawWebSocketTransport::consumeUnread, Qt::QueuedConnection);
+}
+
+RawWebSocketTransport::~RawWebSocketTransport()
+{
+    if (m_descriptor >= 0) {
+        delete m_readNotifier; // before the descriptor they watch is closed
+        delete m_writeNotifier;
+        ::close(int(m_descriptor));
+    }
+}
+
+QString RawWebSocketTransport::peer() const
+{
+    return u"%1:%2"_s.arg(m_peerAddress.toString()).arg(m_peerPort);
+}
+
+void RawWebSocketTransport::sendText(const QString &text)
+{
+    if (m_ended || m_closeSent)
+        return;
+    if (!write(WebSocketFrameWriter::text(text.toUtf8())))
+        end(kSlowConsumer);
+}
+
+void RawWebSocketTransport::ping()
+{
+    if (m_ended || m_closeSent)
+        return;
+    m_pingOutstanding = true;
+    if (!write(WebSocketFrameWriter::ping({})))
+        end(kSlowConsumer);
+}
+
+void RawWebSocketTransport::close(quint16 code, const QString &reason)
+{
+    if (m_ended || m_closeSent)
+        return;
+    m_closeSent = true;
+    if (m_closeCode == 0)
+        m_closeCode = code;
+    // A close frame is a control frame: its reason is cut to 123 bytes on a character boundary.
+    if (!write(WebSocketFrameWriter::close(code, reason.toUtf8())))
+        end(kSlowConsumer);
+}
+
+void RawWebSocketTransport::abort()
+{
+    if (m_ended)
+        return;
+    // No FIN handshake: a reset, as a crash would leave it.
+    const linger reset { 1, 0 };
+    ::setsockopt(int(m_descriptor), SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+    end(m_closeCode != 0 ? m_closeCode : kAbnormal);
+}
+
+void RawWebSocketTransport::setReadingPaused(bool paused)
+{
+    if (paused == m_paused || m_ended)
+        return;
+    m_paused = paused;
+    m_readNotifier->setEnabled(!paused);
+    if (paused)
+        return;
+    Q_EMIT readingResumed();
+    if (!m_unread.isEmpty())
+        consumeUnread();
+}
+
+void RawWebSocketTransport::onReadable()
+{
+    QByteArray &buffer = *m_readBuffer;
+    const ssize_t got = ::recv(int(m_descriptor), buffer.data(), size_t(buffer.size()), 0);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (got <= 0) { // the peer left (0) or the connection broke
+        end(m_closeCode != 0 ? m_closeCode : kAbnormal);
+        return;
+    }
+    // Frames are read where they lie in the shared buffer; the reader keeps what an unfinished
+    // one needs, and only bytes left by a pause in the middle stay with the connection.
+    std::span<char> bytes(buffer.data(), size_t(got));
+    consume(bytes);
+    if (!bytes.empty() && !m_ended)
+        m_unread.append(bytes.data(), qsizetype(bytes.size()));
+}
+
+void RawWebSocketTransport::consumeUnread()
+{
+    QByteArray unread = std::exchange(m_unread, {});
+    std::span<char> bytes(unread.data(), size_t(unread.size()));
+    consume(bytes);
+    if (!bytes.empty() && !m_ended)
+        m_unread.prepend(QByteArrayView(bytes.data(), qsizetype(bytes.size())));
+}
+
+void RawWebSocketTransport::consume(std::span<char> &bytes)
+{
+    using Event = WebSocketFrameReader::Event;
+    while (!bytes.empty() && !m_paused && !m_ended) {
+        const std::optional<Event> next = m_reader->next(bytes);
+        if (!next)
+            break; // all read, no event complete yet
+        const Event &event = *next;
+        switch (event.kind) {
+        case Event::Text:
+            if (!m_closeReceived)
+                Q_EMIT textReceived(QString::fromUtf8(event.payload));
+            break;
+        case Event::Binary:
+            if (!m_closeReceived)
+                Q_EMIT binaryReceived();
+            break;
+        case Event::Ping:
+            if (!m_closeSent && !write(WebSocketFrameWriter::pong(event.payload)))
+                end(kSlowConsumer);
+            break;
+        case Event::Pong:
+            // Only an answer to our ping shows the peer alive: unsolicited pongs cost a silent
+            // peer nothing and would keep it open for ever.
+            if (std::exchange(m_pingOutstanding, false))
+                Q_EMIT pongReceived();
+            break;
+        case Event::Close:
+            m_closeReceived = true;
+            if (m_closeCode == 0)
+                m_closeCode = event.code == 0 ? WebSocketProtocol::NoStatusReceived : event.code;
+            // Echo it unless it answers ours; then the server closes TCP first (RFC 6455 §7.1.1),
+            // once the echo has left.
+            close(event.code == 0 ? WebSocketProtocol::NormalClosure : event.code, {});
+            if (m_queue.empty())
+                end(m_closeCode);
+            break;
+        case Event::Failure:
+            // A protocol error: say why, and end; nothing more is read from this peer.
+            close(event.code, QString::fromLatin1(event.reason));
+            end(event.code);
+            break;
+        }
+    }
+}
+
+bool RawWebSocketTransport::write(QByteArray frame)
+{
+    if (m_queue.empty()) {
+        const ssize_t sent = ::send(int(m_descriptor), frame.constData(), size_t(frame.size()),
+            MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent == frame.size())
+            return true;
+        if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            // Broken: the read side reports the end.
+            return true;
+        }
+        if (sent > 0)
+            m_frontSent = sent;
+    }
+    if (m_queuedBytes + frame.size() > m_limits.maxQueuedBytes
+        || qsizetype(m_queue.size()) >= m_limits.maxQueuedFrames)
+        return false;
+    m_queuedBytes += frame.size() - (m_queue.empty() ? m_frontSent : 0);
+    m_queue.push_back(std::move(frame));
+    m_writeNotifier->setEnabled(true);
+    return true;
+}
+
+void RawWebSocketTransport::onWritable()
+{
+    flush();
+}
+
+void RawWebSocketTransport::flush()
+{
+    while (!m_queue.empty()) {
+        const QByteArray &front = m_queue.front();
+        const ssize_t sent = ::send(int(m_descriptor), front.constData() + m_frontSent,
+            size_t(front.size() - m_frontSent), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+                return;
+            m_writeNotifier->setEnabled(false);
+            return; // broken: the read side reports the end
+        }
+        m_queuedBytes -= sent;
+        m_frontSent += sent;
+        if (m_frontSent < front.size())
+            return;
+        m_queue.pop_front();
+        m_frontSent = 0;
+    }
+    m_writeNotifier->setEnabled(false);
+    if (m_closeSent && m_closeReceived)
+        end(m_closeCode); // the close handshake is done and its last frame has left
+}
+
+void RawWebSocketTransport::end(quint16 code)
+{
+    if (m_ended)
+        return;
+    m_ended = true;
+    m_queue.clear();
+    m_queuedBytes = 0;
+    // Disabled before the descriptor closes (its number may come back at once), deleted later:
+    // we may be in the slot of one of them.
+    for (QSocketNotifier *notifier : { m_readNotifier, m_writeNotifier }) {
+        notifier->setEnabled(false);
+        notifier->deleteLater();
+    }
+    m_readNotifier = m_writeNotifier = nullptr;
+    ::close(int(m_descriptor));
+    m_descriptor = -1;
+    // Later: the caller may be a slot of the connection that is about to hear of it.
+    QMetaObject::invokeMethod(
+        this, [this, code] { Q_EMIT disconnected(code); }, Qt::QueuedConnection);
+}
+
+} // namespace Presence::Server

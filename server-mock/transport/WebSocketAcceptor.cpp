@@ -1,0 +1,150 @@
+#include "server-mock/transport/WebSocketAcceptor.h"
+
+// System
+#include <sys/socket.h>
+#include <unistd.h>
+
+// Qt
+#include <QSocketNotifier>
+
+// Presence
+#include "server-mock/transport/RawWebSocketTransport.h"
+#include "server-mock/websocket/WebSocketHandshake.h"
+
+namespace Presence::Server {
+
+WebSocketAcceptor::WebSocketAcceptor(
+    TransportLimits limits, QStringList allowedOrigins, QObject *parent)
+    : QObject(parent)
+    , m_limits(limits)
+    , m_allowedOrigins(std::move(allowedOrigins))
+    , m_readBuffer(64 * 1024, Qt::Uninitialized)
+{
+    m_clock.start();
+    connect(&m_listener, &ListeningSocket::accepted, this, &WebSocketAcceptor::onAccepted);
+    // Deadlines are whole-second promises: a sweep every quarter second keeps them within it.
+    m_sweep.setInterval(std::chrono::milliseconds(250));
+    connect(&m_sweep, &QTimer::timeout, this, &WebSocketAcceptor::sweep);
+}
+
+WebSocketAcceptor::~WebSocketAcceptor()
+{
+    close();
+}
+
+bool WebSocketAcceptor::listen(const QHostAddress &address, quint16 port, QString *error)
+{
+    return m_listener.listen(address, port, error);
+}
+
+void WebSocketAcceptor::close()
+{
+    m_listener.close();
+    m_sweep.stop();
+    for (auto &[descriptor, pending] : m_pending) {
+        delete pending.notifier;
+        ::close(int(descriptor));
+    }
+    m_pending.clear();
+}
+
+void WebSocketAcceptor::onAccepted(qintptr descriptor)
+{
+    if (m_admissionCheck && !m_admissionCheck()) {
+        // What an overloaded gateway behind a proxy says.
+        refuse(
+            descriptor, WebSocketHandshake::refusal(503, "gateway full\n", "Retry-After: 1\r\n"));
+        return;
+    }
+    if (int(m_pending.size()) >= kMaxPending) {
+        refuse(descriptor,
+            WebSocketHandshake::refusal(503, "too many upgrades pending\n", "Retry-After: 1\r\n"));
+        return;
+    }
+    Pending &pending = m_pending[descriptor];
+    pending.deadline = m_clock.elapsed() + m_limits.upgradeTimeout.count();
+    pending.notifier = new QSocketNotifier(descriptor, QSocketNotifier::Read, this);
+    connect(pending.notifier, &QSocketNotifier::activated, this,
+        [this, descriptor] { onReadable(descriptor); });
+    if (!m_sweep.isActive())
+        m_sweep.start();
+}
+
+void WebSocketAcceptor::onReadable(qintptr descriptor)
+{
+    const auto it = m_pending.find(descriptor);
+    if (it == m_pending.end())
+        return;
+    Pending &pending = it->second;
+    const ssize_t got
+        = ::recv(int(descriptor), m_readBuffer.data(), size_t(m_readBuffer.size()), 0);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (got <= 0) { // gone before upgrading
+        forget(descriptor);
+        ::close(int(descriptor));
+        return;
+    }
+    pending.buffer.append(m_readBuffer.constData(), got);
+    const auto handshake = WebSocketHandshake::read(pending.buffer, m_limits.maxUpgradeBytes);
+    switch (handshake.verdict) {
+    case WebSocketHandshake::Verdict::Incomplete:
+        return;
+    case WebSocketHandshake::Verdict::Refused:
+        refuse(descriptor, handshake.response);
+        return;
+    case WebSocketHandshake::Verdict::Accepted:
+        break;
+    }
+    // Browsers always send Origin; native clients usually do not. Only listed web origins may
+    // connect, so a page the user happens to visit cannot talk to a gateway on their machine.
+    if (!handshake.origin.isEmpty() && !m_allowedOrigins.contains(handshake.origin)) {
+        refuse(descriptor, WebSocketHandshake::refusal(403, "origin not allowed\n"));
+        return;
+    }
+    const QByteArray early = pending.buffer.mid(handshake.headSize);
+    forget(descriptor);
+    // 101 is small: it fits the empty send buffer of a new connection.
+    if (::send(int(descriptor), handshake.response.constData(), size_t(handshake.response.size()),
+            MSG_NOSIGNAL | MSG_DONTWAIT)
+        != handshake.response.size()) {
+        ::close(int(descriptor));
+        return;
+    }
+    Q_EMIT transportReady(
+        new RawWebSocketTransport(descriptor, early, m_limits, &m_readBuffer, nullptr));
+}
+
+void WebSocketAcceptor::sweep()
+{
+    const qint64 now = m_clock.elapsed();
+    std::vector<qintptr> late;
+    for (const auto &[descriptor, pending] : m_pending) {
+        if (pending.deadline <= now)
+            late.push_back(descriptor);
+    }
+    for (const qintptr descriptor : late)
+        refuse(descriptor, WebSocketHandshake::refusal(408, "no upgrade request in time\n"));
+    if (m_pending.empty())
+        m_sweep.stop();
+}
+
+void WebSocketAcceptor::refuse(qintptr descriptor, const QByteArray &reply)
+{
+    forget(descriptor);
+    ::send(int(descriptor), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::shutdown(int(descriptor), SHUT_WR);
+    ::close(int(descriptor));
+}
+
+void WebSocketAcceptor::forget(qintptr descriptor)
+{
+    const auto it = m_pending.find(descriptor);
+    if (it == m_pending.end())
+        return;
+    it->second.notifier->setEnabled(false);
+    it->second.notifier->deleteLater(); // it may be the one whose signal we are in
+    m_pending.erase(it);
+}
+
+} // namespace Presence::Server

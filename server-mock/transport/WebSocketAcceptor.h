@@ -1,0 +1,77 @@
+#pragma once
+
+// C++
+#include <functional>
+#include <unordered_map>
+
+// Qt
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QHostAddress>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+// Presence
+#include "server-mock/transport/ListeningSocket.h"
+#include "server-mock/transport/TransportLimits.h"
+
+class QSocketNotifier;
+
+namespace Presence::Server {
+
+class ClientTransport;
+
+// Our own WebSocket server side up to the upgrade: accepts TCP connections (ListeningSocket),
+// reads each one's HTTP upgrade request under the upgrade timeout (slowloris included), checks
+// the Origin, answers 101 and hands over a RawWebSocketTransport, or answers an HTTP error and
+// closes: 400 for a malformed request, 426 for plain HTTP, 403 for an origin not allowed, 503
+// when the admission check refuses or too many upgrades are pending. One sweep timer serves
+// every pending upgrade's deadline; no timer per connection.
+class WebSocketAcceptor : public QObject {
+    Q_OBJECT
+public:
+    using AdmissionCheck = std::function<bool()>;
+
+    WebSocketAcceptor(
+        TransportLimits limits, QStringList allowedOrigins, QObject *parent = nullptr);
+    ~WebSocketAcceptor() override;
+
+    [[nodiscard]] bool listen(const QHostAddress &address, quint16 port, QString *error);
+    void close();
+    [[nodiscard]] QHostAddress address() const { return m_listener.address(); }
+    [[nodiscard]] quint16 port() const { return m_listener.port(); }
+    void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
+    [[nodiscard]] int pendingCount() const { return int(m_pending.size()); }
+    [[nodiscard]] quint64 refusedAtLimit() const { return m_listener.refusedAtLimit(); }
+    // Upgrades pending at once, beyond which new connections get 503.
+    static constexpr int kMaxPending = 4096;
+
+Q_SIGNALS:
+    // Upgraded: the receiver adopts the transport.
+    void transportReady(Presence::Server::ClientTransport *transport);
+
+private:
+    struct Pending {
+        QSocketNotifier *notifier = nullptr;
+        QByteArray buffer;
+        qint64 deadline = 0; // ms on m_clock
+    };
+    void onAccepted(qintptr descriptor);
+    void onReadable(qintptr descriptor);
+    void sweep();
+    // Writes an HTTP reply (best effort: it is small) and closes the connection.
+    void refuse(qintptr descriptor, const QByteArray &reply);
+    void forget(qintptr descriptor); // stops watching, keeps the descriptor open
+
+    TransportLimits m_limits;
+    QStringList m_allowedOrigins;
+    ListeningSocket m_listener;
+    AdmissionCheck m_admissionCheck;
+    std::unordered_map<qintptr, Pending> m_pending;
+    QElapsedTimer m_clock;
+    QTimer m_sweep;
+    QByteArray m_readBuffer; // one for every connection of this loop
+};
+
+} // namespace Presence::Server

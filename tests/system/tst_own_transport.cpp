@@ -1,0 +1,317 @@
+// The gateway's own WebSocket transport (--transport=own) against the four transport defects
+// Qt's QWebSocket had (issue 25): (a) no upgrade timeout, (b) spinning at the descriptor limit,
+// (c) unbounded pongs to a client that never reads, (d) unmasked client frames accepted. Each
+// runs against a real presence-mock-server process, with a well-behaved client on the same
+// gateway shown unaffected afterwards.
+
+// C++
+#include <memory>
+#include <optional>
+#include <vector>
+
+// Qt
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+// Presence
+#include "TestClient.h"
+#include "server-mock/directory/UsersFile.h"
+#include "tests/harness/MockServerProcess.h"
+
+using namespace Qt::StringLiterals;
+using namespace Presence::Server;
+
+namespace {
+
+// A client frame: FIN, the opcode, masked unless told otherwise (RFC 6455 §5.2).
+QByteArray clientFrame(quint8 opcode, const QByteArray &payload, bool masked = true)
+{
+    QByteArray frame;
+    frame.append(char(0x80 | opcode));
+    const quint8 maskBit = masked ? 0x80 : 0;
+    if (payload.size() < 126) {
+        frame.append(char(maskBit | payload.size()));
+    } else {
+        frame.append(char(maskBit | 126));
+        frame.append(char(payload.size() >> 8));
+        frame.append(char(payload.size() & 0xFF));
+    }
+    if (!masked)
+        return frame + payload;
+    const char mask[4] = { 0x12, 0x34, 0x56, 0x78 };
+    frame.append(mask, 4);
+    for (qsizetype i = 0; i < payload.size(); ++i)
+        frame.append(char(payload.at(i) ^ mask[i % 4]));
+    return frame;
+}
+
+QByteArray upgradeRequest()
+{
+    return "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+}
+
+// Opens a TCP connection and upgrades it; the socket is left right after the 101's head.
+std::unique_ptr<QTcpSocket> upgraded(quint16 port)
+{
+    auto socket = std::make_unique<QTcpSocket>();
+    socket->connectToHost(QHostAddress::LocalHost, port);
+    if (!socket->waitForConnected(5000))
+        return nullptr;
+    socket->write(upgradeRequest());
+    QByteArray head;
+    QElapsedTimer clock;
+    clock.start();
+    while (!head.contains("\r\n\r\n") && clock.elapsed() < 5000) {
+        if (socket->bytesAvailable() == 0)
+            socket->waitForReadyRead(100);
+        head += socket->read(1); // no further: what follows the head is the peer's frames
+    }
+    if (!head.startsWith("HTTP/1.1 101"))
+        return nullptr;
+    return socket;
+}
+
+// The first server frame in `bytes`: {opcode, payload}; nullopt while incomplete.
+std::optional<std::pair<quint8, QByteArray>> firstFrame(const QByteArray &bytes)
+{
+    if (bytes.size() < 2)
+        return std::nullopt;
+    const quint8 opcode = quint8(bytes.at(0)) & 0x0F;
+    qsizetype length = quint8(bytes.at(1)) & 0x7F;
+    qsizetype at = 2;
+    if (length == 126) {
+        if (bytes.size() < 4)
+            return std::nullopt;
+        length = (quint8(bytes.at(2)) << 8) | quint8(bytes.at(3));
+        at = 4;
+    }
+    if (bytes.size() < at + length)
+        return std::nullopt;
+    return std::make_pair(opcode, bytes.mid(at, length));
+}
+
+} // namespace
+
+class TestOwnTransport : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void upgradeTimeoutClosesSilentAndSlowConnections();
+    void plainHttpGetsARealStatus();
+    void unmaskedFramesAreRefusedWith1002();
+    void pongsToAClientThatNeverReadsAreBounded();
+    void descriptorLimitRefusesWithoutSpinning();
+
+private:
+    // Starts the gateway with --transport=own and `extra`; the program may be a wrapper.
+    bool startGateway(
+        const QStringList &extra, const QString &wrapper = {}, const QStringList &wrapperArgs = {});
+    // A client signs in, watches a friend and sees that friend come online: the gateway works.
+    void wellBehavedClientIsServed();
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<MockServerProcess> m_server;
+    std::optional<UserDirectory> m_users;
+};
+
+void TestOwnTransport::initTestCase()
+{
+    QVERIFY2(QFile::exists(QStringLiteral(PRESENCE_MOCK_SERVER)), PRESENCE_MOCK_SERVER);
+}
+
+void TestOwnTransport::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestOwnTransport::cleanup()
+{
+    m_server.reset();
+    m_users.reset();
+}
+
+bool TestOwnTransport::startGateway(
+    const QStringList &extra, const QString &wrapper, const QStringList &wrapperArgs)
+{
+    const QString dump = m_dir->filePath(u"users.json"_s);
+    QStringList args = wrapperArgs;
+    if (!wrapper.isEmpty())
+        args << QStringLiteral(PRESENCE_MOCK_SERVER);
+    args << u"--transport=own"_s << u"--listen"_s << u"127.0.0.1:0"_s << u"--generate"_s << u"10"_s
+         << u"--friends"_s << u"3"_s << u"--dump-users"_s << dump << extra;
+    m_server = std::make_unique<MockServerProcess>(
+        wrapper.isEmpty() ? QStringLiteral(PRESENCE_MOCK_SERVER) : wrapper);
+    if (!m_server->start(args) || !m_server->waitListening())
+        return false;
+    QString error;
+    m_users = UsersFile::load(dump, &error);
+    return m_users.has_value();
+}
+
+void TestOwnTransport::wellBehavedClientIsServed()
+{
+    const UserDirectory::User &me = m_users->user(0);
+    QVERIFY(!me.friends.isEmpty());
+    const UserDirectory::User &buddy = m_users->user(me.friends.constFirst());
+    TestClient watcher;
+    QVERIFY(!watcher.login(m_server->url(), me.token).isEmpty());
+    const QJsonObject snapshot
+        = watcher.request({ { u"type"_s, u"subscribe"_s }, { u"ids"_s, QJsonArray { buddy.id } } });
+    QCOMPARE(snapshot.value(u"type"_s).toString(), u"snapshot"_s);
+    TestClient friendClient;
+    QVERIFY(!friendClient.login(m_server->url(), buddy.token).isEmpty());
+    const QJsonObject push = watcher.waitFor(u"presence"_s);
+    QCOMPARE(push.value(u"id"_s).toString(), buddy.id);
+    QCOMPARE(push.value(u"status"_s).toString(), u"online"_s);
+}
+
+void TestOwnTransport::upgradeTimeoutClosesSilentAndSlowConnections()
+{
+    // (a) Connections that never send the upgrade, and slowloris ones that send a byte at a
+    // time, are closed at the upgrade timeout (here 600 ms) with 408.
+    QVERIFY2(startGateway({ u"--upgrade-timeout-ms"_s, u"600"_s }), m_server->transcript());
+    std::vector<std::unique_ptr<QTcpSocket>> silent;
+    for (int i = 0; i < 100; ++i) {
+        silent.push_back(std::make_unique<QTcpSocket>());
+        silent.back()->connectToHost(QHostAddress::LocalHost, m_server->url().port());
+    }
+    std::vector<std::unique_ptr<QTcpSocket>> slow;
+    for (int i = 0; i < 10; ++i) {
+        slow.push_back(std::make_unique<QTcpSocket>());
+        slow.back()->connectToHost(QHostAddress::LocalHost, m_server->url().port());
+    }
+    const QByteArray request = upgradeRequest();
+    int sent = 0;
+    QTimer drip; // one byte each 100 ms: the request would take seconds
+    connect(&drip, &QTimer::timeout, this, [&] {
+        for (auto &socket : slow) {
+            if (socket->state() == QAbstractSocket::ConnectedState)
+                socket->write(request.mid(sent, 1));
+        }
+        ++sent;
+    });
+    drip.start(100);
+    QElapsedTimer clock;
+    clock.start();
+    const auto allClosed = [](const std::vector<std::unique_ptr<QTcpSocket>> &sockets) {
+        return std::all_of(sockets.cbegin(), sockets.cend(), [](const auto &socket) {
+            return socket->state() == QAbstractSocket::UnconnectedState;
+        });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allClosed(silent) && allClosed(slow), 5000);
+    drip.stop();
+    QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY(sent < int(request.size()));
+    QVERIFY(silent.front()->readAll().startsWith("HTTP/1.1 408"));
+    wellBehavedClientIsServed();
+}
+
+void TestOwnTransport::plainHttpGetsARealStatus()
+{
+    QVERIFY2(startGateway({}), m_server->transcript());
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_server->url().port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QTRY_VERIFY(socket.state() == QAbstractSocket::UnconnectedState || socket.bytesAvailable());
+    QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState);
+    QVERIFY(socket.readAll().startsWith("HTTP/1.1 426 Upgrade Required"));
+}
+
+void TestOwnTransport::unmaskedFramesAreRefusedWith1002()
+{
+    // (d) RFC 6455 §5.1: a client frame must be masked; the server closes with 1002.
+    QVERIFY2(startGateway({}), m_server->transcript());
+    const auto socket = upgraded(m_server->url().port());
+    QVERIFY(socket);
+    socket->write(clientFrame(0x1, R"({"type":"ping"})", false));
+    QByteArray received;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (received += socket->readAll(), firstFrame(received).has_value()), 5000);
+    const auto frame = *firstFrame(received);
+    QCOMPARE(frame.first, quint8(0x8)); // close
+    QVERIFY(frame.second.size() >= 2);
+    QCOMPARE((quint8(frame.second.at(0)) << 8) | quint8(frame.second.at(1)), 1002);
+    QTRY_COMPARE(socket->state(), QAbstractSocket::UnconnectedState);
+    wellBehavedClientIsServed();
+}
+
+void TestOwnTransport::pongsToAClientThatNeverReadsAreBounded()
+{
+    // (c) A client floods pings and never reads the pongs: the gateway's output for it is
+    // bounded (a few MiB), then the connection is dropped; the gateway keeps its memory.
+    QVERIFY2(startGateway({}), m_server->transcript());
+    const auto socket = upgraded(m_server->url().port());
+    QVERIFY(socket);
+    socket->setReadBufferSize(1); // and we never read: the kernel's buffers fill up
+    const double before = m_server->residentMiB();
+    const QByteArray ping = clientFrame(0x9, QByteArray(100, 'p'));
+    QByteArray burst;
+    for (int i = 0; i < 1000; ++i)
+        burst += ping;
+    QElapsedTimer clock;
+    clock.start();
+    int bursts = 0;
+    while (socket->state() == QAbstractSocket::ConnectedState && bursts < 400
+        && clock.elapsed() < 20'000) {
+        socket->write(burst); // 400,000 pings, 42 MB at most
+        socket->waitForBytesWritten(50);
+        ++bursts;
+        QCoreApplication::processEvents();
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(socket->state(), QAbstractSocket::UnconnectedState, 10'000);
+    const double after = m_server->residentMiB();
+    QVERIFY2(after - before < 16, qPrintable(u"%1 -> %2 MiB"_s.arg(before).arg(after)));
+    wellBehavedClientIsServed();
+}
+
+void TestOwnTransport::descriptorLimitRefusesWithoutSpinning()
+{
+    // (b) At the descriptor limit the gateway refuses new connections at once and pauses
+    // accepting, rather than spinning a core; once descriptors are free it serves again.
+    const QString prlimit = QStandardPaths::findExecutable(u"prlimit"_s);
+    if (prlimit.isEmpty())
+        QSKIP("prlimit (util-linux) is not installed");
+    QVERIFY2(startGateway({}, prlimit, { u"--nofile=64:64"_s }), m_server->transcript());
+    std::vector<std::unique_ptr<QTcpSocket>> held;
+    for (int i = 0; i < 80; ++i) {
+        auto socket = upgraded(m_server->url().port());
+        if (!socket)
+            break;
+        held.push_back(std::move(socket));
+    }
+    QVERIFY2(held.size() < 80, "the limit was never reached");
+    // At the limit: a new connection is closed at once, not left waiting.
+    QTcpSocket refused;
+    refused.connectToHost(QHostAddress::LocalHost, m_server->url().port());
+    refused.write(upgradeRequest());
+    QTRY_COMPARE_WITH_TIMEOUT(refused.state(), QAbstractSocket::UnconnectedState, 3000);
+    // And no spinning: the gateway's CPU over a second at the limit stays low.
+    const auto cpuBefore = m_server->cpuSeconds();
+    QVERIFY(cpuBefore);
+    QElapsedTimer clock;
+    clock.start();
+    QTest::qWait(1000); // measuring CPU over a fixed window is the point here
+    const auto cpuAfter = m_server->cpuSeconds();
+    QVERIFY(cpuAfter);
+    const double share = (*cpuAfter - *cpuBefore) / (double(clock.elapsed()) / 1000.0);
+    QVERIFY2(share < 0.2, qPrintable(u"%1 of a core"_s.arg(share)));
+    // Descriptors come free: the gateway serves again.
+    held.clear();
+    QTRY_VERIFY_WITH_TIMEOUT(upgraded(m_server->url().port()) != nullptr, 5000);
+    wellBehavedClientIsServed();
+}
+
+QTEST_GUILESS_MAIN(TestOwnTransport)
+#include "tst_own_transport.moc"
