@@ -1,5 +1,8 @@
 #include "server-mock/server/ClientConnection.h"
 
+// C++
+#include <algorithm>
+
 // Presence
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
@@ -15,7 +18,7 @@ namespace Presence::Server {
 using namespace Protocol;
 
 ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
-    const GatewayConfig &config, GatewayMetrics *metrics, QObject *parent)
+    const GatewayConfig &config, DeadlineSweep *sweep, GatewayMetrics *metrics, QObject *parent)
     : QObject(parent)
     , m_transport(transport)
     , m_id(id)
@@ -23,7 +26,8 @@ ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
     , m_metrics(metrics)
     , m_rateLimiter(
           config.maxFramesPerSecond, config.frameBurst, config.abuseDropLimit, config.abuseWindow)
-    , m_lastHeard(std::chrono::steady_clock::now())
+    , m_stateDeadline(DeadlineSweep::Clock::now() + config.helloTimeout)
+    , m_lastHeard(DeadlineSweep::Clock::now())
 {
     m_transport->setParent(this);
     connect(m_transport, &ClientTransport::textReceived, this, &ClientConnection::handleText);
@@ -35,23 +39,8 @@ ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
     connect(m_transport, &ClientTransport::disconnected, this,
         &ClientConnection::onTransportDisconnected);
 
-    m_helloTimer.setSingleShot(true);
-    connect(&m_helloTimer, &QTimer::timeout, this, [this] {
-        qCInfo(lcConnection) << "connection" << m_id << "sent no hello in time";
-        close(CloseCode::HelloTimeout, u"no hello in time"_s);
-    });
-    m_helloTimer.start(config.helloTimeout);
-
-    m_pingTimer.setInterval(config.heartbeat);
-    connect(&m_pingTimer, &QTimer::timeout, this, [this] {
-        if (!m_transport->isReadingPaused()) // its pong could not be read
-            m_transport->ping();
-    });
-    m_silenceTimer.setSingleShot(true);
-    connect(&m_silenceTimer, &QTimer::timeout, this, &ClientConnection::onSilenceCheck);
-
-    m_closeTimer.setSingleShot(true);
-    connect(&m_closeTimer, &QTimer::timeout, this, [this] { m_transport->abort(); });
+    setDue(m_stateDeadline);
+    sweep->add(this);
 }
 
 ClientConnection::~ClientConnection()
@@ -68,12 +57,12 @@ QString ClientConnection::peer() const
 
 void ClientConnection::authenticate(const QString &userId, ChosenStatus status)
 {
-    m_helloTimer.stop();
     m_state = State::Authenticated;
     m_userId = userId;
     m_status = status;
-    m_pingTimer.start();
+    m_nextPing = DeadlineSweep::Clock::now() + m_config.heartbeat;
     heard();
+    setDue(m_nextPing); // silence comes later than the next ping
 }
 
 void ClientConnection::send(const QJsonObject &message, const std::optional<QString> &ref)
@@ -123,11 +112,10 @@ void ClientConnection::close(quint16 closeCode, const QString &reason)
     if (m_state == State::Closing)
         return;
     m_state = State::Closing;
-    m_helloTimer.stop();
-    m_pingTimer.stop();
-    m_silenceTimer.stop();
+    // A peer that never answers our close frame is aborted then.
+    m_stateDeadline = DeadlineSweep::Clock::now() + m_config.shutdownTimeout;
+    setDue(m_stateDeadline);
     m_transport->close(closeCode, reason);
-    m_closeTimer.start(m_config.shutdownTimeout);
 }
 
 bool ClientConnection::admitFrame()
@@ -219,29 +207,53 @@ void ClientConnection::onBinaryMessage()
 
 void ClientConnection::heard()
 {
-    m_lastHeard = std::chrono::steady_clock::now();
-    if (m_state == State::Authenticated && !m_silenceTimer.isActive())
-        m_silenceTimer.start(m_config.heartbeat + m_config.heartbeatSlack);
+    // Only remembered: the sweep compares it with the limit when the next ping is due, which is
+    // always before the silence limit.
+    m_lastHeard = DeadlineSweep::Clock::now();
 }
 
-void ClientConnection::onSilenceCheck()
+void ClientConnection::deadlineReached(DeadlineSweep::Clock::time_point now)
+{
+    switch (m_state) {
+    case State::AwaitingHello:
+        if (now >= m_stateDeadline) {
+            qCInfo(lcConnection) << "connection" << m_id << "sent no hello in time";
+            close(CloseCode::HelloTimeout, u"no hello in time"_s);
+        }
+        return;
+    case State::Closing:
+        if (now >= m_stateDeadline) {
+            setDue(DeadlineSweep::Clock::time_point::max());
+            m_transport->abort();
+        }
+        return;
+    case State::Authenticated:
+        checkHeartbeat(now);
+        return;
+    }
+}
+
+void ClientConnection::checkHeartbeat(DeadlineSweep::Clock::time_point now)
 {
     const auto limit = m_config.heartbeat + m_config.heartbeatSlack;
     if (m_transport->isReadingPaused()) {
-        // Not listening is not the peer's silence: judge again once reading resumes.
-        m_silenceTimer.start(limit);
+        // Not listening is not the peer's silence (resuming counts as hearing it), and its pong
+        // could not be read: no ping either.
+        m_lastHeard = now;
+    } else if (now - m_lastHeard >= limit) {
+        const auto silence
+            = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_lastHeard);
+        qCInfo(lcConnection) << "connection" << m_id << "answered nothing for" << silence.count()
+                             << "ms: closing";
+        // A half-open peer will not answer the close either: the close deadline aborts it.
+        close(CloseCode::HeartbeatTimeout, u"heartbeat timeout"_s);
         return;
+    } else if (now >= m_nextPing) {
+        m_transport->ping();
     }
-    const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - m_lastHeard);
-    if (silence < limit) {
-        m_silenceTimer.start(limit - silence);
-        return;
-    }
-    qCInfo(lcConnection) << "connection" << m_id << "answered nothing for" << silence.count()
-                         << "ms: closing";
-    // A half-open peer will not answer the close either: m_closeTimer aborts it soon.
-    close(CloseCode::HeartbeatTimeout, u"heartbeat timeout"_s);
+    if (now >= m_nextPing)
+        m_nextPing = now + m_config.heartbeat;
+    setDue(std::min(m_nextPing, m_lastHeard + limit));
 }
 
 void ClientConnection::onTransportDisconnected(quint16 closeCode)
@@ -249,10 +261,9 @@ void ClientConnection::onTransportDisconnected(quint16 closeCode)
     if (m_metrics)
         m_metrics->connectionClosed(int(closeCode));
     m_state = State::Closing;
-    m_helloTimer.stop();
-    m_pingTimer.stop();
-    m_silenceTimer.stop();
-    m_closeTimer.stop();
+    // Nothing is left to wait for; the sweep may go before we do.
+    setDue(DeadlineSweep::Clock::time_point::max());
+    leaveSweep();
     Q_EMIT disconnected();
 }
 

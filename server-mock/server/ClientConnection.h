@@ -5,11 +5,11 @@
 
 // Qt
 #include <QObject>
-#include <QTimer>
 
 // Presence
 #include "protocol/ClientMessages.h"
 #include "protocol/ErrorCode.h"
+#include "server-mock/core/DeadlineSweep.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/RateLimiter.h"
@@ -22,15 +22,17 @@ class GatewayMetrics;
 // One client's WebSocket as the gateway sees it: the rules the protocol puts on a connection
 // (hello deadline, heartbeat, frame size and rate limits, decoding, close codes), over a
 // ClientTransport that carries the frames. What requests mean is the Gateway's business; this
-// class only hands them over.
-class ClientConnection : public QObject {
+// class only hands them over. Its deadlines (hello, ping, silence, close) are kept by the
+// gateway's one DeadlineSweep, not by timers of its own.
+class ClientConnection : public QObject, private DeadlineSweep::Member {
     Q_OBJECT
 public:
     enum class State { AwaitingHello, Authenticated, Closing };
 
-    // Adopts transport. metrics, when given, must outlive the connection.
+    // Adopts transport. config and sweep must outlive the connection's life as a peer (until
+    // disconnected()); metrics, when given, must outlive the connection.
     ClientConnection(ClientTransport *transport, ConnectionId id, const GatewayConfig &config,
-        GatewayMetrics *metrics = nullptr, QObject *parent = nullptr);
+        DeadlineSweep *sweep, GatewayMetrics *metrics = nullptr, QObject *parent = nullptr);
     ~ClientConnection() override;
 
     [[nodiscard]] ConnectionId id() const { return m_id; }
@@ -63,23 +65,25 @@ private:
     void onBinaryMessage();
     bool admitFrame();
     void heard();
-    void onSilenceCheck();
+    void deadlineReached(DeadlineSweep::Clock::time_point now) override;
+    // Authenticated: pings when due, closes a peer silent past heartbeat + slack.
+    void checkHeartbeat(DeadlineSweep::Clock::time_point now);
     void onTransportDisconnected(quint16 closeCode);
     void handleText(const QString &text);
 
     ClientTransport *m_transport;
     ConnectionId m_id;
-    GatewayConfig m_config;
+    const GatewayConfig &m_config; // the gateway's: one copy for every connection
     GatewayMetrics *m_metrics;
     State m_state = State::AwaitingHello;
     QString m_userId;
     Protocol::ChosenStatus m_status = Protocol::ChosenStatus::Online;
     RateLimiter m_rateLimiter;
-    std::chrono::steady_clock::time_point m_lastHeard;
-    QTimer m_helloTimer;
-    QTimer m_pingTimer;
-    QTimer m_silenceTimer;
-    QTimer m_closeTimer; // aborts a peer that never answers our close frame
+    // AwaitingHello: the hello deadline; Closing: when a peer that has not answered our close
+    // frame is aborted.
+    DeadlineSweep::Clock::time_point m_stateDeadline;
+    DeadlineSweep::Clock::time_point m_nextPing; // Authenticated
+    DeadlineSweep::Clock::time_point m_lastHeard;
 };
 
 } // namespace Presence::Server

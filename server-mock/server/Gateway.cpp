@@ -28,6 +28,8 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
     ChatStore *chats, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
+    , m_sweep(DeadlineSweep::tickFor(
+          { m_config.helloTimeout, m_config.heartbeat, m_config.shutdownTimeout }))
     , m_directory(std::move(directory))
     , m_store(store)
     , m_listener(new QTcpServer(this))
@@ -219,7 +221,7 @@ void Gateway::addConnection(ClientTransport *transport)
     const ConnectionId id = m_connections.nextId();
     if (m_transportDecorator)
         transport = m_transportDecorator(transport);
-    auto *connection = new ClientConnection(transport, id, m_config, &m_metrics, this);
+    auto *connection = new ClientConnection(transport, id, m_config, &m_sweep, &m_metrics, this);
     m_connections.add(connection);
     qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
     connect(connection, &ClientConnection::helloReceived, this,

@@ -15,6 +15,7 @@
 // Presence
 #include "protocol/ClientMessages.h"
 #include "server-mock/chat/ChatStore.h"
+#include "server-mock/core/DeadlineSweep.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/ChatRelay.h"
@@ -126,6 +127,7 @@ private:
     void registerGauges();
 
     GatewayConfig m_config;
+    DeadlineSweep m_sweep; // every connection's deadlines
     GatewayMetrics m_metrics; // before the connections, which count into it
     UserDirectory m_directory;
     PresenceStore *m_store;
