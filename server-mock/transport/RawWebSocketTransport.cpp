@@ -1,6 +1,7 @@
 #include "server-mock/transport/RawWebSocketTransport.h"
 
 // C++
+#include <algorithm>
 #include <cerrno>
 #include <utility>
 // System
@@ -10,10 +11,11 @@
 #include <unistd.h>
 
 // Qt
+#include <QHostAddress>
 #include <QSocketNotifier>
 
 // Presence
-#include "server-mock/websocket/WebSocketFrameReader.h"
+#include "server-mock/transport/WriteBatch.h"
 #include "server-mock/websocket/WebSocketFrameWriter.h"
 
 using namespace Qt::StringLiterals;
@@ -24,28 +26,22 @@ namespace {
 
 constexpr quint16 kAbnormal = 1006; // ended without a close handshake (never sent)
 constexpr quint16 kSlowConsumer = 4010; // docs/protocol.md
+using Opcode = WebSocketProtocol::Opcode;
 
 } // namespace
 
 RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
-    const TransportLimits &limits, QByteArray *readBuffer, QObject *parent)
+    const TransportLimits &limits, QByteArray *readBuffer, WriteBatch *batch, QObject *parent)
     : ClientTransport(parent)
     , m_descriptor(descriptor)
     , m_limits(limits)
     , m_readBuffer(readBuffer)
+    , m_batch(batch)
     , m_readNotifier(new QSocketNotifier(descriptor, QSocketNotifier::Read, this))
     , m_writeNotifier(new QSocketNotifier(descriptor, QSocketNotifier::Write, this))
-    , m_reader(std::make_unique<WebSocketFrameReader>(limits.maxMessageBytes))
+    , m_reader(limits.maxMessageBytes)
     , m_unread(early)
 {
-    sockaddr_storage address {};
-    socklen_t length = sizeof(address);
-    if (::getpeername(int(descriptor), reinterpret_cast<sockaddr *>(&address), &length) == 0) {
-        m_peerAddress = QHostAddress(reinterpret_cast<const sockaddr *>(&address));
-        m_peerPort = address.ss_family == AF_INET6
-            ? ntohs(reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_port)
-            : ntohs(reinterpret_cast<const sockaddr_in *>(&address)->sin_port);
-    }
     // Small frames leave at once rather than waiting for the peer's delayed ACK.
     const int on = 1;
     ::setsockopt(int(descriptor), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
@@ -59,6 +55,8 @@ RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArra
 
 RawWebSocketTransport::~RawWebSocketTransport()
 {
+    if (m_inBatch)
+        m_batch->remove(this);
     if (m_descriptor >= 0) {
         delete m_readNotifier; // before the descriptor they watch is closed
         delete m_writeNotifier;
@@ -68,15 +66,28 @@ RawWebSocketTransport::~RawWebSocketTransport()
 
 QString RawWebSocketTransport::peer() const
 {
-    return u"%1:%2"_s.arg(m_peerAddress.toString()).arg(m_peerPort);
+    // Asked for logs and the admin API only: not worth keeping in every connection.
+    sockaddr_storage address {};
+    socklen_t length = sizeof(address);
+    if (m_descriptor < 0
+        || ::getpeername(int(m_descriptor), reinterpret_cast<sockaddr *>(&address), &length) != 0)
+        return u"(gone)"_s;
+    const quint16 port = address.ss_family == AF_INET6
+        ? ntohs(reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_port)
+        : ntohs(reinterpret_cast<const sockaddr_in *>(&address)->sin_port);
+    return u"%1:%2"_s.arg(QHostAddress(reinterpret_cast<const sockaddr *>(&address)).toString())
+        .arg(port);
 }
 
 void RawWebSocketTransport::sendText(const QString &text)
 {
     if (m_ended || m_closeSent)
         return;
-    if (!write(WebSocketFrameWriter::text(text.toUtf8())))
-        end(kSlowConsumer);
+    const QByteArray utf8 = text.toUtf8();
+    const bool queued = queue(WebSocketFrameWriter::headerSize(utf8.size()) + utf8.size(),
+        [&](QByteArray &out) { WebSocketFrameWriter::appendText(out, utf8); });
+    if (!queued)
+        end(kSlowConsumer, false);
 }
 
 void RawWebSocketTransport::ping()
@@ -84,8 +95,8 @@ void RawWebSocketTransport::ping()
     if (m_ended || m_closeSent)
         return;
     m_pingOutstanding = true;
-    if (!write(WebSocketFrameWriter::ping({})))
-        end(kSlowConsumer);
+    if (!queue(2, [](QByteArray &out) { WebSocketFrameWriter::appendPing(out, {}); }))
+        end(kSlowConsumer, false);
 }
 
 void RawWebSocketTransport::close(quint16 code, const QString &reason)
@@ -96,8 +107,11 @@ void RawWebSocketTransport::close(quint16 code, const QString &reason)
     if (m_closeCode == 0)
         m_closeCode = code;
     // A close frame is a control frame: its reason is cut to 123 bytes on a character boundary.
-    if (!write(WebSocketFrameWriter::close(code, reason.toUtf8())))
-        end(kSlowConsumer);
+    const QByteArray utf8 = reason.toUtf8();
+    const QByteArrayView cut = WebSocketFrameWriter::closeReason(utf8);
+    if (!queue(4 + cut.size(),
+            [&](QByteArray &out) { WebSocketFrameWriter::appendClose(out, code, cut); }))
+        end(kSlowConsumer, false);
 }
 
 void RawWebSocketTransport::abort()
@@ -107,7 +121,7 @@ void RawWebSocketTransport::abort()
     // No FIN handshake: a reset, as a crash would leave it.
     const linger reset { 1, 0 };
     ::setsockopt(int(m_descriptor), SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
-    end(m_closeCode != 0 ? m_closeCode : kAbnormal);
+    end(m_closeCode != 0 ? m_closeCode : kAbnormal, false);
 }
 
 void RawWebSocketTransport::setReadingPaused(bool paused)
@@ -154,7 +168,7 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
 {
     using Event = WebSocketFrameReader::Event;
     while (!bytes.empty() && !m_paused && !m_ended) {
-        const std::optional<Event> next = m_reader->next(bytes);
+        const std::optional<Event> next = m_reader.next(bytes);
         if (!next)
             break; // all read, no event complete yet
         const Event &event = *next;
@@ -168,8 +182,11 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
                 Q_EMIT binaryReceived();
             break;
         case Event::Ping:
-            if (!m_closeSent && !write(WebSocketFrameWriter::pong(event.payload)))
-                end(kSlowConsumer);
+            if (!m_closeSent
+                && !queue(
+                    WebSocketFrameWriter::headerSize(event.payload.size()) + event.payload.size(),
+                    [&](QByteArray &out) { WebSocketFrameWriter::appendPong(out, event.payload); }))
+                end(kSlowConsumer, false);
             break;
         case Event::Pong:
             // Only an answer to our ping shows the peer alive: unsolicited pongs cost a silent
@@ -184,8 +201,7 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
             // Echo it unless it answers ours; then the server closes TCP first (RFC 6455 §7.1.1),
             // once the echo has left.
             close(event.code == 0 ? WebSocketProtocol::NormalClosure : event.code, {});
-            if (m_queue.empty())
-                end(m_closeCode);
+            end(m_closeCode); // the echo leaves first
             break;
         case Event::Failure:
             // A protocol error: say why, and end; nothing more is read from this peer.
@@ -196,65 +212,69 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
     }
 }
 
-bool RawWebSocketTransport::write(QByteArray frame)
+template <typename Encode> bool RawWebSocketTransport::queue(qsizetype frameSize, Encode encode)
 {
-    if (m_queue.empty()) {
-        const ssize_t sent = ::send(int(m_descriptor), frame.constData(), size_t(frame.size()),
-            MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (sent == frame.size())
-            return true;
-        if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            // Broken: the read side reports the end.
-            return true;
-        }
-        if (sent > 0)
-            m_frontSent = sent;
-    }
-    if (m_queuedBytes + frame.size() > m_limits.maxQueuedBytes
-        || qsizetype(m_queue.size()) >= m_limits.maxQueuedFrames)
+    if (pendingBytes() + frameSize > m_limits.maxQueuedBytes
+        || m_outFrames >= m_limits.maxQueuedFrames)
         return false;
-    m_queuedBytes += frame.size() - (m_queue.empty() ? m_frontSent : 0);
-    m_queue.push_back(std::move(frame));
-    m_writeNotifier->setEnabled(true);
+    encode(m_out);
+    ++m_outFrames;
+    // Waiting for the kernel, the write notifier flushes; otherwise the iteration's end does.
+    if (m_writable && !std::exchange(m_inBatch, true))
+        m_batch->add(this);
     return true;
+}
+
+void RawWebSocketTransport::flushBatch()
+{
+    m_inBatch = false;
+    if (!m_ended && m_writable)
+        flush();
 }
 
 void RawWebSocketTransport::onWritable()
 {
+    m_writable = true;
+    m_writeNotifier->setEnabled(false);
     flush();
 }
 
 void RawWebSocketTransport::flush()
 {
-    while (!m_queue.empty()) {
-        const QByteArray &front = m_queue.front();
-        const ssize_t sent = ::send(int(m_descriptor), front.constData() + m_frontSent,
-            size_t(front.size() - m_frontSent), MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (sent < 0) {
-            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-                return;
-            m_writeNotifier->setEnabled(false);
+    if (pendingBytes() > 0) {
+        const ssize_t sent = ::send(int(m_descriptor), m_out.constData() + m_outSent,
+            size_t(pendingBytes()), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
             return; // broken: the read side reports the end
-        }
-        m_queuedBytes -= sent;
-        m_frontSent += sent;
-        if (m_frontSent < front.size())
-            return;
-        m_queue.pop_front();
-        m_frontSent = 0;
+        m_outSent += std::max<ssize_t>(sent, 0);
     }
-    m_writeNotifier->setEnabled(false);
+    if (pendingBytes() > 0) {
+        // The kernel's buffer is full: what is left waits for it to drain.
+        m_writable = false;
+        m_writeNotifier->setEnabled(true);
+        return;
+    }
+    // Given back: an idle connection holds no output buffer (a malloc per flush costs far less
+    // than the send() it comes with).
+    m_out = QByteArray();
+    m_outSent = 0;
+    m_outFrames = 0;
     if (m_closeSent && m_closeReceived)
         end(m_closeCode); // the close handshake is done and its last frame has left
 }
 
-void RawWebSocketTransport::end(quint16 code)
+void RawWebSocketTransport::end(quint16 code, bool flushFirst)
 {
     if (m_ended)
         return;
+    if (flushFirst && m_writable && pendingBytes() > 0) {
+        // A close frame, say: one try, without waiting for a slow peer.
+        ::send(int(m_descriptor), m_out.constData() + m_outSent, size_t(pendingBytes()),
+            MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
     m_ended = true;
-    m_queue.clear();
-    m_queuedBytes = 0;
+    m_out = QByteArray();
+    m_outSent = 0;
     // Disabled before the descriptor closes (its number may come back at once), deleted later:
     // we may be in the slot of one of them.
     for (QSocketNotifier *notifier : { m_readNotifier, m_writeNotifier }) {

@@ -1,42 +1,43 @@
 #pragma once
 
 // C++
-#include <deque>
-#include <memory>
 #include <span>
 
 // Qt
 #include <QByteArray>
-#include <QHostAddress>
 
 // Presence
 #include "server-mock/transport/ClientTransport.h"
 #include "server-mock/transport/TransportLimits.h"
+#include "server-mock/websocket/WebSocketFrameReader.h"
 
 class QSocketNotifier;
 
 namespace Presence::Server {
 
-class WebSocketFrameReader;
+class WriteBatch;
 
 // ClientTransport on a connected, upgraded socket descriptor of our own: RFC 6455 framing by
-// server-mock/websocket, reads into one buffer shared by every connection of the loop, writes
-// straight to the kernel with send() and queues only what it did not take. The queue is
+// server-mock/websocket, reads into one buffer shared by every connection of the loop. Frames
+// sent during an iteration gather in one output buffer and leave in one send() at its end
+// (WriteBatch); only what the kernel does not take waits, for the write notifier. Output is
 // bounded in bytes and frames, pongs included; past the bound the connection is dropped with
-// 4010 (slow consumer). A pong counts only when it answers our ping.
+// 4010 (slow consumer). A pong counts only when it answers our ping. An idle connection holds
+// no buffer of its own.
 class RawWebSocketTransport : public ClientTransport {
     Q_OBJECT
 public:
     // Takes the descriptor. `early` holds bytes read after the upgrade request (a client may
-    // send its first frame at once). readBuffer is the loop's shared scratch; it must outlive
-    // the transport.
+    // send its first frame at once). limits, readBuffer (the loop's shared scratch) and batch
+    // must outlive the transport.
     RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
-        const TransportLimits &limits, QByteArray *readBuffer, QObject *parent = nullptr);
+        const TransportLimits &limits, QByteArray *readBuffer, WriteBatch *batch,
+        QObject *parent = nullptr);
     ~RawWebSocketTransport() override;
 
     [[nodiscard]] QString peer() const override;
     [[nodiscard]] bool isOpen() const override { return m_descriptor >= 0 && !m_ended; }
-    [[nodiscard]] qint64 bytesToWrite() const override { return m_queuedBytes; }
+    [[nodiscard]] qint64 bytesToWrite() const override { return pendingBytes(); }
     void sendText(const QString &text) override;
     void ping() override;
     void close(quint16 code, const QString &reason) override;
@@ -45,30 +46,39 @@ public:
     [[nodiscard]] bool isReadingPaused() const override { return m_paused; }
 
 private:
+    friend class WriteBatch;
+    void flushBatch(); // WriteBatch: the iteration is over
+    void leftBatch() { m_inBatch = false; } // WriteBatch: gone before flushing
+
     void onReadable();
     void onWritable();
     // Hands bytes to the frame reader and acts on what comes out; stops when paused or ended,
     // leaving the rest in `bytes`.
     void consume(std::span<char> &bytes);
     void consumeUnread();
-    // Sends what it can now and queues the rest; false when the queue would pass its bound.
-    bool write(QByteArray frame);
+    // Adds a frame to the output, to leave at the end of the iteration; false when the output
+    // would pass its bound.
+    template <typename Encode> bool queue(qsizetype frameSize, Encode encode);
+    // Sends what it can of the output; the rest waits for the write notifier.
     void flush();
+    [[nodiscard]] qsizetype pendingBytes() const { return m_out.size() - m_outSent; }
     // The connection is over: descriptor closed, disconnected(code) said once (queued).
-    void end(quint16 code);
+    // flushFirst: the output (a close frame, say) is given one last chance to leave.
+    void end(quint16 code, bool flushFirst = true);
 
     qintptr m_descriptor;
-    TransportLimits m_limits;
+    const TransportLimits &m_limits;
     QByteArray *m_readBuffer;
+    WriteBatch *m_batch;
     QSocketNotifier *m_readNotifier;
     QSocketNotifier *m_writeNotifier;
-    std::unique_ptr<WebSocketFrameReader> m_reader;
+    WebSocketFrameReader m_reader;
     QByteArray m_unread; // read but not yet consumed (reading paused in between)
-    std::deque<QByteArray> m_queue; // what the kernel did not take yet, in order
-    qsizetype m_frontSent = 0; // bytes of m_queue.front() already sent
-    qint64 m_queuedBytes = 0;
-    QHostAddress m_peerAddress;
-    quint16 m_peerPort = 0;
+    QByteArray m_out; // frames not yet taken by the kernel, from m_outSent on
+    qsizetype m_outSent = 0;
+    qsizetype m_outFrames = 0; // frames added since the output was last empty
+    bool m_inBatch = false;
+    bool m_writable = true; // false while waiting for the write notifier
     bool m_paused = false;
     bool m_pingOutstanding = false;
     bool m_closeSent = false;

@@ -111,8 +111,8 @@ void WebSocketAcceptor::onReadable(qintptr descriptor)
         ::close(int(descriptor));
         return;
     }
-    Q_EMIT transportReady(
-        new RawWebSocketTransport(descriptor, early, m_limits, &m_readBuffer, nullptr));
+    Q_EMIT transportReady(new RawWebSocketTransport(
+        descriptor, early, m_limits, &m_readBuffer, &m_writeBatch, nullptr));
 }
 
 void WebSocketAcceptor::sweep()

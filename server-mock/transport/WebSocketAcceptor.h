@@ -15,6 +15,7 @@
 // Presence
 #include "server-mock/transport/ListeningSocket.h"
 #include "server-mock/transport/TransportLimits.h"
+#include "server-mock/transport/WriteBatch.h"
 
 class QSocketNotifier;
 
@@ -72,6 +73,7 @@ private:
     QElapsedTimer m_clock;
     QTimer m_sweep;
     QByteArray m_readBuffer; // one for every connection of this loop
+    WriteBatch m_writeBatch; // one flush per iteration for every connection
 };
 
 } // namespace Presence::Server

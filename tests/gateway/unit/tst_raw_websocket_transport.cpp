@@ -1,0 +1,233 @@
+// RawWebSocketTransport over a real socket pair, the test playing the client: masked frames
+// read, unmasked ones refused with 1002, pings answered, only solicited pongs heard, the close
+// handshake echoed, output bounded (4010), reading paused and resumed, and the bytes that came
+// with the upgrade request read first.
+
+// C++
+#include <memory>
+// System
+#include <sys/socket.h>
+#include <unistd.h>
+
+// Qt
+#include <QSignalSpy>
+#include <QTest>
+
+// Presence
+#include "server-mock/transport/RawWebSocketTransport.h"
+#include "server-mock/transport/WriteBatch.h"
+#include "server-mock/websocket/WebSocketFrameWriter.h"
+
+using namespace Presence::Server;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// A client frame (RFC 6455 §5.2): FIN, the opcode, masked unless told otherwise.
+QByteArray clientFrame(quint8 opcode, QByteArrayView payload, bool masked = true)
+{
+    QByteArray frame;
+    frame.append(char(0x80 | opcode));
+    const quint8 maskBit = masked ? 0x80 : 0;
+    Q_ASSERT(payload.size() < 126);
+    frame.append(char(maskBit | quint8(payload.size())));
+    if (!masked)
+        return frame + payload.toByteArray();
+    const char mask[4] = { 0x0a, 0x1b, 0x2c, 0x3d };
+    frame.append(mask, 4);
+    for (qsizetype i = 0; i < payload.size(); ++i)
+        frame.append(char(payload[i] ^ mask[i % 4]));
+    return frame;
+}
+
+QByteArray closePayload(quint16 code)
+{
+    QByteArray payload;
+    payload.append(char(code >> 8));
+    payload.append(char(code & 0xFF));
+    return payload;
+}
+
+} // namespace
+
+class TestRawWebSocketTransport : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void maskedTextIsRead();
+    void earlyBytesAreReadFirst();
+    void unmaskedFrameClosesWith1002();
+    void pingIsAnswered();
+    void onlyASolicitedPongIsHeard();
+    void peerCloseIsEchoedThenEnds();
+    void outputIsBounded();
+    void pausedReadingWaitsInTheKernel();
+
+private:
+    void start(const QByteArray &early = {});
+    void sendFromClient(const QByteArray &bytes);
+    // Everything the client end can read until `expected` bytes arrived or 5 s passed.
+    QByteArray readFromServer(qsizetype expected);
+
+    TransportLimits m_limits;
+    QByteArray m_readBuffer { 4096, Qt::Uninitialized };
+    std::unique_ptr<WriteBatch> m_batch;
+    std::unique_ptr<RawWebSocketTransport> m_transport;
+    int m_client = -1;
+};
+
+void TestRawWebSocketTransport::init()
+{
+    m_limits = {};
+    m_batch = std::make_unique<WriteBatch>();
+}
+
+void TestRawWebSocketTransport::cleanup()
+{
+    m_transport.reset();
+    m_batch.reset();
+    if (m_client >= 0)
+        ::close(m_client);
+    m_client = -1;
+}
+
+void TestRawWebSocketTransport::start(const QByteArray &early)
+{
+    int descriptors[2];
+    QVERIFY(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, descriptors) == 0);
+    m_client = descriptors[1];
+    m_transport = std::make_unique<RawWebSocketTransport>(
+        descriptors[0], early, m_limits, &m_readBuffer, m_batch.get());
+}
+
+void TestRawWebSocketTransport::sendFromClient(const QByteArray &bytes)
+{
+    QCOMPARE(::send(m_client, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL),
+        ssize_t(bytes.size()));
+}
+
+QByteArray TestRawWebSocketTransport::readFromServer(qsizetype expected)
+{
+    QByteArray bytes;
+    QByteArray chunk(4096, Qt::Uninitialized);
+    // The caller compares what arrived: a timeout shows as a difference there.
+    (void)QTest::qWaitFor(
+        [&] {
+            const ssize_t got = ::recv(m_client, chunk.data(), size_t(chunk.size()), MSG_DONTWAIT);
+            if (got > 0)
+                bytes.append(chunk.constData(), qsizetype(got));
+            return bytes.size() >= expected;
+        },
+        5000);
+    return bytes;
+}
+
+void TestRawWebSocketTransport::maskedTextIsRead()
+{
+    start();
+    QSignalSpy texts(m_transport.get(), &ClientTransport::textReceived);
+    sendFromClient(clientFrame(0x1, "hello") + clientFrame(0x1, "again"));
+    QTRY_COMPARE(texts.size(), 2);
+    QCOMPARE(texts.at(0).at(0).toString(), u"hello"_s);
+    QCOMPARE(texts.at(1).at(0).toString(), u"again"_s);
+}
+
+void TestRawWebSocketTransport::earlyBytesAreReadFirst()
+{
+    start(clientFrame(0x1, "early"));
+    QSignalSpy texts(m_transport.get(), &ClientTransport::textReceived);
+    sendFromClient(clientFrame(0x1, "later"));
+    QTRY_COMPARE(texts.size(), 2);
+    QCOMPARE(texts.at(0).at(0).toString(), u"early"_s);
+    QCOMPARE(texts.at(1).at(0).toString(), u"later"_s);
+}
+
+void TestRawWebSocketTransport::unmaskedFrameClosesWith1002()
+{
+    start();
+    QSignalSpy texts(m_transport.get(), &ClientTransport::textReceived);
+    QSignalSpy ended(m_transport.get(), &ClientTransport::disconnected);
+    sendFromClient(clientFrame(0x1, "bare", false));
+    QTRY_COMPARE(ended.size(), 1);
+    QCOMPARE(ended.at(0).at(0).value<quint16>(), quint16(1002));
+    QCOMPARE(texts.size(), 0);
+    const QByteArray reply = readFromServer(4);
+    QCOMPARE(quint8(reply.at(0)), quint8(0x88)); // a close frame
+    QCOMPARE(reply.mid(2, 2), closePayload(1002));
+    QVERIFY(!m_transport->isOpen());
+}
+
+void TestRawWebSocketTransport::pingIsAnswered()
+{
+    start();
+    sendFromClient(clientFrame(0x9, "are you there"));
+    QCOMPARE(readFromServer(15), WebSocketFrameWriter::pong("are you there"));
+}
+
+void TestRawWebSocketTransport::onlyASolicitedPongIsHeard()
+{
+    start();
+    QSignalSpy pongs(m_transport.get(), &ClientTransport::pongReceived);
+    QSignalSpy texts(m_transport.get(), &ClientTransport::textReceived);
+    sendFromClient(clientFrame(0xA, {}) + clientFrame(0x1, "marker"));
+    QTRY_COMPARE(texts.size(), 1); // read past the pong
+    QCOMPARE(pongs.size(), 0);
+
+    m_transport->ping();
+    QCOMPARE(readFromServer(2), WebSocketFrameWriter::ping({}));
+    sendFromClient(clientFrame(0xA, {}) + clientFrame(0xA, {}));
+    QTRY_COMPARE(pongs.size(), 1);
+    sendFromClient(clientFrame(0x1, "marker"));
+    QTRY_COMPARE(texts.size(), 2);
+    QCOMPARE(pongs.size(), 1); // the second pong answered nothing
+}
+
+void TestRawWebSocketTransport::peerCloseIsEchoedThenEnds()
+{
+    start();
+    QSignalSpy ended(m_transport.get(), &ClientTransport::disconnected);
+    sendFromClient(clientFrame(0x8, closePayload(1000)));
+    QTRY_COMPARE(ended.size(), 1);
+    QCOMPARE(ended.at(0).at(0).value<quint16>(), quint16(1000));
+    QCOMPARE(readFromServer(4), WebSocketFrameWriter::close(1000, {}));
+}
+
+void TestRawWebSocketTransport::outputIsBounded()
+{
+    m_limits.maxQueuedBytes = 64 * 1024;
+    start();
+    QSignalSpy ended(m_transport.get(), &ClientTransport::disconnected);
+    // The client never reads: the kernel's buffers fill, then our bound is reached.
+    const QString frame(1000, u'x');
+    for (int i = 0; i < 10'000 && ended.isEmpty(); ++i) {
+        m_transport->sendText(frame);
+        QVERIFY(m_transport->bytesToWrite() <= m_limits.maxQueuedBytes);
+        if (i % 16 == 0)
+            QCoreApplication::processEvents(); // iterations end: batches flush
+    }
+    QTRY_COMPARE(ended.size(), 1);
+    QCOMPARE(ended.at(0).at(0).value<quint16>(), quint16(4010));
+    QCOMPARE(m_transport->bytesToWrite(), qint64(0)); // given back
+}
+
+void TestRawWebSocketTransport::pausedReadingWaitsInTheKernel()
+{
+    start();
+    QSignalSpy texts(m_transport.get(), &ClientTransport::textReceived);
+    QSignalSpy resumed(m_transport.get(), &ClientTransport::readingResumed);
+    m_transport->setReadingPaused(true);
+    sendFromClient(clientFrame(0x1, "waits"));
+    // Given the chance to read, it does not: the loop runs until a later timer fires.
+    bool later = false;
+    QTimer::singleShot(50, [&] { later = true; });
+    QTRY_VERIFY(later);
+    QCOMPARE(texts.size(), 0);
+    m_transport->setReadingPaused(false);
+    QCOMPARE(resumed.size(), 1);
+    QTRY_COMPARE(texts.size(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestRawWebSocketTransport)
+#include "tst_raw_websocket_transport.moc"
