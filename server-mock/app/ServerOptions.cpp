@@ -194,11 +194,12 @@ void describeOptions(QCommandLineParser &parser)
             "Default 35000."_s,
             u"MS"_s },
         { u"transport"_s,
-            u"qt (the default: Qt's QWebSocket) or own (the gateway's own WebSocket transport on "
-            "raw sockets: an upgrade timeout, bounded output, RFC 6455 masking rules)."_s,
+            u"own (the default: the gateway's own WebSocket transport on raw sockets, with an "
+            "upgrade timeout, bounded output and RFC 6455's masking rules) or qt (Qt's "
+            "QWebSocket, for comparison)."_s,
             u"TRANSPORT"_s },
         { u"upgrade-timeout-ms"_s,
-            u"With --transport=own: time allowed for the WebSocket upgrade request. Default "
+            u"Time allowed for the whole WebSocket upgrade request (own transport). Default "
             "5000."_s,
             u"MS"_s },
         { u"event-loop"_s,

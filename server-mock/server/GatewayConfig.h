@@ -13,8 +13,8 @@ using namespace std::chrono_literals;
 
 // Everything a gateway can be tuned with; defaults are the documented ones.
 struct GatewayConfig {
-    // Which WebSocket implementation carries the connections: Qt's QWebSocket, or our own on
-    // raw sockets (transport/RawWebSocketTransport), which is being proven against it.
+    // Which WebSocket implementation carries the connections: our own on raw sockets
+    // (transport/RawWebSocketTransport), or Qt's QWebSocket, kept for comparison.
     enum class Transport { Qt, Own };
 
     QHostAddress address = QHostAddress::LocalHost;
@@ -43,7 +43,7 @@ struct GatewayConfig {
     QStringList allowedOrigins;
     // How long shutdown waits for clients to acknowledge the 1001 close.
     std::chrono::milliseconds shutdownTimeout = 2s;
-    Transport transport = Transport::Qt;
+    Transport transport = Transport::Own;
     // Our own transport: the upgrade request must be complete within this (slowloris too).
     std::chrono::milliseconds upgradeTimeout = 5s;
 };

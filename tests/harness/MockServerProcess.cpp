@@ -40,7 +40,7 @@ QStringList withChoice(QStringList args, const char *variable, const QString &op
 }
 
 // PRESENCE_EVENT_LOOP=qt|epoll (the tests' *_qt_loop twins) and PRESENCE_TRANSPORT=qt|own (the
-// *_own_transport twins) reach the binary as --event-loop and --transport.
+// *_qt_transport twins) reach the binary as --event-loop and --transport.
 QStringList withEventLoop(QStringList args)
 {
     return withChoice(withChoice(std::move(args), "PRESENCE_EVENT_LOOP", u"--event-loop"_s),

@@ -50,9 +50,9 @@ GatewayConfig testConfig()
     config.grace = 300ms;
     config.helloTimeout = 1s;
     config.shutdownTimeout = 1s;
-    // The *_own_transport twins (tests/CMakeLists.txt) run the same tests on our own transport.
-    if (qEnvironmentVariable("PRESENCE_TRANSPORT") == u"own")
-        config.transport = GatewayConfig::Transport::Own;
+    // The *_qt_transport twins (tests/CMakeLists.txt) run the same tests on Qt's QWebSocket.
+    if (qEnvironmentVariable("PRESENCE_TRANSPORT") == u"qt")
+        config.transport = GatewayConfig::Transport::Qt;
     return config;
 }
 
