@@ -2,6 +2,7 @@
 
 // C++
 #include <algorithm>
+#include <utility>
 
 // Qt
 #include <QDateTime>
@@ -55,6 +56,8 @@ QVariant FriendListModel::data(const QModelIndex &index, int role) const
         return row.unread;
     case StaleSinceRole:
         return row.staleSince && !row.fresh ? QVariant(*row.staleSince) : QVariant();
+    case NameSharedRole:
+        return row.nameShared;
     default:
         return {};
     }
@@ -71,6 +74,7 @@ QHash<int, QByteArray> FriendListModel::roleNames() const
     names.insert(SortStatusRole, "sortStatus");
     names.insert(UnreadRole, "unread");
     names.insert(StaleSinceRole, "staleSince");
+    names.insert(NameSharedRole, "nameShared");
     return names;
 }
 
@@ -117,12 +121,29 @@ void FriendListModel::setFriends(const QList<FriendRecord> &input)
         m_rowOfId.insert(f.id, int(m_rows.size()));
         m_rows.append(std::move(row));
     }
+    findSharedNames();
     m_coveredCount = int(std::count_if(
         m_rows.cbegin(), m_rows.cend(), [](const Row &row) { return row.coarse.has_value(); }));
     m_dirtyRows.clear();
     m_isDirty.assign(size_t(m_rows.size()), false);
     m_flushTimer.stop();
     endResetModel();
+}
+
+void FriendListModel::findSharedNames()
+{
+    // What a row shows: a nameless friend is called by the id. "Elena Haddad" and
+    // "elena  haddad" look alike at a glance, so they count as the same name.
+    QList<QString> keys;
+    keys.reserve(m_rows.size());
+    QHash<QString, int> count;
+    count.reserve(m_rows.size());
+    for (const Row &row : std::as_const(m_rows)) {
+        keys.append((row.name.isEmpty() ? row.id : row.name).simplified().toCaseFolded());
+        ++count[keys.last()];
+    }
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        m_rows[i].nameShared = count.value(keys.at(i)) > 1;
 }
 
 void FriendListModel::updatePresence(

@@ -44,6 +44,9 @@ public:
         // subscription ended, or the availability set no longer covers it); else invalid.
         // It changes only with FreshRole, so it is announced under that role.
         StaleSinceRole,
+        // bool: another friend has the same name (ignoring case and spacing), so a row must
+        // show the handle to be told apart. Names change only in setFriends, which resets.
+        NameSharedRole,
     };
     Q_ENUM(Role)
 
@@ -100,6 +103,7 @@ private:
         std::optional<PresenceState> coarse; // while covered by the availability set
         std::optional<qint64> staleSince; // when it stopped being live (not fresh)
         int unread = 0;
+        bool nameShared = false;
     };
 
     [[nodiscard]] static PresenceState sortStateOf(const Row &row)
@@ -109,6 +113,8 @@ private:
     // Sets what a row shows from what is known of it; marks it dirty if that changed.
     void show(int row, PresenceState state, std::optional<qint64> lastSeen, bool fresh);
     void markDirty(int row);
+    // Sets nameShared on every row.
+    void findSharedNames();
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOfId;

@@ -37,6 +37,11 @@ constexpr int kAvatarGap = 10; // avatar to text
 constexpr int kLineGap = 2; // name line to status line
 constexpr int kDotMin = 14;
 constexpr int kDotGap = 6; // presence mark to status words
+// A name elided beside its handle keeps at least this many average characters (the ellipsis
+// counts as one): enough to tell a first name. A name other friends share gives way further,
+// as only the handle tells them apart.
+constexpr int kMinNameChars = 8;
+constexpr int kMinSharedNameChars = 3;
 // Statuses that are not fresh (no live subscription) are drawn this much fainter.
 constexpr qreal kStaleMarkOpacity = 0.5;
 constexpr qreal kStaleTextFade = 0.3;
@@ -295,42 +300,82 @@ void FriendDelegate::paint(
     painter->restore();
 }
 
+FriendDelegate::NameLine FriendDelegate::nameLine(
+    const FriendPresence &presence, const QFont &font, int width)
+{
+    QFont nameFont = font;
+    nameFont.setWeight(QFont::DemiBold);
+    const QFontMetrics nameMetrics(nameFont);
+    const QFontMetrics handleMetrics(font);
+    const QString handle = presence.id.isEmpty() ? QString() : PresenceText::handle(presence.id);
+    const int gap = handleMetrics.horizontalAdvance(u' ') * 2;
+    const int fullName = nameMetrics.horizontalAdvance(presence.name);
+    const int handleWidth = handleMetrics.horizontalAdvance(handle);
+    width = std::max(0, width);
+
+    NameLine line;
+    // A name is drawn in one pixel more than its advance: elidedText and drawText measure
+    // with a finer rounding, and the name must be neither elided nor clipped when it fits.
+    const auto placeName = [&](int room) {
+        line.name = fullName + 1 <= room
+            ? presence.name
+            : nameMetrics.elidedText(presence.name, Qt::ElideRight, room);
+        line.nameWidth = std::min(width, nameMetrics.horizontalAdvance(line.name) + 1);
+        line.handleStart = line.nameWidth + gap;
+    };
+    if (handle.isEmpty()) {
+        placeName(width);
+        line.nameWidth = width;
+        return line;
+    }
+    if (fullName + 1 + gap + handleWidth <= width) {
+        placeName(width);
+        line.handle = handle;
+        return line;
+    }
+    const int minimumName = std::min(fullName,
+        (presence.nameShared ? kMinSharedNameChars : kMinNameChars)
+            * nameMetrics.averageCharWidth());
+    const int nameRoom = width - gap - handleWidth - 1;
+    if (nameRoom >= minimumName) {
+        placeName(nameRoom);
+        line.handle = handle;
+        return line;
+    }
+    if (!presence.nameShared) {
+        // Too narrow for both: a name alone says more than a handle alone.
+        placeName(width);
+        line.nameWidth = width;
+        return line;
+    }
+    // Handles such as "@user17" and "@user42" differ at their end: keep both ends.
+    placeName(std::min(minimumName + 1, width));
+    line.handle
+        = handleMetrics.elidedText(handle, Qt::ElideMiddle, std::max(0, width - line.handleStart));
+    return line;
+}
+
 void FriendDelegate::paintName(QPainter *painter, const QStyleOptionViewItem &opt,
     const QRect &area, const FriendPresence &presence, const QColor &text, const QColor &secondary)
 {
-    // "Ada Lovelace  @ada": the handle tells apart friends with the same name. It is shown
-    // when the whole name fits beside it; a long name keeps the line (the tooltip has both).
-    QFont nameFont = opt.font;
-    nameFont.setWeight(QFont::DemiBold);
-    const QFontMetrics nameMetrics(nameFont);
-    const QFontMetrics handleMetrics(opt.font);
-    const QString handle = PresenceText::handle(presence.id);
-    const int gap = handleMetrics.horizontalAdvance(u' ') * 2;
-    const int fullName = nameMetrics.horizontalAdvance(presence.name);
-    const bool withHandle
-        = fullName + gap + handleMetrics.horizontalAdvance(handle) <= area.width();
-    // Beside the handle the name is whole (eliding to its own advance can still cut it, as
-    // elidedText measures with a finer rounding); alone it is elided to the line.
-    const QString name = withHandle
-        ? presence.name
-        : nameMetrics.elidedText(presence.name, Qt::ElideRight, area.width());
-    const int drawnWidth = withHandle ? fullName + 1 : nameMetrics.horizontalAdvance(name);
+    const NameLine line = nameLine(presence, opt.font, area.width());
     const int alignment
         = int(QStyle::visualAlignment(opt.direction, Qt::AlignLeft | Qt::AlignVCenter))
         | Qt::TextSingleLine;
     // Logical rectangles, left to right; visualRect mirrors them for right-to-left.
-    const QRect nameRect(
-        area.left(), area.top(), withHandle ? drawnWidth : area.width(), area.height());
-    const QRect handleRect(
-        area.left() + drawnWidth + gap, area.top(), area.width() - drawnWidth - gap, area.height());
+    const QRect nameRect(area.left(), area.top(), line.nameWidth, area.height());
+    QFont nameFont = opt.font;
+    nameFont.setWeight(QFont::DemiBold);
     painter->setFont(nameFont);
     painter->setPen(text);
-    painter->drawText(QStyle::visualRect(opt.direction, area, nameRect), alignment, name);
-    if (withHandle) {
-        painter->setFont(opt.font);
-        painter->setPen(secondary);
-        painter->drawText(QStyle::visualRect(opt.direction, area, handleRect), alignment, handle);
-    }
+    painter->drawText(QStyle::visualRect(opt.direction, area, nameRect), alignment, line.name);
+    if (line.handle.isEmpty())
+        return;
+    const QRect handleRect(area.left() + line.handleStart, area.top(),
+        std::max(0, area.width() - line.handleStart), area.height());
+    painter->setFont(opt.font);
+    painter->setPen(secondary);
+    painter->drawText(QStyle::visualRect(opt.direction, area, handleRect), alignment, line.handle);
 }
 
 void FriendDelegate::paintAvatar(

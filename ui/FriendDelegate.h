@@ -26,7 +26,9 @@ struct FriendPresence;
 // with a bite out of its top corner, offline a ring around a small dot, unknown an empty
 // ring. Colours follow the palette at paint time (tuned for light or dark Base); statuses
 // that are not fresh (FreshRole false) are drawn dimmed. Rows all have the same height, so
-// the view can use uniformItemSizes. The tooltip is PresenceText::summary ("Name — online"),
+// the view can use uniformItemSizes. The name line ends with the handle ("@ada"): a long name
+// is elided before the handle gives way, and a name another friend shares always keeps it
+// (see nameLine). The tooltip is PresenceText::summary ("Name — online"),
 // unless the model itself provides Qt::ToolTipRole.
 class FriendDelegate : public QStyledItemDelegate {
     Q_OBJECT
@@ -40,6 +42,15 @@ public:
         QRect name;
         QRect dot;
         QRect status;
+    };
+
+    // What the name line shows: the name, and the handle after it. Widths and offsets are
+    // logical pixels from the line's leading edge (the left in left-to-right).
+    struct NameLine {
+        QString name; // whole, or elided with "…"
+        QString handle; // "@id", elided in the middle if it must stay; empty when dropped
+        int nameWidth = 0; // the room the name is drawn in
+        int handleStart = 0; // where the handle begins
     };
 
     explicit FriendDelegate(QObject *parent = nullptr);
@@ -68,6 +79,14 @@ public:
 
     [[nodiscard]] static int rowHeight(const QFont &font);
     [[nodiscard]] static RowLayout layout(const QStyleOptionViewItem &option);
+    // The name line of `presence` in `width` pixels with the row font `font` (the name is
+    // drawn DemiBold). Both whole when they fit; else the name is elided, down to a few
+    // characters, and the handle kept whole; narrower still the handle is dropped. A name
+    // other friends share (presence.nameShared) gives way further and never drops the handle:
+    // at the narrowest the handle is elided in the middle, as "@user17" and "@user42" differ
+    // at their end.
+    [[nodiscard]] static NameLine nameLine(
+        const FriendPresence &presence, const QFont &font, int width);
 
     // A colour per user id, the same in every process and on every machine.
     [[nodiscard]] static QColor avatarColor(const QString &id);

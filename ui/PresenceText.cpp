@@ -56,6 +56,7 @@ FriendPresence FriendPresence::fromIndex(const QModelIndex &index)
         presence.name = presence.id;
     presence.state = stateFromVariant(index.data(FriendListModel::StatusRole));
     presence.unread = std::max(0, index.data(FriendListModel::UnreadRole).toInt());
+    presence.nameShared = index.data(FriendListModel::NameSharedRole).toBool();
     const QVariant lastSeen = index.data(FriendListModel::LastSeenRole);
     bool ok = false;
     const qint64 ms = lastSeen.toLongLong(&ok);

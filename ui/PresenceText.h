@@ -25,6 +25,7 @@ struct FriendPresence {
     bool fresh = false;
     std::optional<qint64> staleSince; // when a row that is not fresh stopped being live
     int unread = 0; // messages from them not read yet
+    bool nameShared = false; // another friend has the same name: the row keeps the handle
 
     [[nodiscard]] static FriendPresence fromIndex(const QModelIndex &index);
 };

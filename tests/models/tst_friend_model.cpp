@@ -253,6 +253,7 @@ private slots:
     void setFriendsWithChangedListKeepsKnownPresence();
     void setFriendsDropsPendingChangesOfTheOldList();
     void setFriendsKeepsOneRowPerId();
+    void sharedNamesAreMarked();
 
     void updatePresenceChangesOnlyItsRow_data();
     void updatePresenceChangesOnlyItsRow();
@@ -351,6 +352,7 @@ void TestFriendModel::roleNames()
     QCOMPARE(names.value(FriendListModel::StatusRole), "status");
     QCOMPARE(names.value(FriendListModel::LastSeenRole), "lastSeen");
     QCOMPARE(names.value(FriendListModel::FreshRole), "fresh");
+    QCOMPARE(names.value(FriendListModel::NameSharedRole), "nameShared");
     QCOMPARE(names.value(Qt::DisplayRole), "display"); // the standard names stay
     const QList<QByteArray> values = names.values();
     QCOMPARE(QSet<QByteArray>(values.cbegin(), values.cend()).size(), values.size());
@@ -491,6 +493,36 @@ void TestFriendModel::setFriendsKeepsOneRowPerId()
     model.flush();
     QCOMPARE(rangesOf(changed), (QList<Range> { { 2, 2, {} } }));
     QCOMPARE(statusAt(model, 2), PresenceState::Online);
+}
+
+void TestFriendModel::sharedNamesAreMarked()
+{
+    // Two friends called Elena Haddad must be told apart by their handles: the model marks
+    // every row whose name another row shows too, as it looks (case and spacing aside).
+    FriendListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto shared = [&model] {
+        QStringList ids;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.index(row).data(FriendListModel::NameSharedRole).toBool())
+                ids.append(model.index(row).data(FriendListModel::IdRole).toString());
+        }
+        return ids;
+    };
+    model.setFriends({ { u"user7"_s, u"Elena Haddad"_s }, { u"user8"_s, u"Elena Hadid"_s },
+        { u"user9"_s, u"elena  haddad"_s }, { u"ada"_s, QString() }, { u"user3"_s, u"Ada"_s },
+        { u"user4"_s, u"Bo"_s } });
+    QCOMPARE(model.index(0).data(FriendListModel::NameSharedRole), QVariant(true));
+    // A nameless friend is shown by the id: "ada" is the same name as "Ada".
+    QCOMPARE(shared(), (QStringList { u"user7"_s, u"user9"_s, u"ada"_s, u"user3"_s }));
+
+    // A new list is looked at anew: a name left alone is no longer shared.
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QVERIFY(reset.isValid());
+    model.setFriends({ { u"user7"_s, u"Elena Haddad"_s }, { u"user8"_s, u"Elena Hadid"_s },
+        { u"user4"_s, u"Bo"_s }, { u"user5"_s, u"Bo"_s } });
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(shared(), (QStringList { u"user4"_s, u"user5"_s }));
 }
 
 void TestFriendModel::updatePresenceChangesOnlyItsRow_data()

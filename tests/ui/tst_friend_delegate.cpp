@@ -5,6 +5,8 @@
 // selection colours, the avatar colour and its initials' contrast, and right-to-left mirroring.
 // The unread badge: its fill and place in both palettes and directions, the room the name makes
 // for it, "99+", and the unread count in the accessible text the friend list pane gives its view.
+// The name line: a long name is elided before its handle is dropped, and friends who share a
+// name keep their handles down to the narrowest row.
 // C++
 #include <algorithm>
 #include <cmath>
@@ -264,6 +266,8 @@ private Q_SLOTS:
     void presenceFromIndex();
     void summaryAndAccessibleText();
     void handleTellsSameNamesApart();
+    void nameGivesWayBeforeTheHandle();
+    void sharedNameNeverDropsTheHandle();
     void nowIsInjectable();
 
     void sizeHintIsUniform();
@@ -278,6 +282,9 @@ private Q_SLOTS:
     void selectedRowUsesHighlightColours();
     void nothingPaintsOutsideItsParts();
     void longNameIsElided();
+    void longNameKeepsItsHandle_data();
+    void longNameKeepsItsHandle();
+    void sameNamesShowTheirHandles();
 
     void avatarColourIsStable();
     void avatarPaintsTheIdColour();
@@ -463,6 +470,16 @@ void TestFriendDelegate::presenceFromIndex()
     FriendListModel nameless;
     nameless.setFriends({ { u"zed"_s, QString() } });
     QCOMPARE(FriendPresence::fromIndex(nameless.index(0)).name, u"zed"_s);
+
+    // Whether another friend has the same name, through a proxy too.
+    QVERIFY(!carol.nameShared);
+    FriendListModel namesakes;
+    namesakes.setFriends({ { u"user17"_s, u"Elena Haddad"_s }, { u"user42"_s, u"Elena Haddad"_s },
+        { u"user5"_s, u"Elena Hadid"_s } });
+    QSortFilterProxyModel namesakesProxy;
+    namesakesProxy.setSourceModel(&namesakes);
+    QVERIFY(FriendPresence::fromIndex(namesakesProxy.index(1, 0)).nameShared);
+    QVERIFY(!FriendPresence::fromIndex(namesakesProxy.index(2, 0)).nameShared);
 }
 
 void TestFriendDelegate::summaryAndAccessibleText()
@@ -520,19 +537,20 @@ void TestFriendDelegate::handleTellsSameNamesApart()
     QCOMPARE(first.copy(nameArea), second.copy(nameArea));
     QVERIFY(first.copy(afterName) != second.copy(afterName));
 
-    // Beside its handle a name is never cut ("Amelia Broo… @brooks"): at every width and font
-    // size, the name's pixels are those of the name alone, or the handle is not there.
-    int withHandle = 0;
+    // Beside its handle a name is whole or elided, never clipped: at every width and font
+    // size, a name the line shows whole has the pixels of the name alone, and one that gives
+    // way ends in "…" with the handle still after it.
+    int whole = 0;
+    int elided = 0;
     for (const QString &who : { u"Amelia Brooks"_s, u"Chloé Martin"_s, u"Tomás Varga"_s }) {
-        // The same name with an id too long for a handle to fit: the name alone, whole.
-        model.setFriends({ { u"someone"_s, who }, { QString(64, u'x'), who } });
+        model.setFriends({ { u"someone"_s, who } });
         for (const qreal points : { 8.0, 9.0, 10.0, 10.5, 11.0, 12.0 }) {
             QFont sized = font;
             sized.setPointSizeF(points);
             QFont bold = sized;
             bold.setWeight(QFont::DemiBold);
             const int fullName = QFontMetrics(bold).horizontalAdvance(who);
-            const auto paintSized = [&](int width, int row = 0) {
+            const auto paintSized = [&](int width) {
                 QStyleOptionViewItem option;
                 option.palette = lightPalette();
                 option.font = sized;
@@ -543,28 +561,127 @@ void TestFriendDelegate::handleTellsSameNamesApart()
                 QImage image(option.rect.size(), QImage::Format_ARGB32_Premultiplied);
                 image.fill(Qt::white);
                 QPainter painter(&image);
-                delegate.paint(&painter, option, model.index(row));
+                delegate.paint(&painter, option, model.index(0));
                 return std::pair(image, FriendDelegate::layout(option).name);
             };
-            const auto [wide, wideName] = paintSized(400, 1);
-            const QRect whole(wideName.left(), wideName.top(), fullName, wideName.height());
+            const auto [wide, wideName] = paintSized(400);
+            const QRect wholeName(wideName.left(), wideName.top(), fullName, wideName.height());
             for (int width = 120; width <= 340; ++width) {
                 const auto [image, area] = paintSized(width);
-                const QRect after(area.left() + fullName + 2, area.top(),
-                    std::max(0, area.width() - fullName - 2), area.height());
-                if (after.isEmpty())
-                    continue;
-                QImage white(after.size(), QImage::Format_ARGB32_Premultiplied);
-                white.fill(Qt::white);
-                if (image.copy(after) == white)
-                    continue; // no handle at this width
-                ++withHandle;
-                QVERIFY2(image.copy(whole) == wide.copy(whole),
-                    qPrintable(u"%1 cut at %2 px, %3 pt"_s.arg(who).arg(width).arg(points)));
+                const FriendDelegate::NameLine line = FriendDelegate::nameLine(
+                    FriendPresence::fromIndex(model.index(0)), sized, area.width());
+                const QString where = u"%1 at %2 px, %3 pt"_s.arg(who).arg(width).arg(points);
+                if (line.name == who) {
+                    ++whole;
+                    QVERIFY2(image.copy(wholeName) == wide.copy(wholeName), qPrintable(where));
+                } else if (!line.handle.isEmpty()) {
+                    ++elided;
+                    QVERIFY2(line.name.endsWith(u'…'), qPrintable(where));
+                    QCOMPARE(line.handle, u"@someone"_s);
+                }
             }
         }
     }
-    QVERIFY(withHandle > 100); // the widths tried do show it
+    QVERIFY(whole > 100); // the widths tried show both cases
+    QVERIFY(elided > 100);
+}
+
+void TestFriendDelegate::nameGivesWayBeforeTheHandle()
+{
+    // As the line narrows, "Nikolai Lindqvist-Okafor  @user12345" elides the name first and
+    // keeps the handle whole until the name is down to a few characters; only then is the
+    // handle dropped, and it does not come back at a narrower width.
+    const QFont font;
+    QFont bold = font;
+    bold.setWeight(QFont::DemiBold);
+    const QFontMetrics nameMetrics(bold);
+    const QFontMetrics handleMetrics(font);
+    FriendPresence presence;
+    presence.id = u"user12345"_s;
+    presence.name = u"Nikolai Lindqvist-Okafor"_s;
+    const QString handle = u"@user12345"_s;
+    const int handleWidth = handleMetrics.horizontalAdvance(handle);
+    const int fullName = nameMetrics.horizontalAdvance(presence.name);
+    const int roomy = fullName + 1 + handleMetrics.horizontalAdvance(u"  "_s) + handleWidth;
+
+    FriendDelegate::NameLine line = FriendDelegate::nameLine(presence, font, roomy);
+    QCOMPARE(line.name, presence.name);
+    QCOMPARE(line.handle, handle);
+    QVERIFY(line.nameWidth > fullName);
+    QVERIFY(line.handleStart > line.nameWidth);
+    QVERIFY(line.handleStart + handleWidth <= roomy);
+
+    std::optional<int> droppedAt;
+    for (int width = roomy; width >= 0; --width) {
+        line = FriendDelegate::nameLine(presence, font, width);
+        const QString where = u"at %1 px: \"%2\" \"%3\""_s.arg(width).arg(line.name, line.handle);
+        QVERIFY2(line.nameWidth <= width, qPrintable(where));
+        QVERIFY2(nameMetrics.horizontalAdvance(line.name) <= line.nameWidth, qPrintable(where));
+        if (width < roomy)
+            QVERIFY2(line.name.endsWith(u'…') || line.name.isEmpty(), qPrintable(where));
+        if (line.handle.isEmpty()) {
+            droppedAt = droppedAt.value_or(width);
+            continue;
+        }
+        QVERIFY2(!droppedAt, qPrintable(where)); // not back once dropped
+        QCOMPARE(line.handle, handle); // whole
+        QVERIFY2(line.handleStart > line.nameWidth, qPrintable(where));
+        QVERIFY2(line.handleStart + handleWidth <= width, qPrintable(where));
+    }
+    QVERIFY(droppedAt);
+    // The handle stays as long as the name keeps "Nikolai Lind…" beside it.
+    const int enough = nameMetrics.horizontalAdvance(u"Nikolai Lind…"_s) + 1
+        + handleMetrics.horizontalAdvance(u"  "_s) + handleWidth + 1;
+    QVERIFY2(*droppedAt < enough, qPrintable(u"%1 >= %2"_s.arg(*droppedAt).arg(enough)));
+    line = FriendDelegate::nameLine(presence, font, enough);
+    QVERIFY2(line.name.startsWith(u"Nikolai Lind"_s), qPrintable(line.name));
+    QCOMPARE(line.handle, handle);
+    // Below that the name alone is elided to the whole line.
+    line = FriendDelegate::nameLine(presence, font, *droppedAt);
+    QCOMPARE(line.nameWidth, *droppedAt);
+    QVERIFY(line.name.startsWith(u"Nik"_s));
+}
+
+void TestFriendDelegate::sharedNameNeverDropsTheHandle()
+{
+    // Two Elena Haddads: at every width a row can have, down to the narrowest (sizeHint's),
+    // their name lines differ, because each keeps a handle with its own end.
+    const QFont font;
+    const QFontMetrics handleMetrics(font);
+    QStyleOptionViewItem option;
+    option.font = font;
+    option.direction = Qt::LeftToRight;
+    FriendDelegate delegate;
+    option.rect = QRect(QPoint(0, 0), delegate.sizeHint(option, {}));
+    const int narrowest = FriendDelegate::layout(option).name.width();
+    QVERIFY(narrowest > 0);
+
+    FriendPresence first;
+    first.id = u"user17"_s;
+    first.name = u"Elena Haddad"_s;
+    first.nameShared = true;
+    FriendPresence second = first;
+    second.id = u"user42"_s;
+    for (int width = narrowest; width <= 400; ++width) {
+        const FriendDelegate::NameLine a = FriendDelegate::nameLine(first, font, width);
+        const FriendDelegate::NameLine b = FriendDelegate::nameLine(second, font, width);
+        const QString where
+            = u"at %1 px: \"%2\" \"%3\" / \"%4\""_s.arg(width).arg(a.name, a.handle, b.handle);
+        QVERIFY2(a.handle.startsWith(u'@') && a.handle.endsWith(u'7'), qPrintable(where));
+        QVERIFY2(b.handle.startsWith(u'@') && b.handle.endsWith(u'2'), qPrintable(where));
+        QVERIFY2(a.name.startsWith(u'E'), qPrintable(where)); // still some of the name
+        QVERIFY2(a.handleStart > a.nameWidth, qPrintable(where));
+        QVERIFY2(
+            a.handleStart + handleMetrics.horizontalAdvance(a.handle) <= width, qPrintable(where));
+    }
+    // Where both fit, both are whole.
+    const FriendDelegate::NameLine roomy = FriendDelegate::nameLine(first, font, 400);
+    QCOMPARE(roomy.name, first.name);
+    QCOMPARE(roomy.handle, u"@user17"_s);
+
+    // A name nobody shares gives its handle up at that width.
+    first.nameShared = false;
+    QVERIFY(FriendDelegate::nameLine(first, font, narrowest).handle.isEmpty());
 }
 
 void TestFriendDelegate::nowIsInjectable()
@@ -829,7 +946,12 @@ void TestFriendDelegate::longNameIsElided()
         Fixture f(lightPalette(), direction);
         QVERIFY(f.exposed());
         const Capture image = f.capture(u"grab"_s);
-        const QRect name = f.layoutOf(LongNameRow).name;
+        // The name's own part of the line: its handle follows it.
+        const QRect line = f.layoutOf(LongNameRow).name;
+        const FriendDelegate::NameLine parts = FriendDelegate::nameLine(
+            FriendPresence::fromIndex(f.model.index(LongNameRow)), f.view.font(), line.width());
+        const QRect name = QStyle::visualRect(
+            direction, line, QRect(line.left(), line.top(), parts.nameWidth, line.height()));
         const QColor background = f.backgroundOf(image, LongNameRow);
         const auto drawn = [&](int x, int y) {
             return colorDistance(image.at(QPoint(x, y)), background) >= kBackgroundDistance;
@@ -869,6 +991,109 @@ void TestFriendDelegate::longNameIsElided()
             }
         }
         QVERIFY(dotPixels > 0);
+    }
+}
+
+void TestFriendDelegate::longNameKeepsItsHandle_data()
+{
+    QTest::addColumn<Qt::LayoutDirection>("direction");
+    QTest::newRow("left to right") << Qt::LeftToRight;
+    QTest::newRow("right to left") << Qt::RightToLeft;
+}
+
+void TestFriendDelegate::longNameKeepsItsHandle()
+{
+    // At the list's default width a name far too long for its line gives way to "@grace":
+    // the name's letters stay in the name's part of the line, and the handle is painted,
+    // fainter, in its own part after it.
+    QFETCH(Qt::LayoutDirection, direction);
+    Fixture f(lightPalette(), direction);
+    QVERIFY(f.exposed());
+    const QRect area = f.layoutOf(LongNameRow).name;
+    const FriendDelegate::NameLine line = FriendDelegate::nameLine(
+        FriendPresence::fromIndex(f.model.index(LongNameRow)), f.view.font(), area.width());
+    QCOMPARE(line.handle, u"@grace"_s);
+    QVERIFY2(
+        line.name.startsWith(u"GRACE BREW"_s) && line.name.endsWith(u'…'), qPrintable(line.name));
+    const int handleWidth = QFontMetrics(f.view.font()).horizontalAdvance(line.handle);
+    const QRect namePart = QStyle::visualRect(
+        direction, area, QRect(area.left(), area.top(), line.nameWidth, area.height()));
+    const QRect handlePart = QStyle::visualRect(direction, area,
+        QRect(area.left() + line.handleStart, area.top(), handleWidth, area.height()));
+    QVERIFY(area.contains(handlePart));
+
+    const Capture image = f.capture(u"grab"_s);
+    const QColor text = f.view.palette().color(QPalette::Text);
+    const QColor background = f.backgroundOf(image, LongNameRow);
+    const auto nameColumns = textColumns(image, area, text);
+    QVERIFY(nameColumns);
+    QVERIFY2(nameColumns->first >= namePart.left() && nameColumns->second <= namePart.right(),
+        qPrintable(u"name painted over %1..%2"_s.arg(nameColumns->first).arg(nameColumns->second)));
+    QCOMPARE(countNear(image, handlePart, text, 120), 0);
+    int handlePixels = 0;
+    for (int y = handlePart.top(); y <= handlePart.bottom(); ++y) {
+        for (int x = handlePart.left(); x <= handlePart.right(); ++x)
+            handlePixels
+                += colorDistance(image.at(QPoint(x, y)), background) >= kBackgroundDistance;
+    }
+    QVERIFY2(handlePixels > 20, qPrintable(QString::number(handlePixels)));
+}
+
+void TestFriendDelegate::sameNamesShowTheirHandles()
+{
+    // Two Elena Haddads in a list, from its default width down to its narrowest: their rows
+    // never look alike, as each shows its own handle ("@user17", "@user42") on screen.
+    FriendListModel model;
+    model.setFriends({ { u"user17"_s, u"Elena Haddad"_s }, { u"user42"_s, u"Elena Haddad"_s } });
+    FriendDelegate delegate;
+    delegate.setNowFunction([] { return kNow; });
+    QListView view;
+    view.setItemDelegate(&delegate);
+    view.setModel(&model);
+    view.setUniformItemSizes(true);
+    view.setPalette(lightPalette());
+    view.setFocusPolicy(Qt::NoFocus);
+    view.resize(300, 200);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    QStyleOptionViewItem option;
+    option.initFrom(&view);
+    option.font = view.font();
+    const int frame = view.width() - view.viewport()->width();
+    const int narrowest = delegate.sizeHint(option, model.index(0)).width() + frame;
+    QVERIFY(narrowest < 300);
+    for (const int width : { 300, 260, 220, 190, 160, narrowest }) {
+        view.resize(std::max(width, narrowest), 200);
+        QTRY_COMPARE(view.visualRect(model.index(0)).width(), view.viewport()->width());
+        const QImage image = view.viewport()->grab().toImage();
+        const qreal dpr = image.devicePixelRatio();
+        const auto pixelsOf = [&](const QRect &logical) {
+            return image.copy(QRectF(QRectF(logical).topLeft() * dpr, QSizeF(logical.size()) * dpr)
+                                  .toAlignedRect());
+        };
+        QList<QRect> areas;
+        for (int row = 0; row < 2; ++row) {
+            option.rect = view.visualRect(model.index(row));
+            areas.append(FriendDelegate::layout(option).name);
+        }
+        QVERIFY2(pixelsOf(areas.at(0)) != pixelsOf(areas.at(1)),
+            qPrintable(u"alike at %1 px"_s.arg(width)));
+
+        // What differs is the handle: the names look the same.
+        for (int row = 0; row < 2; ++row) {
+            const FriendDelegate::NameLine line = FriendDelegate::nameLine(
+                FriendPresence::fromIndex(model.index(row)), view.font(), areas.at(row).width());
+            QVERIFY2(line.handle.endsWith(row == 0 ? u'7' : u'2'),
+                qPrintable(u"row %1 at %2 px: \"%3\""_s.arg(row).arg(width).arg(line.handle)));
+        }
+        const FriendDelegate::NameLine first = FriendDelegate::nameLine(
+            FriendPresence::fromIndex(model.index(0)), view.font(), areas.at(0).width());
+        const auto namePart = [&](int row) {
+            const QRect &area = areas.at(row);
+            return pixelsOf(QRect(area.left(), area.top(), first.nameWidth, area.height()));
+        };
+        QCOMPARE(namePart(0), namePart(1));
     }
 }
 
@@ -1148,23 +1373,27 @@ void TestFriendDelegate::nameMakesRoomForTheBadge()
     const QRect badge = FriendDelegate::unreadBadgeRect(f.optionFor(LongNameRow), 12);
     QVERIFY(name.contains(badge));
 
-    // Without a badge the name runs over the place the badge takes.
+    // Without a badge the line (the name, then its handle) runs over the place the badge
+    // takes.
     Capture image = f.capture(u"grab"_s);
-    const auto alone = textColumns(image, name, text);
-    QVERIFY(alone);
-    if (ltr)
-        QVERIFY2(alone->second > badge.left(), qPrintable(QString::number(alone->second)));
-    else
-        QVERIFY2(alone->first < badge.right(), qPrintable(QString::number(alone->first)));
+    const QColor background = f.backgroundOf(image, LongNameRow);
+    int under = 0;
+    for (int y = badge.top(); y <= badge.bottom(); ++y) {
+        for (int x = badge.left(); x <= badge.right(); ++x)
+            under += colorDistance(image.at(QPoint(x, y)), background) >= kBackgroundDistance;
+    }
+    QVERIFY(under > 0);
 
     f.model.setUnreadCount(u"grace"_s, 12);
     image = f.capture(u"grab"_s);
     QCOMPARE(countNear(image, badge, text, 120), 0);
     const auto beside = textColumns(image, name, text);
     QVERIFY(beside);
-    // Clear of the badge, with a gap, and still filling the rest of the line (elided, not
-    // dropped).
-    const int room = name.width() - badge.width();
+    // Clear of the badge, with a gap, and still filling its part of the rest of the line
+    // (elided, not dropped), the handle after it.
+    const int room = FriendDelegate::nameLine(FriendPresence::fromIndex(f.model.index(LongNameRow)),
+        f.view.font(), name.width() - badge.width())
+                         .nameWidth;
     if (ltr) {
         QVERIFY2(beside->second < badge.left() - 2, qPrintable(QString::number(beside->second)));
         QVERIFY(beside->second - name.left() > room * 3 / 4);
