@@ -22,8 +22,11 @@ declare -A allowed=(
     [server-mock/core]="protocol"
     # Pure over bytes: Qt Core only (the transport builds on it).
     [server-mock/websocket]=""
+    # Pure over bytes: Qt Core only. The head reader still takes the admin server's limits,
+    # the one header of http/ it sees (the next step gives it limits of its own).
+    [server-mock/httphead]="server-mock/http/HttpLimits.h"
     [server-mock/metrics]="server-mock/core protocol"
-    [server-mock/http]="server-mock/core protocol"
+    [server-mock/http]="server-mock/httphead server-mock/core protocol"
     [server-mock/directory]="protocol"
     [server-mock/presence]="server-mock/core protocol"
     [server-mock/chat]="protocol"

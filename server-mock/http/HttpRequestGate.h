@@ -10,7 +10,7 @@
 
 // Presence
 #include "server-mock/http/HttpLimits.h"
-#include "server-mock/http/HttpRequestHead.h"
+#include "server-mock/httphead/HttpRequestHead.h"
 
 class QTcpSocket;
 

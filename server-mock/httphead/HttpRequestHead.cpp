@@ -1,4 +1,4 @@
-#include "server-mock/http/HttpRequestHead.h"
+#include "server-mock/httphead/HttpRequestHead.h"
 
 // C++
 #include <algorithm>
