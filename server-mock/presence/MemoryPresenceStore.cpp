@@ -1,5 +1,8 @@
 #include "server-mock/presence/MemoryPresenceStore.h"
 
+// C++
+#include <algorithm>
+
 // Qt
 #include <QDateTime>
 
@@ -38,17 +41,21 @@ void MemoryPresenceStore::changeDevice(const QString &userId, ConnectionId conne
 {
     UserState &state = m_users[userId];
     const bool wasVisible = state.tally.visible();
-    const auto old = state.devices.constFind(connection);
-    if (old != state.devices.constEnd()) {
-        state.tally.add(*old, -1);
-        state.devices.erase(old);
-    } else if (!status) {
+    auto device = std::lower_bound(state.devices.begin(), state.devices.end(), connection,
+        [](const Device &d, ConnectionId id) { return d.connection < id; });
+    const bool known = device != state.devices.end() && device->connection == connection;
+    if (!known && !status)
         return; // closing a connection this store never saw opened
-    }
-    if (status) {
-        state.devices.insert(connection, *status);
+    if (known)
+        state.tally.add(device->status, -1);
+    if (!status)
+        state.devices.erase(device);
+    else if (known)
+        device->status = *status;
+    else
+        state.devices.insert(device, Device { connection, *status });
+    if (status)
         state.tally.add(*status, +1);
-    }
     if (wasVisible && !state.tally.visible())
         state.lastSeen = QDateTime::currentMSecsSinceEpoch();
     settle(userId, state, cause);

@@ -124,6 +124,7 @@ private Q_SLOTS:
     void returnWithinGracePublishesNothing();
     void onlineDeviceLeavingLeavesAwayAfterGrace();
     void secondDeviceKeepsUserOnline();
+    void devicesAreFoundWhateverTheirOrder();
     void onlineDeviceGoingInvisibleLooksLikeLeaving();
     void graceQueueDoesNotPileUpDeadEntries();
     void lastDeviceLeavingDuringAwayGraceRestartsIt();
@@ -476,6 +477,29 @@ void TestPresenceStore::secondDeviceKeepsUserOnline()
     pause(kGrace + kMargin);
     QCOMPARE(spy.count(), 1);
     QCOMPARE(store.presenceOf(u"bob"_s), presence(u"bob"_s, PresenceStatus::Online, 1));
+}
+
+void TestPresenceStore::devicesAreFoundWhateverTheirOrder()
+{
+    // A simulated device (ids from 2^62) opened before a client connection: the store must act
+    // on the very device each call names.
+    constexpr ConnectionId simulated = ConnectionId(1) << 62;
+    MemoryPresenceStore store(kGrace);
+    QSignalSpy spy(&store, &PresenceStore::presencePublished);
+
+    store.connectionOpened(u"bob"_s, simulated, ChosenStatus::Invisible);
+    store.connectionOpened(u"bob"_s, 7, ChosenStatus::Away);
+    QCOMPARE(spy.count(), 1);
+    store.connectionStatusChanged(u"bob"_s, simulated, ChosenStatus::Online);
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(publishedAt(spy, 1), presence(u"bob"_s, PresenceStatus::Online, 2));
+
+    store.connectionClosed(u"bob"_s, simulated); // the away device stays
+    QVERIFY(spy.wait(5000));
+    QCOMPARE(publishedAt(spy, 2), presence(u"bob"_s, PresenceStatus::Away, 3));
+    store.connectionClosed(u"bob"_s, 7);
+    QVERIFY(spy.wait(5000));
+    QVERIFY(publishedAt(spy, 3).status == PresenceStatus::Offline);
 }
 
 void TestPresenceStore::goingInvisibleLooksLikeLeaving()
