@@ -8,6 +8,7 @@ namespace Presence::Server {
 FaultyTransport::FaultyTransport(ClientTransport *inner, QObject *parent)
     : ClientTransport(parent)
     , m_inner(inner)
+    , m_pausedByOwner(inner->isReadingPaused())
 {
     m_inner->setParent(this);
     connect(m_inner, &ClientTransport::textReceived, this, &FaultyTransport::onText);

@@ -11,7 +11,8 @@ namespace Presence::Server {
 // The gateway as QA and demos run it (presence-mock-server, most tests): a Gateway with
 // simulated users and the faults of docs/scenarios.md acting on it from outside, through its
 // neutral seams: the push hook for lose/reorder/duplicate, the admission check for refuse,
-// the transport decorator (FaultyTransport) and connectionSignedIn() for delay and stall, the
+// connectionSignedIn() and ClientConnection::interposeTransport() for delay and stall (a
+// FaultyTransport goes in front of a connection's transport once a fault reaches it), the
 // registry for drop and close.
 class QaGateway : public Gateway {
     Q_OBJECT

@@ -29,6 +29,13 @@ ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
     , m_stateDeadline(DeadlineSweep::Clock::now() + config.helloTimeout)
     , m_lastHeard(DeadlineSweep::Clock::now())
 {
+    attachTransport();
+    setDue(m_stateDeadline);
+    sweep->add(this);
+}
+
+void ClientConnection::attachTransport()
+{
     m_transport->setParent(this);
     connect(m_transport, &ClientTransport::textReceived, this, &ClientConnection::handleText);
     connect(
@@ -38,9 +45,15 @@ ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
     connect(m_transport, &ClientTransport::readingResumed, this, [this] { heard(); });
     connect(m_transport, &ClientTransport::disconnected, this,
         &ClientConnection::onTransportDisconnected);
+}
 
-    setDue(m_stateDeadline);
-    sweep->add(this);
+void ClientConnection::interposeTransport(ClientTransport *outer)
+{
+    // May run while the old transport is handing us a frame: the rest of its frames then
+    // reach us through `outer`, in order.
+    m_transport->disconnect(this);
+    m_transport = outer;
+    attachTransport();
 }
 
 ClientConnection::~ClientConnection()

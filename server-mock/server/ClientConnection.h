@@ -41,6 +41,9 @@ public:
     [[nodiscard]] Protocol::ChosenStatus chosenStatus() const { return m_status; }
     [[nodiscard]] QString peer() const;
     [[nodiscard]] ClientTransport *transport() const { return m_transport; }
+    // Puts `outer`, which has adopted this connection's transport, between the two from now
+    // on (QA's FaultyTransport, interposed only on connections a fault reaches).
+    void interposeTransport(ClientTransport *outer);
 
     // Hello accepted: remembers who this is and starts the heartbeat. The caller sends welcome.
     void authenticate(const QString &userId, Protocol::ChosenStatus status);
@@ -62,6 +65,7 @@ Q_SIGNALS:
     void disconnected();
 
 private:
+    void attachTransport();
     void onBinaryMessage();
     bool admitFrame();
     void heard();

@@ -219,8 +219,6 @@ void Gateway::onNewConnection()
 void Gateway::addConnection(ClientTransport *transport)
 {
     const ConnectionId id = m_connections.nextId();
-    if (m_transportDecorator)
-        transport = m_transportDecorator(transport);
     auto *connection = new ClientConnection(transport, id, m_config, &m_sweep, &m_metrics, this);
     m_connections.add(connection);
     qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();

@@ -89,13 +89,6 @@ public:
     // Asked for every TCP connection before its handshake: false refuses it with HTTP 503.
     using AdmissionCheck = std::function<bool()>;
     void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
-    // Given each new connection's transport, returns the one the connection is to use: the
-    // same, or a decorator that adopted it (QA's delay and stall faults).
-    using TransportDecorator = std::function<ClientTransport *(ClientTransport *transport)>;
-    void setTransportDecorator(TransportDecorator decorator)
-    {
-        m_transportDecorator = std::move(decorator);
-    }
 
     // Stops accepting, closes every connection with 1001 and reports shutdownFinished()
     // once they are gone or config.shutdownTimeout has passed.
@@ -138,7 +131,6 @@ private:
     PresenceFanout m_presence;
     ChatRelay m_chat;
     AdmissionCheck m_admissionCheck;
-    TransportDecorator m_transportDecorator;
     QHash<QString, QPointer<QTcpSocket>> m_accepted; // until its handshake completes
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;

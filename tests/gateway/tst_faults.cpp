@@ -34,6 +34,8 @@
 #include "server-mock/directory/UsersFile.h"
 #include "server-mock/qa/FaultInjector.h"
 #include "server-mock/qa/FaultSpec.h"
+#include "server-mock/qa/FaultyTransport.h"
+#include "server-mock/server/ClientConnection.h"
 #include "session/GatewaySession.h"
 #include "tests/harness/MockServerProcess.h"
 
@@ -41,8 +43,10 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Presence::Protocol::Backoff;
 using Presence::Protocol::UserPresence;
+using Presence::Server::ClientConnection;
 using Presence::Server::FaultKind;
 using Presence::Server::FaultSpec;
+using Presence::Server::FaultyTransport;
 using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Server::QaGateway;
@@ -204,6 +208,7 @@ private Q_SLOTS:
     void closeSendsTheCodeAndReason();
     void delayHoldsFramesInOrder_data();
     void delayHoldsFramesInOrder();
+    void faultLayerOnlyWhereAFaultReaches();
     void stallHoldsEverythingUntilItEnds();
     void duplicateSendsEachPushTwice();
     void reorderSendsTheNewerPushFirst();
@@ -390,6 +395,28 @@ void TestFaults::delayHoldsFramesInOrder_data()
 
     QTest::addRow("everybody") << QString();
     QTest::addRow("alice only") << u"alice"_s;
+}
+
+void TestFaults::faultLayerOnlyWhereAFaultReaches()
+{
+    // The delay and stall layer costs memory: a connection gets it when a fault reaches it.
+    const auto faulty = [this](const QString &user) {
+        const QList<QPointer<ClientConnection>> connections
+            = m_gateway->connections().guarded(user);
+        return connections.size() == 1 && connections.front()
+            && qobject_cast<FaultyTransport *>(connections.front()->transport());
+    };
+    auto alice = login(u"alice"_s);
+    auto bob = login(u"bob"_s);
+    QVERIFY(alice && bob);
+    QVERIFY(!faulty(u"alice"_s));
+    QVERIFY(!faulty(u"bob"_s));
+
+    m_gateway->faults().start(delayFault(u"alice"_s, kDelay));
+    QVERIFY(faulty(u"alice"_s));
+    QVERIFY(!faulty(u"bob"_s));
+    const qint64 aliceMs = pingMs(*alice);
+    QVERIFY2(aliceMs >= kDelayedAtLeastMs, qPrintable(QString::number(aliceMs)));
 }
 
 void TestFaults::delayHoldsFramesInOrder()

@@ -72,6 +72,7 @@ private Q_SLOTS:
     void closeDuringAStallDropsWhatWasHeld();
     void floodOfAStalledTransportAborts();
     void ownersPauseOutlivesTheStall();
+    void adoptsATransportPausedByItsOwner();
 };
 
 void TestFaultyTransport::passesThroughWithoutFaults()
@@ -179,6 +180,20 @@ void TestFaultyTransport::ownersPauseOutlivesTheStall()
     QCOMPARE(pair.inner->calls, QStringList { u"pause"_s });
     pair.outer.setReadingPaused(false);
     QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"resume"_s }));
+}
+
+void TestFaultyTransport::adoptsATransportPausedByItsOwner()
+{
+    // Interposed on a live connection whose reading its owner had paused: the end of a stall
+    // must not resume it behind the owner's back.
+    auto *inner = new RecordingTransport;
+    inner->setReadingPaused(true);
+    FaultyTransport outer(inner);
+    outer.setStalled(true);
+    outer.setStalled(false);
+    QVERIFY(inner->isReadingPaused());
+    outer.setReadingPaused(false);
+    QVERIFY(!inner->isReadingPaused());
 }
 
 QTEST_GUILESS_MAIN(TestFaultyTransport)
