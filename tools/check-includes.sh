@@ -20,11 +20,10 @@ declare -A allowed=(
     # The event loop sits below everything and includes nothing of ours.
     [server-mock/loop]=""
     [server-mock/core]="protocol"
-    # Pure over bytes: Qt Core only (the transport builds on it).
-    [server-mock/websocket]=""
-    # Pure over bytes: Qt Core only. The head reader still takes the admin server's limits,
-    # the one header of http/ it sees (the next step gives it limits of its own).
-    [server-mock/httphead]="server-mock/http/HttpLimits.h"
+    # Pure over bytes, Qt Core only: the HTTP request head, read for http/ and websocket/ alike.
+    [server-mock/httphead]=""
+    # Pure over bytes: Qt Core and the head reader only (the transport builds on it).
+    [server-mock/websocket]="server-mock/httphead"
     [server-mock/metrics]="server-mock/core protocol"
     [server-mock/http]="server-mock/httphead server-mock/core protocol"
     [server-mock/directory]="protocol"

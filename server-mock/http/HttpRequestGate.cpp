@@ -1,11 +1,15 @@
 #include "server-mock/http/HttpRequestGate.h"
 
+// C++
+#include <algorithm>
+
 // Qt
 #include <QTcpSocket>
 
 // Presence
 #include "server-mock/http/HttpReply.h"
 #include "server-mock/http/Logging.h"
+#include "server-mock/httphead/HttpRequestHead.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -20,6 +24,9 @@ namespace {
 // kMaxLinger, and only then closes (what Apache calls a lingering close).
 constexpr auto kQuiet = 100ms;
 constexpr auto kMaxLinger = 2s;
+
+// Enough for any length worth reading; more digits could overflow qint64.
+constexpr qsizetype kMaxLengthDigits = 15;
 
 } // namespace
 
@@ -48,33 +55,13 @@ void HttpRequestGate::onReadyRead()
 {
     if (m_state != State::Reading)
         return;
-    if (!m_head) {
-        const QByteArray buffered
-            = m_socket->peek(qMin(m_socket->bytesAvailable(), m_limits.maxHeadBytes + 1));
-        HttpRequestHead head = HttpRequestHead::read(buffered, m_limits);
-        using Verdict = HttpRequestHead::Verdict;
-        switch (head.verdict) {
-        case Verdict::Incomplete:
+    if (!m_body) {
+        m_body = readHead();
+        if (!m_body)
             return;
-        case Verdict::TooLarge:
-            return refuse(HttpReply::error(
-                HttpStatus::HeaderFieldsTooLarge, "headers_too_large"_L1, head.problem));
-        case Verdict::Malformed:
-            return refuse(HttpReply::error(HttpStatus::BadRequest, "bad_request"_L1, head.problem));
-        case Verdict::ChunkedBody:
-            return refuse(
-                HttpReply::error(HttpStatus::LengthRequired, "length_required"_L1, head.problem));
-        case Verdict::Complete:
-            break;
-        }
-        if (head.contentLength > m_limits.maxBodyBytes)
-            return refuse(HttpReply::error(HttpStatus::ContentTooLarge, "too_large"_L1,
-                u"the body has %1 bytes, more than the limit of %2"_s.arg(head.contentLength)
-                    .arg(m_limits.maxBodyBytes)));
-        m_head = head;
     }
-    if (m_socket->bytesAvailable() < m_head->size + m_head->contentLength) {
-        if (m_head->expectsContinue && !m_continueSent) {
+    if (m_socket->bytesAvailable() < m_body->offset + m_body->length) {
+        if (m_body->expectsContinue && !m_continueSent) {
             // Qt sends its own 100 Continue when it parses the request, so this client sees
             // two; RFC 9110 §15.2 has clients ignore any number of them.
             m_socket->write("HTTP/1.1 100 Continue\r\n\r\n"_ba);
@@ -83,6 +70,72 @@ void HttpRequestGate::onReadyRead()
         return;
     }
     pass();
+}
+
+std::optional<HttpRequestGate::Body> HttpRequestGate::readHead()
+{
+    const QByteArray buffered
+        = m_socket->peek(qMin(m_socket->bytesAvailable(), m_limits.maxHeadBytes + 1));
+    const HttpRequestHead head = HttpRequestHead::read(buffered,
+        { .maxHeadBytes = m_limits.maxHeadBytes, .maxHeaderFields = m_limits.maxHeaderFields });
+    const auto badRequest = [this](const QString &problem) {
+        refuse(HttpReply::error(HttpStatus::BadRequest, "bad_request"_L1, problem));
+        return std::nullopt;
+    };
+
+    // What was read is judged before the head's own verdict, line by line: a version not
+    // spoken here or a bad Content-Length is refused without waiting for the rest.
+    if (head.hasRequestLine && head.version != "HTTP/1.1" && head.version != "HTTP/1.0")
+        return badRequest(u"only HTTP/1.1 and HTTP/1.0 are spoken here"_s);
+    Body body;
+    std::optional<qint64> length;
+    bool chunked = false;
+    for (const auto &[name, value] : head.fields) {
+        if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
+            const bool digits = !value.isEmpty() && value.size() <= kMaxLengthDigits
+                && std::all_of(
+                    value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits)
+                return badRequest(u"Content-Length must be a number of bytes"_s);
+            const qint64 number = value.toLongLong();
+            if (length && *length != number)
+                return badRequest(u"two different Content-Length headers"_s);
+            length = number;
+        } else if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
+            chunked = true;
+        } else if (name.compare("Expect", Qt::CaseInsensitive) == 0) {
+            body.expectsContinue = value.compare("100-continue", Qt::CaseInsensitive) == 0;
+        }
+    }
+
+    using Verdict = HttpRequestHead::Verdict;
+    switch (head.verdict) {
+    case Verdict::Incomplete:
+        return std::nullopt;
+    case Verdict::TooLarge:
+        refuse(HttpReply::error(
+            HttpStatus::HeaderFieldsTooLarge, "headers_too_large"_L1, head.problem));
+        return std::nullopt;
+    case Verdict::Malformed:
+        return badRequest(head.problem);
+    case Verdict::Complete:
+        break;
+    }
+    if (chunked) {
+        // Only bodies with a Content-Length are read (RFC 9112 §6.3).
+        refuse(HttpReply::error(HttpStatus::LengthRequired, "length_required"_L1,
+            u"send the body with a Content-Length (Transfer-Encoding is not accepted)"_s));
+        return std::nullopt;
+    }
+    body.offset = head.size;
+    body.length = length.value_or(0);
+    if (body.length > m_limits.maxBodyBytes) {
+        refuse(HttpReply::error(HttpStatus::ContentTooLarge, "too_large"_L1,
+            u"the body has %1 bytes, more than the limit of %2"_s.arg(body.length)
+                .arg(m_limits.maxBodyBytes)));
+        return std::nullopt;
+    }
+    return body;
 }
 
 void HttpRequestGate::pass()

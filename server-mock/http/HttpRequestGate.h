@@ -10,7 +10,6 @@
 
 // Presence
 #include "server-mock/http/HttpLimits.h"
-#include "server-mock/httphead/HttpRequestHead.h"
 
 class QTcpSocket;
 
@@ -39,15 +38,24 @@ Q_SIGNALS:
 
 private:
     enum class State { Reading, Passed, Refused };
+    // What the gate keeps of an acceptable head.
+    struct Body {
+        qsizetype offset = 0; // the size of the head
+        qint64 length = 0;
+        bool expectsContinue = false; // Expect: 100-continue
+    };
 
     void onReadyRead();
+    // The body that follows the head buffered so far; nullopt while the head is incomplete,
+    // and once it is refused (with the refusal sent).
+    std::optional<Body> readHead();
     void pass();
     void dropInput();
 
     QTcpSocket *m_socket;
     HttpLimits m_limits;
     State m_state = State::Reading;
-    std::optional<HttpRequestHead> m_head; // once it is complete and acceptable
+    std::optional<Body> m_body; // once the head is complete and acceptable
     bool m_continueSent = false;
     QTimer m_deadline; // for the whole request to arrive
     QTimer m_quiet; // after a refusal: closes once the client has stopped sending

@@ -2,7 +2,6 @@
 
 // C++
 #include <algorithm>
-#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -11,9 +10,6 @@ namespace Presence::Server {
 namespace {
 
 using Verdict = HttpRequestHead::Verdict;
-
-// Enough for any length worth reading; more digits could overflow qint64.
-constexpr qsizetype kMaxLengthDigits = 15;
 
 // RFC 9110 §5.6.2.
 bool isToken(QByteArrayView text)
@@ -31,32 +27,42 @@ bool hasControlCharacter(QByteArrayView line)
         [](char c) { return (uchar(c) < 0x20 && c != '\t') || uchar(c) == 0x7f; });
 }
 
-HttpRequestHead refused(Verdict verdict, QString problem)
+// Optional whitespace (RFC 9110 §5.6.3) off both ends.
+QByteArrayView withoutWhitespace(QByteArrayView text)
 {
-    HttpRequestHead head;
+    while (!text.isEmpty() && (text.front() == ' ' || text.front() == '\t'))
+        text = text.sliced(1);
+    while (!text.isEmpty() && (text.back() == ' ' || text.back() == '\t'))
+        text.chop(1);
+    return text;
+}
+
+// Keeps what was read so far: a reader may judge it even though the head is refused.
+HttpRequestHead refused(HttpRequestHead head, Verdict verdict, QString problem)
+{
     head.verdict = verdict;
     head.problem = std::move(problem);
     return head;
 }
 
-// method SP request-target SP HTTP-version; empty when fine, otherwise what is wrong.
-QString requestLineProblem(QByteArrayView line)
+// method SP request-target SP HTTP-version (RFC 9112 §3), into head; false when malformed.
+bool readRequestLine(QByteArrayView line, HttpRequestHead &head)
 {
     const qsizetype first = line.indexOf(' ');
     const qsizetype second = first < 0 ? -1 : line.indexOf(' ', first + 1);
-    if (second < 0 || line.indexOf(' ', second + 1) >= 0)
-        return u"the request line must be 'METHOD /path HTTP/1.1'"_s;
-    if (!isToken(line.first(first)) || second == first + 1)
-        return u"the request line must be 'METHOD /path HTTP/1.1'"_s;
-    const QByteArrayView version = line.sliced(second + 1);
-    if (version != "HTTP/1.1" && version != "HTTP/1.0")
-        return u"only HTTP/1.1 and HTTP/1.0 are spoken here"_s;
-    return {};
+    if (second < 0 || line.indexOf(' ', second + 1) >= 0 || second == first + 1
+        || !isToken(line.first(first)))
+        return false;
+    head.hasRequestLine = true;
+    head.method = line.first(first);
+    head.target = line.sliced(first + 1, second - first - 1);
+    head.version = line.sliced(second + 1);
+    return true;
 }
 
 } // namespace
 
-HttpRequestHead HttpRequestHead::read(QByteArrayView buffered, const HttpLimits &limits)
+HttpRequestHead HttpRequestHead::read(QByteArrayView buffered, const Limits &limits)
 {
     HttpRequestHead head;
     qsizetype pos = 0;
@@ -64,15 +70,12 @@ HttpRequestHead HttpRequestHead::read(QByteArrayView buffered, const HttpLimits 
     while (pos < buffered.size() && (buffered[pos] == '\r' || buffered[pos] == '\n'))
         ++pos;
 
-    bool requestLine = true;
-    int fields = 0;
-    bool chunked = false;
-    std::optional<qint64> length;
     for (;;) {
         const qsizetype newline = buffered.indexOf('\n', pos);
         const qsizetype end = newline < 0 ? buffered.size() : newline + 1;
+        // Checked before a line is whole, so a head that never ends (slowloris) is refused.
         if (end > limits.maxHeadBytes)
-            return refused(Verdict::TooLarge,
+            return refused(std::move(head), Verdict::TooLarge,
                 u"the request line and headers are larger than %1 bytes"_s.arg(
                     limits.maxHeadBytes));
         if (newline < 0)
@@ -82,49 +85,41 @@ HttpRequestHead HttpRequestHead::read(QByteArrayView buffered, const HttpLimits 
             line.chop(1);
         pos = end;
         if (hasControlCharacter(line))
-            return refused(Verdict::Malformed, u"the request head holds a control character"_s);
+            return refused(std::move(head), Verdict::Malformed,
+                u"the request head holds a control character"_s);
 
-        if (requestLine) {
-            if (QString problem = requestLineProblem(line); !problem.isEmpty())
-                return refused(Verdict::Malformed, problem);
-            requestLine = false;
+        if (!head.hasRequestLine) {
+            if (!readRequestLine(line, head))
+                return refused(std::move(head), Verdict::Malformed,
+                    u"the request line must be 'METHOD /path HTTP/1.1'"_s);
             continue;
         }
         if (line.isEmpty())
             break;
-        if (++fields > limits.maxHeaderFields)
-            return refused(
-                Verdict::TooLarge, u"more than %1 header fields"_s.arg(limits.maxHeaderFields));
+        if (head.fields.size() >= limits.maxHeaderFields)
+            return refused(std::move(head), Verdict::TooLarge,
+                u"more than %1 header fields"_s.arg(limits.maxHeaderFields));
         const qsizetype colon = line.indexOf(':');
         if (colon <= 0 || !isToken(line.first(colon)))
-            return refused(
-                Verdict::Malformed, u"a header line must be 'Name: value' (no line folding)"_s);
-        const QByteArrayView name = line.first(colon);
-        const QByteArrayView value = line.sliced(colon + 1).trimmed();
-
-        if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
-            const bool digits = !value.isEmpty() && value.size() <= kMaxLengthDigits
-                && std::all_of(
-                    value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (!digits)
-                return refused(Verdict::Malformed, u"Content-Length must be a number of bytes"_s);
-            const qint64 number = value.toLongLong();
-            if (length && *length != number)
-                return refused(Verdict::Malformed, u"two different Content-Length headers"_s);
-            length = number;
-        } else if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
-            chunked = true;
-        } else if (name.compare("Expect", Qt::CaseInsensitive) == 0) {
-            head.expectsContinue = value.compare("100-continue", Qt::CaseInsensitive) == 0;
-        }
+            return refused(std::move(head), Verdict::Malformed,
+                u"a header line must be 'Name: value' (no line folding)"_s);
+        head.fields.append({ line.first(colon), withoutWhitespace(line.sliced(colon + 1)) });
     }
-    if (chunked)
-        return refused(Verdict::ChunkedBody,
-            u"send the body with a Content-Length (Transfer-Encoding is not accepted)"_s);
     head.verdict = Verdict::Complete;
     head.size = pos;
-    head.contentLength = length.value_or(0);
     return head;
+}
+
+bool HttpRequestHead::listHas(QByteArrayView value, QByteArrayView token)
+{
+    while (!value.isEmpty()) {
+        const qsizetype comma = value.indexOf(',');
+        const QByteArrayView item = withoutWhitespace(comma < 0 ? value : value.first(comma));
+        if (item.compare(token, Qt::CaseInsensitive) == 0)
+            return true;
+        value = comma < 0 ? QByteArrayView() : value.sliced(comma + 1);
+    }
+    return false;
 }
 
 } // namespace Presence::Server

@@ -7,8 +7,9 @@
 
 namespace Presence::Server {
 
-// The opening handshake of RFC 6455 §4.2, server side: reads an HTTP/1.1 upgrade request from
-// the bytes buffered so far and says what to answer. Pure over bytes.
+// The opening handshake of RFC 6455 §4.2, server side: judges the HTTP/1.1 upgrade request in
+// the bytes buffered so far (read by HttpRequestHead, as the admin API's requests are) and says
+// what to answer. Pure over bytes.
 //
 // Accepted: GET, HTTP/1.1, a Host, "Upgrade: websocket" and an "upgrade" token in Connection
 // (both case-insensitive, in comma lists, over repeated fields), "Sec-WebSocket-Version: 13",
@@ -21,7 +22,8 @@ namespace Presence::Server {
 //   HTTP request on the WebSocket port;
 // - 426 with "Sec-WebSocket-Version: 13": another or no version;
 // - 431 Request Header Fields Too Large: more than maxHeadBytes before the blank line;
-// - 400 Bad Request: anything else malformed or missing.
+// - 400 Bad Request: anything else malformed or missing (HttpRequestHead's syntax: a control
+//   character, a header line without a colon or folded, a request line not of three parts).
 // The Origin check (403) and the connection cap (503) are the caller's: it has origin, and
 // refusal() writes those answers too.
 struct WebSocketHandshake {
