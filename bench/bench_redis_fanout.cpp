@@ -27,12 +27,19 @@
 // hiredis connections share one thread and event loop, so the latency includes waiting in
 // that loop; with --gateway-threads each gateway (with its store) runs on a thread of its own
 // and the clients and the driver stay on the main thread. The program reports each thread's
-// CPU use, so that saturation shows, and the event dispatcher in use (Qt's glib one unless
-// QT_NO_GLIB=1 is set: with thousands of sockets on one thread its per-write cost grows with
-// their number, see docs/benchmarks.md).
+// CPU use, so that saturation shows, and the event dispatchers in use.
+//
+// The event loop and the gateway's WebSocket transport are those of presence-mock-server by
+// default: its epoll dispatcher (EpollEventDispatcher, installed before QCoreApplication as
+// the gateway's main does, and on each gateway thread before it starts) and its own transport.
+// --event-loop qt keeps Qt's default dispatcher (glib's unless QT_NO_GLIB=1 is set: with
+// thousands of sockets on one thread its per-write cost grows with their number, see
+// docs/benchmarks.md); --transport qt puts QWebSocket on the gateways' side. The clients are
+// QWebSocket in every case, on the main thread's dispatcher.
 //
 // Run: ./bench_redis_fanout [--connections C] [--friends F] [--rate R] [--seconds S]
-//      [--seed X] [--redis URL] [--gateway-threads]
+//      [--seed X] [--redis URL] [--gateway-threads] [--event-loop epoll|qt]
+//      [--transport own|qt]
 
 // C++
 #include <algorithm>
@@ -65,6 +72,7 @@
 #include "server-mock/app/FileLimit.h"
 #include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/UserDirectory.h"
+#include "server-mock/loop/EpollEventDispatcher.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/server/Gateway.h"
@@ -73,6 +81,7 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
+using Presence::Server::EpollEventDispatcher;
 using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Server::MemoryChatStore;
@@ -88,6 +97,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The dispatcher of the main thread and of the gateway threads.
+enum class EventLoop { Epoll, Qt };
+
 struct Options {
     int connections = 2000; // per gateway
     int friends = 50;
@@ -96,6 +108,8 @@ struct Options {
     quint32 seed = 42;
     std::optional<RedisUrl> redis;
     bool gatewayThreads = false;
+    EventLoop eventLoop = EventLoop::Epoll;
+    GatewayConfig::Transport transport = GatewayConfig::Transport::Own;
 };
 
 qint64 nowNs()
@@ -381,11 +395,14 @@ private:
 // that touches them goes through run(), which runs it on their thread and waits.
 class GatewayHost {
 public:
-    explicit GatewayHost(bool ownThread)
+    GatewayHost(bool ownThread, EventLoop loop)
     {
         if (!ownThread)
             return;
         m_thread = std::make_unique<QThread>();
+        // As on the main thread: a thread's dispatcher can only be chosen before it starts.
+        if (loop == EventLoop::Epoll)
+            m_thread->setEventDispatcher(new EpollEventDispatcher);
         m_context.moveToThread(m_thread.get());
         m_thread->start();
     }
@@ -425,6 +442,13 @@ public:
     }
 
     [[nodiscard]] bool isOnItsOwnThread() const { return m_thread != nullptr; }
+    // The class name of the event dispatcher the gateway runs on.
+    [[nodiscard]] QByteArray dispatcherName()
+    {
+        QByteArray name;
+        run([&name] { name = QAbstractEventDispatcher::instance()->metaObject()->className(); });
+        return name;
+    }
     [[nodiscard]] Gateway &gateway() { return *m_gateway; }
     [[nodiscard]] RedisPresenceStore &store() { return *m_store; }
 
@@ -478,58 +502,137 @@ bool pollUntil(const std::function<bool()> &done, std::chrono::milliseconds time
     return true;
 }
 
+// The command line, read twice as the gateway's main reads its own: the event loop before
+// QCoreApplication exists (its dispatcher must be installed first), then everything.
+class CommandLine {
+public:
+    CommandLine()
+    {
+        parser.setApplicationDescription(
+            u"Two gateways over one Redis: latency of presence changes to watchers on the "
+            "other gateway, and Redis CPU."_s);
+        parser.addHelpOption();
+        parser.addOptions({ connections, friends, rate, seconds, seed, redis, gatewayThreads,
+            eventLoop, transport });
+    }
+
+    // The event loop asked for (epoll unless --event-loop says otherwise); nullopt with
+    // *error for an unknown one.
+    [[nodiscard]] std::optional<EventLoop> readEventLoop(QString *error) const
+    {
+        if (!parser.isSet(eventLoop))
+            return EventLoop::Epoll;
+        const QString value = parser.value(eventLoop);
+        if (value == u"epoll")
+            return EventLoop::Epoll;
+        if (value == u"qt")
+            return EventLoop::Qt;
+        *error = u"--event-loop must be epoll or qt (got \"%1\")"_s.arg(value);
+        return std::nullopt;
+    }
+
+    // Everything, once parsed; nullopt with *error for a value out of place.
+    [[nodiscard]] std::optional<Options> read(QString *error) const
+    {
+        Options options;
+        if (parser.isSet(connections))
+            options.connections = std::clamp(parser.value(connections).toInt(), 1, 100'000);
+        if (parser.isSet(friends))
+            options.friends = std::clamp(parser.value(friends).toInt(), 1, 500);
+        if (parser.isSet(rate))
+            options.rate = std::max(1, parser.value(rate).toInt());
+        if (parser.isSet(seconds))
+            options.seconds = std::max(1, parser.value(seconds).toInt());
+        if (parser.isSet(seed))
+            options.seed = parser.value(seed).toUInt();
+        if (parser.isSet(redis)) {
+            options.redis = RedisUrl::parse(parser.value(redis), error);
+            if (!options.redis) {
+                *error = u"--redis: %1"_s.arg(*error);
+                return std::nullopt;
+            }
+        }
+        options.gatewayThreads = parser.isSet(gatewayThreads);
+        const auto loop = readEventLoop(error);
+        if (!loop)
+            return std::nullopt;
+        options.eventLoop = *loop;
+        if (parser.isSet(transport)) {
+            const QString value = parser.value(transport);
+            if (value == u"own")
+                options.transport = GatewayConfig::Transport::Own;
+            else if (value == u"qt")
+                options.transport = GatewayConfig::Transport::Qt;
+            else {
+                *error = u"--transport must be own or qt (got \"%1\")"_s.arg(value);
+                return std::nullopt;
+            }
+        }
+        if (options.friends > options.connections) {
+            *error = u"--friends must not exceed --connections"_s;
+            return std::nullopt;
+        }
+        return options;
+    }
+
+    QCommandLineParser parser;
+
+private:
+    const QCommandLineOption connections { u"connections"_s,
+        u"Connections (distinct users) per gateway (default 2000)."_s, u"C"_s };
+    const QCommandLineOption friends { u"friends"_s,
+        u"Friends of each user, all on the other gateway, all watched (default 50)."_s, u"F"_s };
+    const QCommandLineOption rate { u"rate"_s,
+        u"Presence changes per second, both gateways together (default 500)."_s, u"R"_s };
+    const QCommandLineOption seconds { u"seconds"_s, u"Duration of the changes (default 10)."_s,
+        u"S"_s };
+    const QCommandLineOption seed { u"seed"_s, u"Random seed (default 42)."_s, u"X"_s };
+    const QCommandLineOption redis { u"redis"_s,
+        u"Use this Redis (redis://HOST:PORT/DB) instead of starting a redis-server."_s, u"URL"_s };
+    const QCommandLineOption gatewayThreads { u"gateway-threads"_s,
+        u"Run each gateway (and its store) on a thread of its own; the clients stay on the main "
+        "thread (default: everything on the main thread)."_s };
+    const QCommandLineOption eventLoop { u"event-loop"_s,
+        u"epoll (the default, as in presence-mock-server: the gateway's own epoll dispatcher, "
+        "on the main thread and on each gateway thread) or qt (Qt's default dispatcher: glib's "
+        "unless QT_NO_GLIB=1 is set)."_s,
+        u"LOOP"_s };
+    const QCommandLineOption transport { u"transport"_s,
+        u"own (the default, as in presence-mock-server: the gateway's own WebSocket transport) "
+        "or qt (QWebSocket on the gateways' side). The clients are QWebSocket either way."_s,
+        u"TRANSPORT"_s };
+};
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Two gateways over one Redis: latency of presence changes to watchers on the other "
-        "gateway, and Redis CPU."_s);
-    parser.addHelpOption();
-    const QCommandLineOption connectionsOption(
-        u"connections"_s, u"Connections (distinct users) per gateway (default 2000)."_s, u"C"_s);
-    const QCommandLineOption friendsOption(u"friends"_s,
-        u"Friends of each user, all on the other gateway, all watched (default 50)."_s, u"F"_s);
-    const QCommandLineOption rateOption(
-        u"rate"_s, u"Presence changes per second, both gateways together (default 500)."_s, u"R"_s);
-    const QCommandLineOption secondsOption(
-        u"seconds"_s, u"Duration of the changes (default 10)."_s, u"S"_s);
-    const QCommandLineOption seedOption(u"seed"_s, u"Random seed (default 42)."_s, u"X"_s);
-    const QCommandLineOption redisOption(u"redis"_s,
-        u"Use this Redis (redis://HOST:PORT/DB) instead of starting a redis-server."_s, u"URL"_s);
-    const QCommandLineOption threadsOption(u"gateway-threads"_s,
-        u"Run each gateway (and its store) on a thread of its own; the clients stay on the main "
-        "thread (default: everything on the main thread)."_s);
-    parser.addOptions({ connectionsOption, friendsOption, rateOption, secondsOption, seedOption,
-        redisOption, threadsOption });
-    parser.process(app);
-
-    Options options;
-    if (parser.isSet(connectionsOption))
-        options.connections = std::clamp(parser.value(connectionsOption).toInt(), 1, 100'000);
-    if (parser.isSet(friendsOption))
-        options.friends = std::clamp(parser.value(friendsOption).toInt(), 1, 500);
-    if (parser.isSet(rateOption))
-        options.rate = std::max(1, parser.value(rateOption).toInt());
-    if (parser.isSet(secondsOption))
-        options.seconds = std::max(1, parser.value(secondsOption).toInt());
-    if (parser.isSet(seedOption))
-        options.seed = parser.value(seedOption).toUInt();
-    if (parser.isSet(redisOption)) {
+    {
+        QStringList args;
+        for (int i = 0; i < argc; ++i)
+            args.append(QString::fromLocal8Bit(argv[i]));
+        CommandLine early;
+        // Whatever else is wrong is for process() below to report.
+        (void)early.parser.parse(args);
         QString error;
-        options.redis = RedisUrl::parse(parser.value(redisOption), &error);
-        if (!options.redis) {
-            std::fprintf(stderr, "--redis: %s\n", qPrintable(error));
+        const auto loop = early.readEventLoop(&error);
+        if (!loop) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
             return 2;
         }
+        if (*loop == EventLoop::Epoll)
+            QCoreApplication::setEventDispatcher(new EpollEventDispatcher);
     }
-    options.gatewayThreads = parser.isSet(threadsOption);
-    if (options.friends > options.connections) {
-        std::fprintf(stderr, "--friends must not exceed --connections\n");
+    QCoreApplication app(argc, argv);
+    CommandLine commandLine;
+    commandLine.parser.process(app);
+    QString error;
+    const auto parsed = commandLine.read(&error);
+    if (!parsed) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
         return 2;
     }
+    const Options options = *parsed;
     // A line per connection would drown the figures (QT_LOGGING_RULES overrides this).
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
 
@@ -567,11 +670,11 @@ int main(int argc, char *argv[])
     storeOptions.prefix = prefix;
     GatewayConfig config;
     config.port = 0;
+    config.transport = options.transport;
     std::vector<std::unique_ptr<GatewayHost>> hosts;
     QList<QUrl> urls;
     for (int i = 0; i < 2; ++i) {
-        hosts.push_back(std::make_unique<GatewayHost>(options.gatewayThreads));
-        QString error;
+        hosts.push_back(std::make_unique<GatewayHost>(options.gatewayThreads, options.eventLoop));
         const QUrl gatewayUrl = hosts.back()->start(config, directory, storeOptions, &error);
         if (gatewayUrl.isEmpty()) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
@@ -596,6 +699,9 @@ int main(int argc, char *argv[])
     }
 
     const char *dispatcher = QAbstractEventDispatcher::instance()->metaObject()->className();
+    const QByteArray gatewayDispatchers = options.gatewayThreads
+        ? hosts[0]->dispatcherName() + " and " + hosts[1]->dispatcherName()
+        : QByteArray("the main thread's");
     std::printf("bench_redis_fanout: 2 gateways x %d connections, each user watching %d friends "
                 "on the other gateway; %d changes/s for %d s\n",
         options.connections, options.friends, options.rate, options.seconds);
@@ -611,13 +717,17 @@ int main(int argc, char *argv[])
         static_cast<long long>(storeOptions.sweepInterval.count()), storeOptions.snapshotChunk,
         qPrintable(urls.at(0).toString()), qPrintable(urls.at(1).toString()), fileLimit,
         filesNeeded);
-    std::printf("Threads: %s; event dispatcher %s%s\n",
+    std::printf("Threads: %s; event loop %s: main thread on %s, gateways on %s%s; gateway "
+                "transport %s\n",
         options.gatewayThreads
             ? "gateway A, gateway B (each with its store and hiredis) on a thread each; all "
               "clients "
               "and the driver on the main thread"
             : "ONE: all clients, the driver, both gateways and hiredis on the main thread",
-        dispatcher, qEnvironmentVariableIsSet("QT_NO_GLIB") ? " (QT_NO_GLIB set)" : "");
+        options.eventLoop == EventLoop::Epoll ? "epoll" : "qt", dispatcher,
+        gatewayDispatchers.constData(),
+        qEnvironmentVariableIsSet("QT_NO_GLIB") ? " (QT_NO_GLIB set)" : "",
+        options.transport == GatewayConfig::Transport::Own ? "own" : "qt (QWebSocket)");
 
     Fanout fanout(options, directory, urls);
     const auto setupStart = Clock::now();
