@@ -12,7 +12,6 @@
 
 // Qt
 #include <QHostAddress>
-#include <QSocketNotifier>
 
 // Presence
 #include "server-mock/transport/WriteBatch.h"
@@ -31,23 +30,24 @@ using Opcode = WebSocketProtocol::Opcode;
 } // namespace
 
 RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
-    const TransportLimits &limits, QByteArray *readBuffer, WriteBatch *batch, QObject *parent)
+    const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller, WriteBatch *batch,
+    QObject *parent)
     : ClientTransport(parent)
     , m_descriptor(descriptor)
     , m_limits(limits)
     , m_readBuffer(readBuffer)
+    , m_poller(poller)
     , m_batch(batch)
-    , m_readNotifier(new QSocketNotifier(descriptor, QSocketNotifier::Read, this))
-    , m_writeNotifier(new QSocketNotifier(descriptor, QSocketNotifier::Write, this))
     , m_reader(limits.maxMessageBytes)
     , m_unread(early)
 {
     // Small frames leave at once rather than waiting for the peer's delayed ACK.
     const int on = 1;
     ::setsockopt(int(descriptor), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
-    m_writeNotifier->setEnabled(false);
-    connect(m_readNotifier, &QSocketNotifier::activated, this, &RawWebSocketTransport::onReadable);
-    connect(m_writeNotifier, &QSocketNotifier::activated, this, &RawWebSocketTransport::onWritable);
+    if (!m_poller->watch(int(descriptor), this, true, false)) {
+        end(kAbnormal, false); // said after whoever owns us has connected to our signals
+        return;
+    }
     if (!m_unread.isEmpty()) // after whoever owns us has connected to our signals
         QMetaObject::invokeMethod(
             this, &RawWebSocketTransport::consumeUnread, Qt::QueuedConnection);
@@ -58,8 +58,7 @@ RawWebSocketTransport::~RawWebSocketTransport()
     if (m_inBatch)
         m_batch->remove(this);
     if (m_descriptor >= 0) {
-        delete m_readNotifier; // before the descriptor they watch is closed
-        delete m_writeNotifier;
+        m_poller->unwatch(int(m_descriptor), this);
         ::close(int(m_descriptor));
     }
 }
@@ -129,7 +128,7 @@ void RawWebSocketTransport::setReadingPaused(bool paused)
     if (paused == m_paused || m_ended)
         return;
     m_paused = paused;
-    m_readNotifier->setEnabled(!paused);
+    updateInterest();
     if (paused)
         return;
     Q_EMIT readingResumed();
@@ -137,8 +136,15 @@ void RawWebSocketTransport::setReadingPaused(bool paused)
         consumeUnread();
 }
 
-void RawWebSocketTransport::onReadable()
+void RawWebSocketTransport::updateInterest()
 {
+    m_poller->setInterest(int(m_descriptor), this, !m_paused, !m_writable);
+}
+
+void RawWebSocketTransport::socketReadable()
+{
+    if (m_paused || m_ended)
+        return; // a hang-up told while paused: met when reading resumes
     QByteArray &buffer = *m_readBuffer;
     const ssize_t got = ::recv(int(m_descriptor), buffer.data(), size_t(buffer.size()), 0);
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
@@ -219,7 +225,7 @@ template <typename Encode> bool RawWebSocketTransport::queue(qsizetype frameSize
         return false;
     encode(m_out);
     ++m_outFrames;
-    // Waiting for the kernel, the write notifier flushes; otherwise the iteration's end does.
+    // Waiting for the kernel, writability flushes; otherwise the iteration's end does.
     if (m_writable && !std::exchange(m_inBatch, true))
         m_batch->add(this);
     return true;
@@ -232,10 +238,12 @@ void RawWebSocketTransport::flushBatch()
         flush();
 }
 
-void RawWebSocketTransport::onWritable()
+void RawWebSocketTransport::socketWritable()
 {
+    if (m_writable || m_ended)
+        return; // not waiting for it (a hang-up is told as both)
     m_writable = true;
-    m_writeNotifier->setEnabled(false);
+    updateInterest();
     flush();
 }
 
@@ -244,14 +252,18 @@ void RawWebSocketTransport::flush()
     if (pendingBytes() > 0) {
         const ssize_t sent = ::send(int(m_descriptor), m_out.constData() + m_outSent,
             size_t(pendingBytes()), MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-            return; // broken: the read side reports the end
+        if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            // Broken. The read side reports the end, unless it is paused and would not.
+            if (m_paused)
+                end(kAbnormal, false);
+            return;
+        }
         m_outSent += std::max<ssize_t>(sent, 0);
     }
     if (pendingBytes() > 0) {
         // The kernel's buffer is full: what is left waits for it to drain.
         m_writable = false;
-        m_writeNotifier->setEnabled(true);
+        updateInterest();
         return;
     }
     // Given back: an idle connection holds no output buffer (a malloc per flush costs far less
@@ -275,13 +287,8 @@ void RawWebSocketTransport::end(quint16 code, bool flushFirst)
     m_ended = true;
     m_out = QByteArray();
     m_outSent = 0;
-    // Disabled before the descriptor closes (its number may come back at once), deleted later:
-    // we may be in the slot of one of them.
-    for (QSocketNotifier *notifier : { m_readNotifier, m_writeNotifier }) {
-        notifier->setEnabled(false);
-        notifier->deleteLater();
-    }
-    m_readNotifier = m_writeNotifier = nullptr;
+    // Unwatched before the descriptor closes: its number may come back at once.
+    m_poller->unwatch(int(m_descriptor), this);
     ::close(int(m_descriptor));
     m_descriptor = -1;
     // Later: the caller may be a slot of the connection that is about to hear of it.

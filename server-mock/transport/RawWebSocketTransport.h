@@ -8,10 +8,9 @@
 
 // Presence
 #include "server-mock/transport/ClientTransport.h"
+#include "server-mock/transport/SocketPoller.h"
 #include "server-mock/transport/TransportLimits.h"
 #include "server-mock/websocket/WebSocketFrameReader.h"
-
-class QSocketNotifier;
 
 namespace Presence::Server {
 
@@ -20,19 +19,19 @@ class WriteBatch;
 // ClientTransport on a connected, upgraded socket descriptor of our own: RFC 6455 framing by
 // server-mock/websocket, reads into one buffer shared by every connection of the loop. Frames
 // sent during an iteration gather in one output buffer and leave in one send() at its end
-// (WriteBatch); only what the kernel does not take waits, for the write notifier. Output is
+// (WriteBatch); only what the kernel does not take waits, for the socket to drain. Output is
 // bounded in bytes and frames, pongs included; past the bound the connection is dropped with
 // 4010 (slow consumer). A pong counts only when it answers our ping. An idle connection holds
 // no buffer of its own.
-class RawWebSocketTransport : public ClientTransport {
+class RawWebSocketTransport : public ClientTransport, private SocketPoller::Watcher {
     Q_OBJECT
 public:
     // Takes the descriptor. `early` holds bytes read after the upgrade request (a client may
-    // send its first frame at once). limits, readBuffer (the loop's shared scratch) and batch
-    // must outlive the transport.
+    // send its first frame at once). limits, readBuffer (the loop's shared scratch), poller and
+    // batch must outlive the transport.
     RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
-        const TransportLimits &limits, QByteArray *readBuffer, WriteBatch *batch,
-        QObject *parent = nullptr);
+        const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller,
+        WriteBatch *batch, QObject *parent = nullptr);
     ~RawWebSocketTransport() override;
 
     [[nodiscard]] QString peer() const override;
@@ -50,8 +49,10 @@ private:
     void flushBatch(); // WriteBatch: the iteration is over
     void leftBatch() { m_inBatch = false; } // WriteBatch: gone before flushing
 
-    void onReadable();
-    void onWritable();
+    void socketReadable() override;
+    void socketWritable() override;
+    // What the poller watches for: reads unless paused, writability while output waits.
+    void updateInterest();
     // Hands bytes to the frame reader and acts on what comes out; stops when paused or ended,
     // leaving the rest in `bytes`.
     void consume(std::span<char> &bytes);
@@ -59,7 +60,7 @@ private:
     // Adds a frame to the output, to leave at the end of the iteration; false when the output
     // would pass its bound.
     template <typename Encode> bool queue(qsizetype frameSize, Encode encode);
-    // Sends what it can of the output; the rest waits for the write notifier.
+    // Sends what it can of the output; the rest waits for the socket to drain.
     void flush();
     [[nodiscard]] qsizetype pendingBytes() const { return m_out.size() - m_outSent; }
     // The connection is over: descriptor closed, disconnected(code) said once (queued).
@@ -69,16 +70,15 @@ private:
     qintptr m_descriptor;
     const TransportLimits &m_limits;
     QByteArray *m_readBuffer;
+    SocketPoller *m_poller;
     WriteBatch *m_batch;
-    QSocketNotifier *m_readNotifier;
-    QSocketNotifier *m_writeNotifier;
     WebSocketFrameReader m_reader;
     QByteArray m_unread; // read but not yet consumed (reading paused in between)
     QByteArray m_out; // frames not yet taken by the kernel, from m_outSent on
     qsizetype m_outSent = 0;
     qsizetype m_outFrames = 0; // frames added since the output was last empty
     bool m_inBatch = false;
-    bool m_writable = true; // false while waiting for the write notifier
+    bool m_writable = true; // false while waiting for the kernel to take more
     bool m_paused = false;
     bool m_pingOutstanding = false;
     bool m_closeSent = false;

@@ -14,6 +14,7 @@
 
 // Presence
 #include "server-mock/transport/ListeningSocket.h"
+#include "server-mock/transport/SocketPoller.h"
 #include "server-mock/transport/TransportLimits.h"
 #include "server-mock/transport/WriteBatch.h"
 
@@ -72,6 +73,7 @@ private:
     std::unordered_map<qintptr, Pending> m_pending;
     QElapsedTimer m_clock;
     QTimer m_sweep;
+    SocketPoller m_poller; // every upgraded connection's socket
     QByteArray m_readBuffer; // one for every connection of this loop
     WriteBatch m_writeBatch; // one flush per iteration for every connection
 };

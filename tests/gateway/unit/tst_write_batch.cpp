@@ -13,6 +13,7 @@
 
 // Presence
 #include "server-mock/transport/RawWebSocketTransport.h"
+#include "server-mock/transport/SocketPoller.h"
 #include "server-mock/transport/WriteBatch.h"
 #include "server-mock/websocket/WebSocketFrameWriter.h"
 
@@ -62,6 +63,7 @@ private Q_SLOTS:
 private:
     TransportLimits m_limits;
     QByteArray m_readBuffer { 4096, Qt::Uninitialized };
+    SocketPoller m_poller;
 };
 
 void TestWriteBatch::framesOfOneIterationLeaveTogetherAtItsEnd()
@@ -69,7 +71,7 @@ void TestWriteBatch::framesOfOneIterationLeaveTogetherAtItsEnd()
     Pair pair;
     QVERIFY(pair.server >= 0);
     WriteBatch batch;
-    RawWebSocketTransport transport(pair.server, {}, m_limits, &m_readBuffer, &batch);
+    RawWebSocketTransport transport(pair.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
     transport.sendText(u"one"_s);
     transport.sendText(u"two"_s);
     transport.sendText(u"three"_s);
@@ -89,8 +91,8 @@ void TestWriteBatch::eachTransportIsFlushedOnce()
 {
     Pair first, second;
     WriteBatch batch;
-    RawWebSocketTransport a(first.server, {}, m_limits, &m_readBuffer, &batch);
-    RawWebSocketTransport b(second.server, {}, m_limits, &m_readBuffer, &batch);
+    RawWebSocketTransport a(first.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
+    RawWebSocketTransport b(second.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
     for (int i = 0; i < 10; ++i) {
         a.sendText(u"a"_s);
         b.sendText(u"b"_s);
@@ -106,7 +108,7 @@ void TestWriteBatch::transportGoneBeforeTheFlush()
     Pair pair;
     WriteBatch batch;
     auto transport = std::make_unique<RawWebSocketTransport>(
-        pair.server, QByteArray(), m_limits, &m_readBuffer, &batch);
+        pair.server, QByteArray(), m_limits, &m_readBuffer, &m_poller, &batch);
     transport->sendText(u"never sent"_s);
     transport.reset();
     QCOMPARE(batch.size(), std::size_t(0));
@@ -118,7 +120,8 @@ void TestWriteBatch::batchGoneBeforeItsTransports()
 {
     Pair pair;
     auto batch = std::make_unique<WriteBatch>();
-    RawWebSocketTransport transport(pair.server, {}, m_limits, &m_readBuffer, batch.get());
+    RawWebSocketTransport transport(
+        pair.server, {}, m_limits, &m_readBuffer, &m_poller, batch.get());
     transport.sendText(u"pending"_s);
     batch.reset(); // as when a gateway's members go before its connections
     // The transport's destructor must not reach the dead batch (ASan would say so).
@@ -128,7 +131,7 @@ void TestWriteBatch::writtenDuringAFlushJoinsTheNextBatch()
 {
     Pair pair;
     WriteBatch batch;
-    RawWebSocketTransport transport(pair.server, {}, m_limits, &m_readBuffer, &batch);
+    RawWebSocketTransport transport(pair.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
     transport.sendText(u"first"_s);
     batch.flush();
     QCOMPARE(readNow(pair.client), WebSocketFrameWriter::text("first"));
