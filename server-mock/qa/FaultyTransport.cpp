@@ -11,11 +11,7 @@ FaultyTransport::FaultyTransport(ClientTransport *inner, QObject *parent)
     , m_pausedByOwner(inner->isReadingPaused())
 {
     m_inner->setParent(this);
-    connect(m_inner, &ClientTransport::textReceived, this, &FaultyTransport::onText);
-    connect(m_inner, &ClientTransport::binaryReceived, this, &ClientTransport::binaryReceived);
-    connect(m_inner, &ClientTransport::pongReceived, this, &ClientTransport::pongReceived);
-    connect(m_inner, &ClientTransport::readingResumed, this, &ClientTransport::readingResumed);
-    connect(m_inner, &ClientTransport::disconnected, this, &ClientTransport::disconnected);
+    m_inner->setReceiver(this);
     m_outboxTimer.setSingleShot(true);
     connect(&m_outboxTimer, &QTimer::timeout, this, &FaultyTransport::writeDue);
 }
@@ -41,7 +37,7 @@ void FaultyTransport::setStalled(bool stalled)
     for (const QString &text : received) {
         if (m_ending)
             break;
-        Q_EMIT textReceived(text);
+        tellText(text);
     }
     if (!m_ending && !m_pausedByOwner)
         m_inner->setReadingPaused(false);
@@ -109,10 +105,10 @@ bool FaultyTransport::isReadingPaused() const
     return m_stalled || m_inner->isReadingPaused();
 }
 
-void FaultyTransport::onText(const QString &text)
+void FaultyTransport::transportText(const QString &text)
 {
     if (!m_stalled) {
-        Q_EMIT textReceived(text);
+        tellText(text);
         return;
     }
     constexpr qsizetype kMaxHeld = 10'000; // a peer that floods a stuck gateway goes

@@ -18,7 +18,7 @@ namespace Presence::Server {
 // reads nor writes anything (no pings, no pongs) until it is released, then catches up in
 // order: what it wrote, what it had read, then what waited in TCP. Everything else passes
 // through to the transport it decorates, which it adopts.
-class FaultyTransport : public ClientTransport {
+class FaultyTransport : public ClientTransport, private ClientTransport::Receiver {
     Q_OBJECT
 public:
     explicit FaultyTransport(ClientTransport *inner, QObject *parent = nullptr);
@@ -38,7 +38,11 @@ public:
     [[nodiscard]] bool isReadingPaused() const override;
 
 private:
-    void onText(const QString &text);
+    void transportText(const QString &text) override;
+    void transportBinary() override { tellBinary(); }
+    void transportPong() override { tellPong(); }
+    void transportReadingResumed() override { tellReadingResumed(); }
+    void transportClosed(quint16 closeCode) override { tellClosed(closeCode); }
     void writeDue();
 
     struct Queued {

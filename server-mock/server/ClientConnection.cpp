@@ -18,11 +18,13 @@ namespace Presence::Server {
 using namespace Protocol;
 
 ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
-    const GatewayConfig &config, DeadlineSweep *sweep, GatewayMetrics *metrics, QObject *parent)
+    const GatewayConfig &config, DeadlineSweep *sweep, Owner *owner, GatewayMetrics *metrics,
+    QObject *parent)
     : QObject(parent)
     , m_transport(transport)
     , m_id(id)
     , m_config(config)
+    , m_owner(owner)
     , m_metrics(metrics)
     , m_rateLimiter(
           config.maxFramesPerSecond, config.frameBurst, config.abuseDropLimit, config.abuseWindow)
@@ -37,21 +39,13 @@ ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
 void ClientConnection::attachTransport()
 {
     m_transport->setParent(this);
-    connect(m_transport, &ClientTransport::textReceived, this, &ClientConnection::handleText);
-    connect(
-        m_transport, &ClientTransport::binaryReceived, this, &ClientConnection::onBinaryMessage);
-    connect(m_transport, &ClientTransport::pongReceived, this, [this] { heard(); });
-    // Nothing was read while reading was paused: the peer's silence was ours.
-    connect(m_transport, &ClientTransport::readingResumed, this, [this] { heard(); });
-    connect(m_transport, &ClientTransport::disconnected, this,
-        &ClientConnection::onTransportDisconnected);
+    m_transport->setReceiver(this);
 }
 
 void ClientConnection::interposeTransport(ClientTransport *outer)
 {
     // May run while the old transport is handing us a frame: the rest of its frames then
-    // reach us through `outer`, in order.
-    m_transport->disconnect(this);
+    // reach us through `outer`, in order. `outer` took the old transport's receiver over.
     m_transport = outer;
     attachTransport();
 }
@@ -60,7 +54,7 @@ ClientConnection::~ClientConnection()
 {
     // The transport dies with us and says so; nothing may act on that from a half-destroyed
     // connection (or count it in the metrics of a gateway being destroyed).
-    m_transport->disconnect(this);
+    m_transport->setReceiver(nullptr);
 }
 
 QString ClientConnection::peer() const
@@ -183,7 +177,8 @@ void ClientConnection::handleText(const QString &text)
             error.code = ErrorCode::Unauthorized;
             closeWithError(error, CloseCode::Unauthorized);
         } else {
-            Q_EMIT helloReceived(std::get<Hello>(decoded.value()), envelope.value().ref);
+            if (m_owner)
+                m_owner->onHello(this, std::get<Hello>(decoded.value()), envelope.value().ref);
         }
         return;
     }
@@ -200,7 +195,8 @@ void ClientConnection::handleText(const QString &text)
             { ErrorCode::BadRequest, u"hello: already authenticated"_s, envelope.value().ref });
         return;
     }
-    Q_EMIT requestReceived(decoded.value(), envelope.value().ref);
+    if (m_owner)
+        m_owner->onRequest(this, decoded.value(), envelope.value().ref);
 }
 
 void ClientConnection::onBinaryMessage()
@@ -277,7 +273,8 @@ void ClientConnection::onTransportDisconnected(quint16 closeCode)
     // Nothing is left to wait for; the sweep may go before we do.
     setDue(DeadlineSweep::Clock::time_point::max());
     leaveSweep();
-    Q_EMIT disconnected();
+    if (m_owner)
+        m_owner->onDisconnected(this);
 }
 
 } // namespace Presence::Server

@@ -13,10 +13,10 @@
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/RateLimiter.h"
+#include "server-mock/transport/ClientTransport.h"
 
 namespace Presence::Server {
 
-class ClientTransport;
 class GatewayMetrics;
 
 // One client's WebSocket as the gateway sees it: the rules the protocol puts on a connection
@@ -24,15 +24,35 @@ class GatewayMetrics;
 // ClientTransport that carries the frames. What requests mean is the Gateway's business; this
 // class only hands them over. Its deadlines (hello, ping, silence, close) are kept by the
 // gateway's one DeadlineSweep, not by timers of its own.
-class ClientConnection : public QObject, private DeadlineSweep::Member {
+class ClientConnection : public QObject,
+                         private DeadlineSweep::Member,
+                         private ClientTransport::Receiver {
     Q_OBJECT
 public:
     enum class State { AwaitingHello, Authenticated, Closing };
 
+    // Hears what the peer asks, and that it is gone: the Gateway. A plain interface rather
+    // than signals, for the memory of a connection (see ClientTransport::Receiver).
+    class Owner {
+    public:
+        virtual void onHello(ClientConnection *connection, const Protocol::Hello &hello,
+            const std::optional<QString> &ref)
+            = 0;
+        virtual void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
+            const std::optional<QString> &ref)
+            = 0;
+        // Told once; the owner may delete the connection (later, not from inside the call).
+        virtual void onDisconnected(ClientConnection *connection) = 0;
+
+    protected:
+        virtual ~Owner() = default;
+    };
+
     // Adopts transport. config and sweep must outlive the connection's life as a peer (until
-    // disconnected()); metrics, when given, must outlive the connection.
+    // the owner hears onDisconnected()); metrics, when given, must outlive the connection.
     ClientConnection(ClientTransport *transport, ConnectionId id, const GatewayConfig &config,
-        DeadlineSweep *sweep, GatewayMetrics *metrics = nullptr, QObject *parent = nullptr);
+        DeadlineSweep *sweep, Owner *owner, GatewayMetrics *metrics = nullptr,
+        QObject *parent = nullptr);
     ~ClientConnection() override;
 
     [[nodiscard]] ConnectionId id() const { return m_id; }
@@ -58,14 +78,18 @@ public:
     // Drops the TCP connection at once: no close frame, as a crash or a lost network would.
     void abortAbruptly();
 
-Q_SIGNALS:
-    void helloReceived(const Presence::Protocol::Hello &hello, const std::optional<QString> &ref);
-    void requestReceived(
-        const Presence::Protocol::ClientMessage &request, const std::optional<QString> &ref);
-    void disconnected();
+    // Nobody (nullptr) hears nothing more: an owner that goes first says so.
+    void setOwner(Owner *owner) { m_owner = owner; }
 
 private:
     void attachTransport();
+    // ClientTransport::Receiver
+    void transportText(const QString &text) override { handleText(text); }
+    void transportBinary() override { onBinaryMessage(); }
+    void transportPong() override { heard(); }
+    // Nothing was read while reading was paused: the peer's silence was ours.
+    void transportReadingResumed() override { heard(); }
+    void transportClosed(quint16 closeCode) override { onTransportDisconnected(closeCode); }
     void onBinaryMessage();
     bool admitFrame();
     void heard();
@@ -78,6 +102,7 @@ private:
     ClientTransport *m_transport;
     ConnectionId m_id;
     const GatewayConfig &m_config; // the gateway's: one copy for every connection
+    Owner *m_owner;
     GatewayMetrics *m_metrics;
     State m_state = State::AwaitingHello;
     QString m_userId;

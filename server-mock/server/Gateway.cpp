@@ -51,7 +51,7 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
         qCWarning(lcGateway) << m_connections.count()
                              << "connections did not acknowledge the shutdown in time";
         for (ClientConnection *connection : m_connections.all())
-            connection->disconnect(this);
+            connection->setOwner(nullptr);
         m_connections.clear();
         Q_EMIT shutdownFinished();
     });
@@ -62,7 +62,7 @@ Gateway::~Gateway()
     // Connections die with us; their disconnected() must not reach a half-destroyed gateway.
     const QList<ClientConnection *> connections = m_connections.all().values();
     for (ClientConnection *connection : connections)
-        connection->disconnect(this);
+        connection->setOwner(nullptr);
     // Before the members they use (metrics, registry) go: children outlive members.
     m_connections.clear();
     qDeleteAll(connections);
@@ -219,19 +219,10 @@ void Gateway::onNewConnection()
 void Gateway::addConnection(ClientTransport *transport)
 {
     const ConnectionId id = m_connections.nextId();
-    auto *connection = new ClientConnection(transport, id, m_config, &m_sweep, &m_metrics, this);
+    auto *connection
+        = new ClientConnection(transport, id, m_config, &m_sweep, this, &m_metrics, this);
     m_connections.add(connection);
     qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
-    connect(connection, &ClientConnection::helloReceived, this,
-        [this, connection](const Hello &hello, const std::optional<QString> &ref) {
-            onHello(connection, hello, ref);
-        });
-    connect(connection, &ClientConnection::requestReceived, this,
-        [this, connection](const ClientMessage &request, const std::optional<QString> &ref) {
-            onRequest(connection, request, ref);
-        });
-    connect(connection, &ClientConnection::disconnected, this,
-        [this, connection] { onDisconnected(connection); });
     Q_EMIT connectionCountChanged(connectionCount());
 }
 

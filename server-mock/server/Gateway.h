@@ -19,6 +19,7 @@
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/ChatRelay.h"
+#include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/ConnectionRegistry.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/GatewayMetrics.h"
@@ -32,7 +33,6 @@ class QWebSocketCorsAuthenticator;
 
 namespace Presence::Server {
 
-class ClientConnection;
 class ClientTransport;
 class WebSocketAcceptor;
 
@@ -40,7 +40,7 @@ class WebSocketAcceptor;
 // the user directory, hands their requests to the part that answers them (PresenceFanout for
 // presence, ChatRelay for chat), and shuts down cleanly. Who is connected is kept by a
 // ConnectionRegistry. QA (faults, simulated users) acts from outside through the seams below.
-class Gateway : public QObject {
+class Gateway : public QObject, private ClientConnection::Owner {
     Q_OBJECT
 public:
     // Takes ownership of the stores, which the composition root chose (memory or Redis).
@@ -106,11 +106,12 @@ private:
     // A client's WebSocket is open, from either transport: it becomes a connection.
     void addConnection(ClientTransport *transport);
     void onOriginCheck(QWebSocketCorsAuthenticator *authenticator);
+    // ClientConnection::Owner
     void onHello(ClientConnection *connection, const Protocol::Hello &hello,
-        const std::optional<QString> &ref);
+        const std::optional<QString> &ref) override;
     void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
-        const std::optional<QString> &ref);
-    void onDisconnected(ClientConnection *connection);
+        const std::optional<QString> &ref) override;
+    void onDisconnected(ClientConnection *connection) override;
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
     // The TCP socket a handshake came on, kept from accept time: QWebSocket does not expose

@@ -9,11 +9,32 @@ namespace Presence::Server {
 // What a ClientConnection needs of its WebSocket, and nothing more: text frames both ways,
 // ping and pong, close with a code, abort, and pausing reads. The protocol's rules (hello,
 // heartbeat, limits) stay in ClientConnection; framing and sockets stay behind this seam, so a
-// transport can be swapped (Qt's QWebSocket today) or decorated (qa/FaultyTransport).
+// transport can be swapped (Qt's QWebSocket, kept for comparison) or decorated
+// (qa/FaultyTransport).
 class ClientTransport : public QObject {
     Q_OBJECT
 public:
+    // Hears what the peer does: the one that adopted the transport. A plain interface, not
+    // signals: five signal connections cost each connection about 700 bytes (heaptrack).
+    class Receiver {
+    public:
+        virtual void transportText(const QString &text) = 0;
+        virtual void transportBinary() = 0;
+        // Only a pong that answers our ping.
+        virtual void transportPong() = 0;
+        virtual void transportReadingResumed() = 0;
+        // The connection ended: the close code the peer sent or answered with, 1006 when it
+        // ended without a close handshake. Told once.
+        virtual void transportClosed(quint16 closeCode) = 0;
+
+    protected:
+        virtual ~Receiver() = default;
+    };
+
     using QObject::QObject;
+
+    // Nobody (nullptr) hears nothing; a receiver must set nullptr before it goes.
+    void setReceiver(Receiver *receiver) { m_receiver = receiver; }
 
     // address:port of the peer, for logs and the admin API.
     [[nodiscard]] virtual QString peer() const = 0;
@@ -33,14 +54,35 @@ public:
     virtual void setReadingPaused(bool paused) = 0;
     [[nodiscard]] virtual bool isReadingPaused() const = 0;
 
-Q_SIGNALS:
-    void textReceived(const QString &text);
-    void binaryReceived();
-    void pongReceived();
-    void readingResumed();
-    // The connection ended: the close code the peer sent or answered with, 1006 when it ended
-    // without a close handshake. Said once.
-    void disconnected(quint16 closeCode);
+protected:
+    void tellText(const QString &text)
+    {
+        if (m_receiver)
+            m_receiver->transportText(text);
+    }
+    void tellBinary()
+    {
+        if (m_receiver)
+            m_receiver->transportBinary();
+    }
+    void tellPong()
+    {
+        if (m_receiver)
+            m_receiver->transportPong();
+    }
+    void tellReadingResumed()
+    {
+        if (m_receiver)
+            m_receiver->transportReadingResumed();
+    }
+    void tellClosed(quint16 closeCode)
+    {
+        if (m_receiver)
+            m_receiver->transportClosed(closeCode);
+    }
+
+private:
+    Receiver *m_receiver = nullptr;
 };
 
 } // namespace Presence::Server

@@ -19,10 +19,10 @@ QtWebSocketTransport::QtWebSocketTransport(
     m_socket->setMaxAllowedIncomingFrameSize(quint64(maxFrameBytes));
     m_socket->setMaxAllowedIncomingMessageSize(quint64(maxFrameBytes));
 
-    connect(m_socket, &QWebSocket::textMessageReceived, this, &ClientTransport::textReceived);
-    connect(
-        m_socket, &QWebSocket::binaryMessageReceived, this, [this] { Q_EMIT binaryReceived(); });
-    connect(m_socket, &QWebSocket::pong, this, [this] { Q_EMIT pongReceived(); });
+    connect(m_socket, &QWebSocket::textMessageReceived, this,
+        [this](const QString &text) { tellText(text); });
+    connect(m_socket, &QWebSocket::binaryMessageReceived, this, [this] { tellBinary(); });
+    connect(m_socket, &QWebSocket::pong, this, [this] { tellPong(); });
     connect(m_socket, &QWebSocket::disconnected, this, &QtWebSocketTransport::onDisconnected);
     connect(m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState state) {
         m_closeHandshake = m_closeHandshake || state == QAbstractSocket::ClosingState;
@@ -99,7 +99,7 @@ void QtWebSocketTransport::setReadingPaused(bool paused)
     const QPointer<QTcpSocket> tcp = m_tcp;
     if (!unpause())
         return;
-    Q_EMIT readingResumed();
+    tellReadingResumed();
     // What waited in the TCP socket: the peer sends nothing more for being answered late, so
     // nothing else would make the QWebSocket read it.
     if (tcp && tcp->bytesAvailable() > 0)
@@ -127,9 +127,8 @@ void QtWebSocketTransport::onDisconnected()
         return;
     m_reported = true;
     // QWebSocket reports 1000 after an abrupt end too: no close frame either way is 1006.
-    Q_EMIT disconnected(m_closeHandshake
-            ? quint16(m_socket->closeCode())
-            : quint16(QWebSocketProtocol::CloseCodeAbnormalDisconnection));
+    tellClosed(m_closeHandshake ? quint16(m_socket->closeCode())
+                                : quint16(QWebSocketProtocol::CloseCodeAbnormalDisconnection));
 }
 
 } // namespace Presence::Server

@@ -131,7 +131,7 @@ void RawWebSocketTransport::setReadingPaused(bool paused)
     updateInterest();
     if (paused)
         return;
-    Q_EMIT readingResumed();
+    tellReadingResumed();
     if (!m_unread.isEmpty())
         consumeUnread();
 }
@@ -181,11 +181,11 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
         switch (event.kind) {
         case Event::Text:
             if (!m_closeReceived)
-                Q_EMIT textReceived(QString::fromUtf8(event.payload));
+                tellText(QString::fromUtf8(event.payload));
             break;
         case Event::Binary:
             if (!m_closeReceived)
-                Q_EMIT binaryReceived();
+                tellBinary();
             break;
         case Event::Ping:
             if (!m_closeSent
@@ -198,7 +198,7 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
             // Only an answer to our ping shows the peer alive: unsolicited pongs cost a silent
             // peer nothing and would keep it open for ever.
             if (std::exchange(m_pingOutstanding, false))
-                Q_EMIT pongReceived();
+                tellPong();
             break;
         case Event::Close:
             m_closeReceived = true;
@@ -293,7 +293,7 @@ void RawWebSocketTransport::end(quint16 code, bool flushFirst)
     m_descriptor = -1;
     // Later: the caller may be a slot of the connection that is about to hear of it.
     QMetaObject::invokeMethod(
-        this, [this, code] { Q_EMIT disconnected(code); }, Qt::QueuedConnection);
+        this, [this, code] { tellClosed(code); }, Qt::QueuedConnection);
 }
 
 } // namespace Presence::Server

@@ -7,10 +7,10 @@
 
 // Qt
 #include <QElapsedTimer>
-#include <QSignalSpy>
 #include <QTest>
 
 // Presence
+#include "RecordingReceiver.h"
 #include "server-mock/qa/FaultyTransport.h"
 
 using namespace Qt::StringLiterals;
@@ -20,7 +20,7 @@ using Presence::Server::FaultyTransport;
 
 namespace {
 
-// Remembers what it was asked to do, in order; the test plays the peer through its signals.
+// Remembers what it was asked to do, in order; the test plays the peer through peer*().
 class RecordingTransport : public ClientTransport {
 public:
     QStringList calls;
@@ -43,21 +43,23 @@ public:
         paused = pause;
         calls << (pause ? u"pause"_s : u"resume"_s);
         if (!pause)
-            Q_EMIT readingResumed();
+            tellReadingResumed();
     }
     [[nodiscard]] bool isReadingPaused() const override { return paused; }
+
+    void peerText(const QString &text) { tellText(text); }
+    void peerClosed(quint16 code) { tellClosed(code); }
 };
 
 struct Pair {
     RecordingTransport *inner = new RecordingTransport;
     FaultyTransport outer { inner };
-    QStringList received;
+    RecordingReceiver receiver;
+    const QStringList &received = receiver.texts;
 
-    Pair()
-    {
-        QObject::connect(&outer, &ClientTransport::textReceived, &outer,
-            [this](const QString &text) { received << text; });
-    }
+    Pair() { outer.setReceiver(&receiver); }
+    Pair(const Pair &) = delete;
+    Pair &operator=(const Pair &) = delete;
 };
 
 } // namespace
@@ -81,14 +83,11 @@ void TestFaultyTransport::passesThroughWithoutFaults()
     QCOMPARE(pair.inner->parent(), &pair.outer); // adopted
     pair.outer.sendText(u"a"_s);
     pair.outer.ping();
-    Q_EMIT pair.inner->textReceived(u"in"_s);
-    QSignalSpy ended(&pair.outer, &ClientTransport::disconnected);
-    QVERIFY(ended.isValid());
-    Q_EMIT pair.inner->disconnected(1006);
+    pair.inner->peerText(u"in"_s);
+    pair.inner->peerClosed(1006);
     QCOMPARE(pair.inner->calls, (QStringList { u"send a"_s, u"ping"_s }));
     QCOMPARE(pair.received, QStringList { u"in"_s });
-    QCOMPARE(ended.count(), 1);
-    QCOMPARE(ended.at(0).at(0).value<quint16>(), quint16(1006));
+    QCOMPARE(pair.receiver.closed, QList<quint16> { 1006 });
 }
 
 void TestFaultyTransport::delayKeepsTheOrder()
@@ -116,7 +115,7 @@ void TestFaultyTransport::stallHoldsWritesPingsAndReads()
     pair.outer.sendText(u"welcome"_s);
     pair.outer.ping();
     // Read just before the pause took hold: held too.
-    Q_EMIT pair.inner->textReceived(u"subscribe"_s);
+    pair.inner->peerText(u"subscribe"_s);
     QCoreApplication::processEvents();
     QCOMPARE(pair.inner->calls, QStringList { u"pause"_s });
     QVERIFY(pair.received.isEmpty());
@@ -125,25 +124,23 @@ void TestFaultyTransport::stallHoldsWritesPingsAndReads()
 void TestFaultyTransport::releaseCatchesUpInOrder()
 {
     Pair pair;
-    QSignalSpy resumed(&pair.outer, &ClientTransport::readingResumed);
-    QVERIFY(resumed.isValid());
     pair.outer.setStalled(true);
     pair.outer.sendText(u"welcome"_s);
-    Q_EMIT pair.inner->textReceived(u"a"_s);
-    Q_EMIT pair.inner->textReceived(u"b"_s);
+    pair.inner->peerText(u"a"_s);
+    pair.inner->peerText(u"b"_s);
     // The order a stuck process would show: its own writes, then what it had read, then
     // reading again (what waits in TCP).
     QStringList order;
-    connect(&pair.outer, &ClientTransport::textReceived, &pair.outer, [&](const QString &text) {
+    pair.receiver.onText = [&](const QString &text) {
         order << u"received "_s + text + u" after "_s + pair.inner->calls.join(u", "_s);
-    });
+    };
     pair.outer.setStalled(false);
     QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"send welcome"_s, u"resume"_s }));
     QCOMPARE(pair.received, (QStringList { u"a"_s, u"b"_s }));
     QCOMPARE(order,
         (QStringList { u"received a after pause, send welcome"_s,
             u"received b after pause, send welcome"_s }));
-    QCOMPARE(resumed.count(), 1);
+    QCOMPARE(pair.receiver.resumed, 1);
     QVERIFY(!pair.outer.isReadingPaused());
 }
 
@@ -163,9 +160,9 @@ void TestFaultyTransport::floodOfAStalledTransportAborts()
     Pair pair;
     pair.outer.setStalled(true);
     for (int i = 0; i < 10'000; ++i)
-        Q_EMIT pair.inner->textReceived(u"x"_s);
+        pair.inner->peerText(u"x"_s);
     QCOMPARE(pair.inner->calls, QStringList { u"pause"_s });
-    Q_EMIT pair.inner->textReceived(u"one too many"_s);
+    pair.inner->peerText(u"one too many"_s);
     QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"abort"_s }));
 }
 
