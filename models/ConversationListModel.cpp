@@ -105,6 +105,9 @@ bool ConversationListModel::goesBefore(const ConversationSummary &a, const Conve
         return aUnread;
     if (a.last.ts != b.last.ts)
         return a.last.ts > b.last.ts;
+    // The same millisecond: the one that came in later, as the gateway orders them too.
+    if (a.activity != b.activity)
+        return a.activity > b.activity;
     return a.friendId < b.friendId;
 }
 
@@ -113,12 +116,16 @@ void ConversationListModel::setConversations(const QList<ConversationSummary> &c
     beginResetModel();
     m_rows.clear();
     m_rowOf.clear();
+    // Newest activity first: the first gets the largest number.
+    const quint64 newest = m_activity + quint64(conversations.size());
+    m_activity = newest;
     for (const ConversationSummary &summary : conversations) {
         if (summary.friendId.isEmpty() || m_rowOf.contains(summary.friendId))
             continue;
         m_rowOf.insert(summary.friendId, int(m_rows.size()));
         m_rows.append(summary);
         m_rows.last().unread = std::max(0, summary.unread);
+        m_rows.last().activity = newest - quint64(m_rows.size()) + 1;
     }
     std::stable_sort(m_rows.begin(), m_rows.end(), &ConversationListModel::goesBefore);
     reindex(0, int(m_rows.size()) - 1);
@@ -132,7 +139,7 @@ void ConversationListModel::noteMessage(const QString &friendId, const ChatMessa
         return;
     const auto it = m_rowOf.constFind(friendId);
     if (it == m_rowOf.constEnd()) {
-        ConversationSummary summary { friendId, message, 0 };
+        ConversationSummary summary { friendId, message, 0, ++m_activity };
         // Where it goes in the order, inserted there directly.
         const auto at = std::lower_bound(
             m_rows.cbegin(), m_rows.cend(), summary, &ConversationListModel::goesBefore);
@@ -148,6 +155,7 @@ void ConversationListModel::noteMessage(const QString &friendId, const ChatMessa
     if (held.last.id == message.id || message.ts < held.last.ts)
         return;
     held.last = message;
+    held.activity = ++m_activity;
     const int row = place(*it);
     const QModelIndex at = index(row);
     Q_EMIT dataChanged(at, at, { LastIdRole, LastTextRole, LastFromSelfRole, LastTimestampRole });

@@ -21,10 +21,15 @@ struct ConversationSummary {
     QString friendId;
     ChatMessageRecord last; // id, from, text, ts
     int unread = 0;
+    // When its latest message came in among the others' (larger is later), numbered by the
+    // model: the order of the list it was given, then of noteMessage(). Times are whole
+    // milliseconds; this tells two in the same one apart.
+    quint64 activity = 0;
 };
 
 // The chats, most pressing first: conversations with unread messages, then the others, each
-// group by last activity (newest first), ties by friend id. It knows nothing about sockets:
+// group by last activity (newest first; in the same millisecond, the later taken by the
+// gateway: the order of its list, then of the messages noted). It knows nothing about sockets:
 // whoever holds the session feeds it the gateway's list, new messages and unread counts.
 //
 // Names and presence come from the friend list (when given one), so a row shows what the
@@ -57,7 +62,8 @@ public:
     void setSelfId(const QString &id);
     [[nodiscard]] const QString &selfId() const { return m_selfId; }
 
-    // Replaces the list (the gateway's answer; duplicates keep the first).
+    // Replaces the list (the gateway's answer, newest activity first; duplicates keep the
+    // first).
     void setConversations(const QList<ConversationSummary> &conversations);
     // A message of the conversation with `friendId` was taken by the gateway: it becomes the
     // latest unless one held is later. Adds the conversation when it is new. Unread counts are
@@ -91,6 +97,7 @@ private:
     QString m_selfId;
     QList<ConversationSummary> m_rows;
     QHash<QString, int> m_rowOf;
+    quint64 m_activity = 0; // the latest ConversationSummary::activity given
     int m_totalUnread = 0;
 };
 

@@ -28,6 +28,7 @@
 #include "models/ChatModel.h"
 #include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
+#include "server-mock/chat/MemoryChatStore.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
@@ -41,6 +42,7 @@ using Presence::Models::ChatMessageRecord;
 using Presence::Models::ConversationListModel;
 using Presence::Models::FriendListModel;
 using Presence::Server::Gateway;
+using Presence::Server::MemoryChatStore;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Session::SessionModelBridge;
@@ -69,9 +71,19 @@ ChatMessageRecord record(const QString &id, const QString &from, qint64 ts, cons
     return message;
 }
 
+// The friends of the chats, top to bottom.
+QStringList orderOf(const ConversationListModel &list)
+{
+    QStringList ids;
+    for (int row = 0; row < list.rowCount(); ++row)
+        ids.append(list.at(row).friendId);
+    return ids;
+}
+
 // A client without widgets.
 struct Headless : ClientFixture {
     Headless(const QUrl &url, const QString &id) { signIn(url, id); }
+    [[nodiscard]] QStringList order() const { return orderOf(*chat.conversationList()); }
 };
 
 // alice's window, wired as the application wires it.
@@ -82,13 +94,7 @@ struct Window : WindowFixture {
     }
     [[nodiscard]] bool waitOnline() const { return WindowFixture::waitOnline(2); }
     [[nodiscard]] ConversationListModel *list() const { return chat.conversationList(); }
-    [[nodiscard]] QStringList order() const
-    {
-        QStringList ids;
-        for (int row = 0; row < list()->rowCount(); ++row)
-            ids.append(list()->at(row).friendId);
-        return ids;
-    }
+    [[nodiscard]] QStringList order() const { return orderOf(*list()); }
 };
 
 // How many pixels of `image` are (nearly) `color`.
@@ -126,6 +132,7 @@ private Q_SLOTS:
     void badgeIsPaintedFromThePalette();
     void paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne();
     void newMessagesFillTheChatsTabLive();
+    void messagesInTheSameMillisecondKeepTheOrderTheyCameIn();
     void unreadSurvivesARestartAndFollowsAcrossDevices();
     void messagesAreReadAsTheyComeOnScreen();
     void altUpAndDownStepThroughTheChatsShown();
@@ -282,6 +289,40 @@ void TestChatsPane::newMessagesFillTheChatsTabLive()
                  .toBool());
 }
 
+void TestChatsPane::messagesInTheSameMillisecondKeepTheOrderTheyCameIn()
+{
+    // The gateway's clock stands still: every message has the time of the one before, as two
+    // sent within a millisecond have. The chat written to last still goes on top, live and in
+    // the list a fresh client gets.
+    m_gateway = startGateway(population(), testConfig(), nullptr,
+        new MemoryChatStore(
+            MemoryChatStore::kDefaultCapacity, [] { return qint64(1773500000000); }));
+    QVERIFY(m_gateway);
+    Headless alice(m_gateway->url(), u"alice"_s);
+    Headless bob(m_gateway->url(), u"bob"_s);
+    Headless dave(m_gateway->url(), u"dave"_s);
+    QVERIFY(alice.waitOnline());
+    QVERIFY(bob.waitOnline());
+    QVERIFY(dave.waitOnline());
+
+    QVERIFY(bob.chat.send(u"alice"_s, u"one"_s) == std::nullopt);
+    QTRY_COMPARE(alice.order(), QStringList { u"bob"_s });
+    QVERIFY(dave.chat.send(u"alice"_s, u"two"_s) == std::nullopt);
+    QTRY_COMPARE(alice.chat.conversationList()->rowCount(), 2);
+    QCOMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+    QVERIFY(bob.chat.send(u"alice"_s, u"three"_s) == std::nullopt);
+    QTRY_COMPARE(alice.chat.conversationList()->unread(u"bob"_s), 2);
+    QCOMPARE(alice.order(), (QStringList { u"bob"_s, u"dave"_s }));
+    QVERIFY(dave.chat.send(u"alice"_s, u"four"_s) == std::nullopt);
+    QTRY_COMPARE(alice.chat.conversationList()->unread(u"dave"_s), 2);
+    QCOMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+
+    Headless phone(m_gateway->url(), u"alice"_s);
+    QVERIFY(phone.waitOnline());
+    QTRY_COMPARE(phone.chat.conversationList()->rowCount(), 2);
+    QCOMPARE(phone.order(), (QStringList { u"dave"_s, u"bob"_s }));
+}
+
 void TestChatsPane::unreadSurvivesARestartAndFollowsAcrossDevices()
 {
     m_gateway = startGateway(population());
@@ -413,13 +454,16 @@ void TestChatsPane::altUpAndDownStepThroughTheChatsShown()
     QTRY_COMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
 
     // The Friends list (hidden) has Bob above Dave; the Chats tab shows Dave above Bob, and
-    // that is the order the keys follow.
+    // that is the order the keys follow. Each chat is read before the next key: a read
+    // can move a row, and the keys follow the order the user sees.
     alice.window.openChat(u"bob"_s);
     Presence::Ui::ChatPane *chat = alice.window.chatPane();
-    QTRY_COMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+    QTRY_COMPARE(alice.list()->unread(u"bob"_s), 0);
+    QCOMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
     QTest::keyClick(chat->input(), Qt::Key_Up, Qt::AltModifier);
     QTRY_COMPARE(chat->friendId(), u"dave"_s);
-    QTRY_COMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
+    QTRY_COMPARE(alice.list()->unread(u"dave"_s), 0);
+    QCOMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
     QTest::keyClick(chat->input(), Qt::Key_Down, Qt::AltModifier);
     QTRY_COMPARE(chat->friendId(), u"bob"_s);
     QCOMPARE(alice.window.chatsPane()

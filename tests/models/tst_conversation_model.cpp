@@ -120,6 +120,35 @@ private Q_SLOTS:
         QCOMPARE(resets.size(), 0);
     }
 
+    void theSameMillisecondGoesByWhatCameInLater()
+    {
+        // Times are whole milliseconds: two messages in one still came one after the other,
+        // and the later one's chat goes above, live as in the gateway's list.
+        Scene scene;
+        scene.model.noteMessage(u"bob"_s, message(u"b1"_s, u"bob"_s, 1000));
+        scene.model.noteMessage(u"dee"_s, message(u"d1"_s, u"dee"_s, 1000));
+        QCOMPARE(order(scene.model), (QStringList { u"dee"_s, u"bob"_s }));
+        scene.model.noteMessage(u"ada"_s, message(u"a1"_s, u"ada"_s, 1000));
+        QCOMPARE(order(scene.model), (QStringList { u"ada"_s, u"dee"_s, u"bob"_s }));
+        scene.model.noteMessage(u"bob"_s, message(u"b2"_s, u"bob"_s, 1000));
+        QCOMPARE(order(scene.model), (QStringList { u"bob"_s, u"ada"_s, u"dee"_s }));
+        // An unread count is no news: read again, Dee goes back below the others.
+        scene.model.setUnread(u"dee"_s, 1);
+        QCOMPARE(order(scene.model), (QStringList { u"dee"_s, u"bob"_s, u"ada"_s }));
+        scene.model.setUnread(u"dee"_s, 0);
+        QCOMPARE(order(scene.model), (QStringList { u"bob"_s, u"ada"_s, u"dee"_s }));
+
+        // The gateway lists the newest activity first: that order stands for equal times.
+        scene.model.setConversations({
+            { u"cy"_s, message(u"c1"_s, u"cy"_s, 1000), 0 },
+            { u"dee"_s, message(u"d1"_s, u"dee"_s, 1000), 0 },
+            { u"ada"_s, message(u"a1"_s, u"ada"_s, 1000), 0 },
+        });
+        QCOMPARE(order(scene.model), (QStringList { u"cy"_s, u"dee"_s, u"ada"_s }));
+        scene.model.noteMessage(u"ada"_s, message(u"a2"_s, u"me"_s, 1000));
+        QCOMPARE(order(scene.model), (QStringList { u"ada"_s, u"cy"_s, u"dee"_s }));
+    }
+
     void unreadMovesTheRowAndCountsInTheTotal()
     {
         Scene scene;
