@@ -67,7 +67,12 @@ trap 'stop_gateway; rm -rf "$work"' EXIT
 start_gateway() {
     local kind=$1 users=$2 log=$3
     if [[ $kind == ours ]]; then
-        "$ours_bin" --users "$users" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
+        # Ours makes the same population itself (same generator and seed): the freed memory of
+        # a parsed users file stays resident and new connections reuse it, so its RSS per
+        # connection would read several times too low.
+        local population=(--users "$users")
+        [[ -z ${generated[$users]:-} ]] || read -ra population <<<"${generated[$users]}"
+        "$ours_bin" "${population[@]}" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
     else
         node "$peer_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 &
     fi
@@ -82,7 +87,9 @@ start_gateway() {
 }
 
 # make_users COUNT FRIENDS FILE: a generated population (the gateway's own generator, seed 1).
+declare -A generated # users file -> the options that generate it again
 make_users() {
+    generated[$3]="--generate $1 --friends $2 --seed 1"
     local log="$work/generate.log"
     "$ours_bin" --generate "$1" --friends "$2" --seed 1 --dump-users "$3" --listen 127.0.0.1:0 \
         >"$log" 2>&1 &
