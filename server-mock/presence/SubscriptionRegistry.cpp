@@ -1,48 +1,100 @@
 #include "server-mock/presence/SubscriptionRegistry.h"
 
+// C++
+#include <algorithm>
+
 namespace Presence::Server {
+
+namespace {
+
+// Inserts value into the sorted vector; false when it was there.
+template <typename T> bool insertSorted(std::vector<T> &values, T value)
+{
+    const auto at = std::lower_bound(values.begin(), values.end(), value);
+    if (at != values.end() && *at == value)
+        return false;
+    values.insert(at, value);
+    return true;
+}
+
+// Erases value from the sorted vector; false when it was not there.
+template <typename T> bool eraseSorted(std::vector<T> &values, T value)
+{
+    const auto at = std::lower_bound(values.begin(), values.end(), value);
+    if (at == values.end() || *at != value)
+        return false;
+    values.erase(at);
+    return true;
+}
+
+} // namespace
+
+std::optional<SubscriptionRegistry::UserIndex> SubscriptionRegistry::indexOf(
+    const QString &userId) const
+{
+    const auto it = m_indexes.constFind(userId);
+    if (it == m_indexes.constEnd())
+        return std::nullopt;
+    return *it;
+}
 
 bool SubscriptionRegistry::add(ConnectionId connection, const QString &userId)
 {
-    QSet<QString> &subscriptions = m_subscriptions[connection];
-    if (subscriptions.contains(userId))
+    UserIndex user;
+    if (const auto known = indexOf(userId)) {
+        user = *known;
+    } else {
+        user = UserIndex(m_ids.size());
+        m_indexes.insert(userId, user);
+        m_ids.append(userId);
+        m_watchers.emplace_back();
+    }
+    if (!insertSorted(m_subscriptions[connection], user))
         return false;
-    subscriptions.insert(userId);
-    QSet<ConnectionId> &watchers = m_watchers[userId];
-    watchers.insert(connection);
-    if (watchers.size() == 1)
+    std::vector<ConnectionId> &watchers = m_watchers[user];
+    insertSorted(watchers, connection);
+    if (watchers.size() == 1) {
+        ++m_watchedUsers;
         Q_EMIT userWatched(userId);
+    }
     return true;
 }
 
 void SubscriptionRegistry::remove(ConnectionId connection, const QString &userId)
 {
+    if (const auto user = indexOf(userId))
+        remove(connection, *user);
+}
+
+void SubscriptionRegistry::remove(ConnectionId connection, UserIndex user)
+{
     const auto subscriptions = m_subscriptions.find(connection);
-    if (subscriptions == m_subscriptions.end() || !subscriptions->remove(userId))
+    if (subscriptions == m_subscriptions.end() || !eraseSorted(*subscriptions, user))
         return;
-    if (subscriptions->isEmpty())
+    if (subscriptions->empty())
         m_subscriptions.erase(subscriptions);
-    const auto watchers = m_watchers.find(userId);
-    if (watchers == m_watchers.end())
-        return;
-    watchers->remove(connection);
-    if (watchers->isEmpty()) {
-        m_watchers.erase(watchers);
-        Q_EMIT userUnwatched(userId);
+    std::vector<ConnectionId> &watchers = m_watchers[user];
+    eraseSorted(watchers, connection);
+    if (watchers.empty()) {
+        watchers.shrink_to_fit(); // a user nobody watches holds nothing
+        --m_watchedUsers;
+        Q_EMIT userUnwatched(m_ids.at(user));
     }
 }
 
 void SubscriptionRegistry::removeConnection(ConnectionId connection)
 {
-    const QSet<QString> subscriptions = m_subscriptions.value(connection);
-    for (const QString &userId : subscriptions)
-        remove(connection, userId);
+    const std::vector<UserIndex> subscriptions = m_subscriptions.value(connection);
+    for (const UserIndex user : subscriptions)
+        remove(connection, user);
 }
 
 bool SubscriptionRegistry::contains(ConnectionId connection, const QString &userId) const
 {
+    const auto user = indexOf(userId);
     const auto it = m_subscriptions.constFind(connection);
-    return it != m_subscriptions.constEnd() && it->contains(userId);
+    return user && it != m_subscriptions.constEnd()
+        && std::binary_search(it->cbegin(), it->cend(), *user);
 }
 
 int SubscriptionRegistry::countOf(ConnectionId connection) const
@@ -56,17 +108,21 @@ QStringList SubscriptionRegistry::subscriptionsOf(ConnectionId connection) const
     const auto it = m_subscriptions.constFind(connection);
     if (it == m_subscriptions.constEnd())
         return {};
-    QStringList ids(it->cbegin(), it->cend());
+    QStringList ids;
+    ids.reserve(qsizetype(it->size()));
+    for (const UserIndex user : *it)
+        ids.append(m_ids.at(user));
     ids.sort();
     return ids;
 }
 
 QList<ConnectionId> SubscriptionRegistry::watchersOf(const QString &userId) const
 {
-    const auto it = m_watchers.constFind(userId);
-    if (it == m_watchers.constEnd())
+    const auto user = indexOf(userId);
+    if (!user)
         return {};
-    return QList<ConnectionId>(it->cbegin(), it->cend());
+    const std::vector<ConnectionId> &watchers = m_watchers[*user];
+    return QList<ConnectionId>(watchers.cbegin(), watchers.cend());
 }
 
 } // namespace Presence::Server

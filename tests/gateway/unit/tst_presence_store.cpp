@@ -2,12 +2,15 @@
 // the in-memory store, the grace queue, the frame rate limiter and the subscription registry.
 
 // C++
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
 // Qt
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -154,6 +157,7 @@ private Q_SLOTS:
     void registryWatchedOnFirstUnwatchedOnLast();
     void registryRemoveConnection();
     void registryCountsAndSorts();
+    void registryAgreesWithASimpleModel();
 };
 
 // ---- PresenceRules ------------------------------------------------------------------------
@@ -944,6 +948,53 @@ void TestPresenceStore::registryCountsAndSorts()
     QCOMPARE(registry.countOf(1), 3);
     QCOMPARE(registry.subscriptionsOf(1), (QStringList { u"al"_s, u"bob"_s, u"zoe"_s }));
     QCOMPARE(registry.watchedUserCount(), 4);
+}
+
+void TestPresenceStore::registryAgreesWithASimpleModel()
+{
+    // Random adds and removes, whole connections gone now and then, against sets of strings:
+    // the registry's sorted vectors of indexes must say the same in both directions.
+    SubscriptionRegistry registry;
+    QHash<ConnectionId, QSet<QString>> model;
+    int watched = 0;
+    int unwatched = 0;
+    connect(&registry, &SubscriptionRegistry::userWatched, this, [&] { ++watched; });
+    connect(&registry, &SubscriptionRegistry::userUnwatched, this, [&] { ++unwatched; });
+    QRandomGenerator random(7);
+    for (int step = 0; step < 5000; ++step) {
+        const ConnectionId connection = 1 + random.bounded(12);
+        const QString user = u"user%1"_s.arg(random.bounded(30));
+        const int what = int(random.bounded(10));
+        if (what < 6) {
+            QCOMPARE(registry.add(connection, user), !model[connection].contains(user));
+            model[connection].insert(user);
+        } else if (what < 9) {
+            registry.remove(connection, user);
+            model[connection].remove(user);
+        } else {
+            registry.removeConnection(connection);
+            model.remove(connection);
+        }
+    }
+    QHash<QString, QList<ConnectionId>> watchers;
+    for (auto it = model.cbegin(); it != model.cend(); ++it) {
+        QStringList ids(it->cbegin(), it->cend());
+        ids.sort();
+        QCOMPARE(registry.subscriptionsOf(it.key()), ids);
+        QCOMPARE(registry.countOf(it.key()), int(ids.size()));
+        for (const QString &id : std::as_const(ids)) {
+            QVERIFY(registry.contains(it.key(), id));
+            watchers[id].append(it.key());
+        }
+    }
+    for (int u = 0; u < 30; ++u) {
+        const QString user = u"user%1"_s.arg(u);
+        QList<ConnectionId> expected = watchers.value(user);
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(registry.watchersOf(user), expected);
+    }
+    QCOMPARE(registry.watchedUserCount(), int(watchers.size()));
+    QCOMPARE(watched - unwatched, int(watchers.size()));
 }
 
 QTEST_GUILESS_MAIN(TestPresenceStore)
