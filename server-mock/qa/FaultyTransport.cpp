@@ -43,7 +43,7 @@ void FaultyTransport::setStalled(bool stalled)
         m_inner->setReadingPaused(false);
 }
 
-void FaultyTransport::sendText(const QString &frame)
+void FaultyTransport::sendText(const QByteArray &frame)
 {
     if (m_ending)
         return;
@@ -61,7 +61,7 @@ void FaultyTransport::writeDue()
         return;
     const auto now = std::chrono::steady_clock::now();
     while (!m_outbox.empty() && m_outbox.front().due <= now && !m_ending) {
-        const QString frame = std::move(m_outbox.front().frame);
+        const QByteArray frame = std::move(m_outbox.front().frame);
         m_outbox.pop_front();
         m_inner->sendText(frame);
     }

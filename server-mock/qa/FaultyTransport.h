@@ -30,7 +30,7 @@ public:
     [[nodiscard]] QString peer() const override { return m_inner->peer(); }
     [[nodiscard]] bool isOpen() const override { return m_inner->isOpen(); }
     [[nodiscard]] qint64 bytesToWrite() const override { return m_inner->bytesToWrite(); }
-    void sendText(const QString &frame) override;
+    void sendText(const QByteArray &frame) override;
     void ping() override;
     void close(quint16 code, const QString &reason) override;
     void abort() override;
@@ -47,7 +47,7 @@ private:
 
     struct Queued {
         std::chrono::steady_clock::time_point due;
-        QString frame;
+        QByteArray frame;
     };
     ClientTransport *m_inner;
     std::chrono::milliseconds m_delay { 0 };

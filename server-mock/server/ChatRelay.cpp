@@ -77,7 +77,7 @@ void ChatRelay::sendMessage(ClientConnection *connection, const SendMessageReque
 void ChatRelay::deliver(const ChatMessage &message, const ClientConnection *except)
 {
     // Every device of both users here, whatever their status.
-    const QString frame = QString::fromUtf8(serializeFrame(toJson(MessageEvent { message })));
+    const QByteArray frame = serializeFrame(toJson(MessageEvent { message }));
     m_metrics.chatMessageStored();
     quint64 written = 0;
     for (const QString &user : { message.to, message.from }) {
@@ -99,7 +99,7 @@ void ChatRelay::onMessageArrived(const QString &userId, const ChatMessage &messa
 void ChatRelay::sendToDevices(const QString &userId, const QString &type, const QJsonObject &event)
 {
     // Serialised once for every device of the user here.
-    const QString frame = QString::fromUtf8(serializeFrame(event));
+    const QByteArray frame = serializeFrame(event);
     const QList<ClientConnection *> devices = m_connections.devicesOf(userId);
     for (ClientConnection *device : devices)
         device->sendSerialized(frame);

@@ -76,10 +76,10 @@ void ClientConnection::send(const QJsonObject &message, const std::optional<QStr
 {
     if (m_metrics)
         m_metrics->frameOut(message.value("type"_L1).toString());
-    sendSerialized(QString::fromUtf8(serializeFrame(message, ref)));
+    sendSerialized(serializeFrame(message, ref));
 }
 
-void ClientConnection::sendSerialized(const QString &frame)
+void ClientConnection::sendSerialized(const QByteArray &frame)
 {
     if (m_state == State::Closing)
         return;

@@ -70,7 +70,8 @@ public:
     void setChosenStatus(Protocol::ChosenStatus status) { m_status = status; }
 
     void send(const QJsonObject &message, const std::optional<QString> &ref = {});
-    void sendSerialized(const QString &frame);
+    // A frame serialised once (UTF-8), for one connection or many.
+    void sendSerialized(const QByteArray &frame);
     void sendError(const Protocol::ProtocolError &error);
     // Sends the error, then closes with closeCode.
     void closeWithError(const Protocol::ProtocolError &error, quint16 closeCode);

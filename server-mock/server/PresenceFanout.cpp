@@ -246,7 +246,7 @@ void PresenceFanout::push(const UserPresence &presence)
     if (watchers.isEmpty())
         return;
     // Serialised once, whatever the number of watchers.
-    const QString frame = QString::fromUtf8(serializeFrame(toJson(PresenceEvent { presence })));
+    const QByteArray frame = serializeFrame(toJson(PresenceEvent { presence }));
     quint64 written = 0;
     for (const ConnectionId watcher : watchers) {
         if (ClientConnection *connection = m_connections.find(watcher)) {

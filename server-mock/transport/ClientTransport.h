@@ -43,7 +43,9 @@ public:
     // Bytes accepted by sendText() that the kernel has not taken yet.
     [[nodiscard]] virtual qint64 bytesToWrite() const = 0;
 
-    virtual void sendText(const QString &frame) = 0;
+    // A text message, as UTF-8: what the gateway serialises, sent to every watcher as it is
+    // (no conversion per watcher).
+    virtual void sendText(const QByteArray &utf8) = 0;
     virtual void ping() = 0;
     // Starts the close handshake; disconnected() follows.
     virtual void close(quint16 code, const QString &reason) = 0;

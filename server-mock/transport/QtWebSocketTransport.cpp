@@ -58,9 +58,9 @@ qint64 QtWebSocketTransport::bytesToWrite() const
     return m_socket->bytesToWrite();
 }
 
-void QtWebSocketTransport::sendText(const QString &frame)
+void QtWebSocketTransport::sendText(const QByteArray &utf8)
 {
-    m_socket->sendTextMessage(frame);
+    m_socket->sendTextMessage(QString::fromUtf8(utf8));
 }
 
 void QtWebSocketTransport::ping()

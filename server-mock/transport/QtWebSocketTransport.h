@@ -24,7 +24,7 @@ public:
     [[nodiscard]] QString peer() const override;
     [[nodiscard]] bool isOpen() const override;
     [[nodiscard]] qint64 bytesToWrite() const override;
-    void sendText(const QString &frame) override;
+    void sendText(const QByteArray &utf8) override;
     void ping() override;
     void close(quint16 code, const QString &reason) override;
     void abort() override;

@@ -78,11 +78,10 @@ QString RawWebSocketTransport::peer() const
         .arg(port);
 }
 
-void RawWebSocketTransport::sendText(const QString &text)
+void RawWebSocketTransport::sendText(const QByteArray &utf8)
 {
     if (m_ended || m_closeSent)
         return;
-    const QByteArray utf8 = text.toUtf8();
     const bool queued = queue(WebSocketFrameWriter::headerSize(utf8.size()) + utf8.size(),
         [&](QByteArray &out) { WebSocketFrameWriter::appendText(out, utf8); });
     if (!queued)

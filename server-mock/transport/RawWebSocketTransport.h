@@ -37,7 +37,7 @@ public:
     [[nodiscard]] QString peer() const override;
     [[nodiscard]] bool isOpen() const override { return m_descriptor >= 0 && !m_ended; }
     [[nodiscard]] qint64 bytesToWrite() const override { return pendingBytes(); }
-    void sendText(const QString &text) override;
+    void sendText(const QByteArray &utf8) override;
     void ping() override;
     void close(quint16 code, const QString &reason) override;
     void abort() override;

@@ -29,7 +29,10 @@ public:
     [[nodiscard]] QString peer() const override { return u"127.0.0.1:1"_s; }
     [[nodiscard]] bool isOpen() const override { return true; }
     [[nodiscard]] qint64 bytesToWrite() const override { return 0; }
-    void sendText(const QString &frame) override { calls << u"send "_s + frame; }
+    void sendText(const QByteArray &frame) override
+    {
+        calls << u"send "_s + QString::fromUtf8(frame);
+    }
     void ping() override { calls << u"ping"_s; }
     void close(quint16 code, const QString &reason) override
     {
@@ -81,7 +84,7 @@ void TestFaultyTransport::passesThroughWithoutFaults()
 {
     Pair pair;
     QCOMPARE(pair.inner->parent(), &pair.outer); // adopted
-    pair.outer.sendText(u"a"_s);
+    pair.outer.sendText("a"_ba);
     pair.outer.ping();
     pair.inner->peerText(u"in"_s);
     pair.inner->peerClosed(1006);
@@ -96,11 +99,11 @@ void TestFaultyTransport::delayKeepsTheOrder()
     pair.outer.setOutgoingDelay(150ms);
     QElapsedTimer clock;
     clock.start();
-    pair.outer.sendText(u"1"_s);
-    pair.outer.sendText(u"2"_s);
+    pair.outer.sendText("1"_ba);
+    pair.outer.sendText("2"_ba);
     QVERIFY(pair.inner->calls.isEmpty());
     pair.outer.setOutgoingDelay(0ms); // ended: what waits keeps its place before new frames
-    pair.outer.sendText(u"3"_s);
+    pair.outer.sendText("3"_ba);
     QVERIFY(pair.inner->calls.isEmpty());
     QTRY_COMPARE(pair.inner->calls, (QStringList { u"send 1"_s, u"send 2"_s, u"send 3"_s }));
     QVERIFY2(clock.elapsed() >= 140, qPrintable(QString::number(clock.elapsed())));
@@ -112,7 +115,7 @@ void TestFaultyTransport::stallHoldsWritesPingsAndReads()
     pair.outer.setStalled(true);
     QVERIFY(pair.outer.isStalled());
     QVERIFY(pair.outer.isReadingPaused());
-    pair.outer.sendText(u"welcome"_s);
+    pair.outer.sendText("welcome"_ba);
     pair.outer.ping();
     // Read just before the pause took hold: held too.
     pair.inner->peerText(u"subscribe"_s);
@@ -125,7 +128,7 @@ void TestFaultyTransport::releaseCatchesUpInOrder()
 {
     Pair pair;
     pair.outer.setStalled(true);
-    pair.outer.sendText(u"welcome"_s);
+    pair.outer.sendText("welcome"_ba);
     pair.inner->peerText(u"a"_s);
     pair.inner->peerText(u"b"_s);
     // The order a stuck process would show: its own writes, then what it had read, then
@@ -148,9 +151,9 @@ void TestFaultyTransport::closeDuringAStallDropsWhatWasHeld()
 {
     Pair pair;
     pair.outer.setStalled(true);
-    pair.outer.sendText(u"held"_s);
+    pair.outer.sendText("held"_ba);
     pair.outer.close(1001, u"going away"_s);
-    pair.outer.sendText(u"late"_s);
+    pair.outer.sendText("late"_ba);
     pair.outer.setStalled(false);
     QCOMPARE(pair.inner->calls, (QStringList { u"pause"_s, u"close 1001 going away"_s }));
 }

@@ -210,7 +210,7 @@ void TestRawWebSocketTransport::outputIsBounded()
     start();
     const QList<quint16> &ended = m_receiver.closed;
     // The client never reads: the kernel's buffers fill, then our bound is reached.
-    const QString frame(1000, u'x');
+    const QByteArray frame(1000, 'x');
     for (int i = 0; i < 10'000 && ended.isEmpty(); ++i) {
         m_transport->sendText(frame);
         QVERIFY(m_transport->bytesToWrite() <= m_limits.maxQueuedBytes);
@@ -243,7 +243,7 @@ void TestRawWebSocketTransport::outputWaitingForTheKernelLeavesAsItDrains()
 {
     start();
     // More than the socket pair's buffers hold, less than the output bound.
-    const QString frame(1000, u'y');
+    const QByteArray frame(1000, 'y');
     constexpr int kFrames = 600;
     for (int i = 0; i < kFrames; ++i)
         m_transport->sendText(frame);
@@ -278,7 +278,7 @@ void TestRawWebSocketTransport::brokenPeerEndsAPausedConnectionWaitingToWrite()
     start();
     const QList<quint16> &ended = m_receiver.closed;
     m_transport->setReadingPaused(true);
-    const QString frame(1000, u'z');
+    const QByteArray frame(1000, 'z');
     for (int i = 0; i < 600; ++i)
         m_transport->sendText(frame);
     QCoreApplication::processEvents();

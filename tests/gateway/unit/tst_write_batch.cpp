@@ -72,9 +72,9 @@ void TestWriteBatch::framesOfOneIterationLeaveTogetherAtItsEnd()
     QVERIFY(pair.server >= 0);
     WriteBatch batch;
     RawWebSocketTransport transport(pair.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
-    transport.sendText(u"one"_s);
-    transport.sendText(u"two"_s);
-    transport.sendText(u"three"_s);
+    transport.sendText("one"_ba);
+    transport.sendText("two"_ba);
+    transport.sendText("three"_ba);
     // Nothing has left yet: the iteration is not over.
     QCOMPARE(readNow(pair.client), QByteArray());
     QCOMPARE(transport.bytesToWrite(), qint64(5 + 5 + 7));
@@ -94,8 +94,8 @@ void TestWriteBatch::eachTransportIsFlushedOnce()
     RawWebSocketTransport a(first.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
     RawWebSocketTransport b(second.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
     for (int i = 0; i < 10; ++i) {
-        a.sendText(u"a"_s);
-        b.sendText(u"b"_s);
+        a.sendText("a"_ba);
+        b.sendText("b"_ba);
     }
     QCOMPARE(batch.size(), std::size_t(2)); // one entry each, however many frames
     batch.flush();
@@ -109,7 +109,7 @@ void TestWriteBatch::transportGoneBeforeTheFlush()
     WriteBatch batch;
     auto transport = std::make_unique<RawWebSocketTransport>(
         pair.server, QByteArray(), m_limits, &m_readBuffer, &m_poller, &batch);
-    transport->sendText(u"never sent"_s);
+    transport->sendText("never sent"_ba);
     transport.reset();
     QCOMPARE(batch.size(), std::size_t(0));
     batch.flush(); // nothing to touch
@@ -122,7 +122,7 @@ void TestWriteBatch::batchGoneBeforeItsTransports()
     auto batch = std::make_unique<WriteBatch>();
     RawWebSocketTransport transport(
         pair.server, {}, m_limits, &m_readBuffer, &m_poller, batch.get());
-    transport.sendText(u"pending"_s);
+    transport.sendText("pending"_ba);
     batch.reset(); // as when a gateway's members go before its connections
     // The transport's destructor must not reach the dead batch (ASan would say so).
 }
@@ -132,10 +132,10 @@ void TestWriteBatch::writtenDuringAFlushJoinsTheNextBatch()
     Pair pair;
     WriteBatch batch;
     RawWebSocketTransport transport(pair.server, {}, m_limits, &m_readBuffer, &m_poller, &batch);
-    transport.sendText(u"first"_s);
+    transport.sendText("first"_ba);
     batch.flush();
     QCOMPARE(readNow(pair.client), WebSocketFrameWriter::text("first"));
-    transport.sendText(u"second"_s);
+    transport.sendText("second"_ba);
     QCOMPARE(batch.size(), std::size_t(1));
     QTRY_COMPARE(batch.size(), std::size_t(0));
     QCOMPARE(readNow(pair.client), WebSocketFrameWriter::text("second"));
