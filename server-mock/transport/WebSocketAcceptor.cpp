@@ -4,9 +4,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-// Qt
-#include <QSocketNotifier>
-
 // Presence
 #include "server-mock/transport/RawWebSocketTransport.h"
 #include "server-mock/websocket/WebSocketHandshake.h"
@@ -42,7 +39,7 @@ void WebSocketAcceptor::close()
     m_listener.close();
     m_sweep.stop();
     for (auto &[descriptor, pending] : m_pending) {
-        delete pending.notifier;
+        m_poller.unwatch(int(descriptor), &pending);
         ::close(int(descriptor));
     }
     m_pending.clear();
@@ -62,10 +59,14 @@ void WebSocketAcceptor::onAccepted(qintptr descriptor)
         return;
     }
     Pending &pending = m_pending[descriptor];
+    pending.acceptor = this;
+    pending.descriptor = descriptor;
     pending.deadline = m_clock.elapsed() + m_limits.upgradeTimeout.count();
-    pending.notifier = new QSocketNotifier(descriptor, QSocketNotifier::Read, this);
-    connect(pending.notifier, &QSocketNotifier::activated, this,
-        [this, descriptor] { onReadable(descriptor); });
+    if (!m_poller.watch(int(descriptor), &pending, true, false)) {
+        m_pending.erase(descriptor);
+        ::close(int(descriptor));
+        return;
+    }
     if (!m_sweep.isActive())
         m_sweep.start();
 }
@@ -142,8 +143,8 @@ void WebSocketAcceptor::forget(qintptr descriptor)
     const auto it = m_pending.find(descriptor);
     if (it == m_pending.end())
         return;
-    it->second.notifier->setEnabled(false);
-    it->second.notifier->deleteLater(); // it may be the one whose signal we are in
+    // Safe while the poller hands this one's event out: it hears nothing more.
+    m_poller.unwatch(int(descriptor), &it->second);
     m_pending.erase(it);
 }
 

@@ -18,8 +18,6 @@
 #include "server-mock/transport/TransportLimits.h"
 #include "server-mock/transport/WriteBatch.h"
 
-class QSocketNotifier;
-
 namespace Presence::Server {
 
 class ClientTransport;
@@ -54,10 +52,15 @@ Q_SIGNALS:
     void transportReady(Presence::Server::ClientTransport *transport);
 
 private:
-    struct Pending {
-        QSocketNotifier *notifier = nullptr;
+    // An accepted socket until its upgrade is read, watched by the poller upgraded ones use.
+    struct Pending final : SocketPoller::Watcher {
+        WebSocketAcceptor *acceptor = nullptr;
+        qintptr descriptor = -1;
         QByteArray buffer;
         qint64 deadline = 0; // ms on m_clock
+
+        void socketReadable() override { acceptor->onReadable(descriptor); }
+        void socketWritable() override { }
     };
     void onAccepted(qintptr descriptor);
     void onReadable(qintptr descriptor);
