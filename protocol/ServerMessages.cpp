@@ -7,6 +7,7 @@
 #include <QJsonArray>
 
 // Presence
+#include "protocol/CompactJsonWriter.h"
 #include "protocol/FieldReader.h"
 #include "protocol/Identifiers.h"
 #include "protocol/PresencePayload.h"
@@ -343,6 +344,72 @@ QJsonObject toJson(const Snapshot &message)
     object.insert("users"_L1, users);
     object.insert("denied"_L1, QJsonArray::fromStringList(message.denied));
     return object;
+}
+
+// Keys in QJsonObject's order, which is sorted: the bytes must not depend on the writer.
+QByteArray serializeFrame(const Snapshot &message, const std::optional<QString> &ref)
+{
+    CompactJsonWriter out(64 + 64 * message.users.size() + 24 * message.denied.size());
+    out.beginObject();
+    out.key("denied"_L1);
+    out.beginArray();
+    for (const QString &id : message.denied)
+        out.value(id);
+    out.endArray();
+    if (ref) {
+        out.key("ref"_L1);
+        out.value(*ref);
+    }
+    out.key("type"_L1);
+    out.value("snapshot"_L1);
+    out.key("users"_L1);
+    out.beginArray();
+    for (const UserPresence &presence : message.users) {
+        out.beginObject();
+        out.key("id"_L1);
+        out.value(presence.id);
+        if (presence.lastSeen) {
+            out.key("last_seen"_L1);
+            out.value(*presence.lastSeen);
+        }
+        out.key("seq"_L1);
+        out.value(presence.seq);
+        out.key("status"_L1);
+        out.value(toString(presence.status));
+        out.endObject();
+    }
+    out.endArray();
+    out.endObject();
+    return out.take();
+}
+
+QByteArray serializeFrame(const FriendsPage &message, const std::optional<QString> &ref)
+{
+    CompactJsonWriter out(64 + 48 * message.items.size());
+    out.beginObject();
+    out.key("items"_L1);
+    out.beginArray();
+    for (const UserInfo &user : message.items) {
+        out.beginObject();
+        out.key("id"_L1);
+        out.value(user.id);
+        out.key("name"_L1);
+        out.value(user.name);
+        out.endObject();
+    }
+    out.endArray();
+    out.key("offset"_L1);
+    out.value(qint64(message.offset));
+    if (ref) {
+        out.key("ref"_L1);
+        out.value(*ref);
+    }
+    out.key("total"_L1);
+    out.value(qint64(message.total));
+    out.key("type"_L1);
+    out.value("friends"_L1);
+    out.endObject();
+    return out.take();
 }
 
 QJsonObject toJson(const PresenceEvent &message)

@@ -190,6 +190,14 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 [[nodiscard]] QJsonObject toJson(const ServerMessage &message);
 [[nodiscard]] QJsonObject errorJson(const ProtocolError &error);
 
+// The same bytes as serializeFrame(toJson(message), ref), written without a QJsonObject: a
+// gateway sends one of each per connection it signs in, and building them was most of its
+// work in a connect storm (CompactJsonWriter).
+[[nodiscard]] QByteArray serializeFrame(
+    const Snapshot &message, const std::optional<QString> &ref = {});
+[[nodiscard]] QByteArray serializeFrame(
+    const FriendsPage &message, const std::optional<QString> &ref = {});
+
 // Decodes a gateway frame by its type; unknown_type for types this build does not know.
 [[nodiscard]] Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope);
 // parseFrame and decodeServerMessage in one, for callers that do not need the envelope.

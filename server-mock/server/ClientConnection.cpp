@@ -79,6 +79,13 @@ void ClientConnection::send(const QJsonObject &message, const std::optional<QStr
     sendSerialized(serializeFrame(message, ref));
 }
 
+void ClientConnection::sendFrame(const QString &type, const QByteArray &frame)
+{
+    if (m_metrics)
+        m_metrics->frameOut(type);
+    sendSerialized(frame);
+}
+
 void ClientConnection::sendSerialized(const QByteArray &frame)
 {
     if (m_state == State::Closing)

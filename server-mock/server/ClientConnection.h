@@ -72,6 +72,8 @@ public:
     void send(const QJsonObject &message, const std::optional<QString> &ref = {});
     // A frame serialised once (UTF-8), for one connection or many.
     void sendSerialized(const QByteArray &frame);
+    // A frame already serialised, counted in the metrics as `type` (what send() counts).
+    void sendFrame(const QString &type, const QByteArray &frame);
     void sendError(const Protocol::ProtocolError &error);
     // Sends the error, then closes with closeCode.
     void closeWithError(const Protocol::ProtocolError &error, quint16 closeCode);

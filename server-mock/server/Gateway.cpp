@@ -300,7 +300,7 @@ void Gateway::handleFriends(
         const UserDirectory::User &user = m_directory.user(friends.at(i));
         page.items.append({ user.id, user.name });
     }
-    connection->send(toJson(page), ref);
+    connection->sendFrame(u"friends"_s, serializeFrame(page, ref));
 }
 
 void Gateway::onDisconnected(ClientConnection *connection)

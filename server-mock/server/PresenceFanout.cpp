@@ -142,7 +142,7 @@ void PresenceFanout::subscribe(ClientConnection *connection, const SubscribeRequ
         m_subscriptions.add(connection->id(), id);
     m_store->snapshot(
         allowed, connection, [connection, denied, ref](const QList<UserPresence> &users) {
-            connection->send(toJson(Snapshot { users, denied }), ref);
+            connection->sendFrame(u"snapshot"_s, serializeFrame(Snapshot { users, denied }, ref));
         });
 }
 
@@ -177,7 +177,7 @@ void PresenceFanout::onStoreReset()
     // Ids subscribed since the read got their own snapshot with their subscribe.
     readWatchedThen([](ClientConnection *connection, const QList<UserPresence> &watched) {
         if (!watched.isEmpty())
-            connection->send(toJson(Snapshot { watched, {} }), std::nullopt);
+            connection->sendFrame(u"snapshot"_s, serializeFrame(Snapshot { watched, {} }));
     });
 }
 
