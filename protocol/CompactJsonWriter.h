@@ -24,6 +24,22 @@ public:
     void value(const QString &text);
     void value(QLatin1StringView text);
     void value(qint64 number);
+    // A key and its value.
+    void member(QLatin1StringView name, const QString &text)
+    {
+        key(name);
+        value(text);
+    }
+    void member(QLatin1StringView name, QLatin1StringView text)
+    {
+        key(name);
+        value(text);
+    }
+    void member(QLatin1StringView name, qint64 number)
+    {
+        key(name);
+        value(number);
+    }
 
     [[nodiscard]] QByteArray take() { return std::move(m_out); }
 

@@ -356,26 +356,18 @@ QByteArray serializeFrame(const Snapshot &message, const std::optional<QString> 
     for (const QString &id : message.denied)
         out.value(id);
     out.endArray();
-    if (ref) {
-        out.key("ref"_L1);
-        out.value(*ref);
-    }
-    out.key("type"_L1);
-    out.value("snapshot"_L1);
+    if (ref)
+        out.member("ref"_L1, *ref);
+    out.member("type"_L1, "snapshot"_L1);
     out.key("users"_L1);
     out.beginArray();
     for (const UserPresence &presence : message.users) {
         out.beginObject();
-        out.key("id"_L1);
-        out.value(presence.id);
-        if (presence.lastSeen) {
-            out.key("last_seen"_L1);
-            out.value(*presence.lastSeen);
-        }
-        out.key("seq"_L1);
-        out.value(presence.seq);
-        out.key("status"_L1);
-        out.value(toString(presence.status));
+        out.member("id"_L1, presence.id);
+        if (presence.lastSeen)
+            out.member("last_seen"_L1, *presence.lastSeen);
+        out.member("seq"_L1, presence.seq);
+        out.member("status"_L1, toString(presence.status));
         out.endObject();
     }
     out.endArray();
@@ -391,23 +383,16 @@ QByteArray serializeFrame(const FriendsPage &message, const std::optional<QStrin
     out.beginArray();
     for (const UserInfo &user : message.items) {
         out.beginObject();
-        out.key("id"_L1);
-        out.value(user.id);
-        out.key("name"_L1);
-        out.value(user.name);
+        out.member("id"_L1, user.id);
+        out.member("name"_L1, user.name);
         out.endObject();
     }
     out.endArray();
-    out.key("offset"_L1);
-    out.value(qint64(message.offset));
-    if (ref) {
-        out.key("ref"_L1);
-        out.value(*ref);
-    }
-    out.key("total"_L1);
-    out.value(qint64(message.total));
-    out.key("type"_L1);
-    out.value("friends"_L1);
+    out.member("offset"_L1, qint64(message.offset));
+    if (ref)
+        out.member("ref"_L1, *ref);
+    out.member("total"_L1, qint64(message.total));
+    out.member("type"_L1, "friends"_L1);
     out.endObject();
     return out.take();
 }
