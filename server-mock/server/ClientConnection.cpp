@@ -88,16 +88,9 @@ void ClientConnection::sendFrame(const QString &type, const QByteArray &frame)
 
 void ClientConnection::sendSerialized(const QByteArray &frame)
 {
+    // A peer that never reads is dropped by the transport, at GatewayConfig::maxQueuedBytes().
     if (m_state == State::Closing)
         return;
-    // A peer that sends but never reads would make us buffer its replies without end.
-    const qint64 backlogLimit = 4 * qint64(m_config.maxFrameBytes) + (qint64(1) << 20);
-    if (m_transport->bytesToWrite() > backlogLimit) {
-        qCInfo(lcConnection) << "connection" << m_id << "reads nothing: closing";
-        close(CloseCode::SlowConsumer, u"not reading: output backlog over the limit"_s);
-        m_transport->abort(); // what is queued would never be read anyway
-        return;
-    }
     m_transport->sendText(frame);
 }
 

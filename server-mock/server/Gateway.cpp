@@ -59,7 +59,7 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
 
 Gateway::~Gateway()
 {
-    // Connections die with us; their disconnected() must not reach a half-destroyed gateway.
+    // Connections die with us; their end must not reach a half-destroyed gateway.
     const QList<ClientConnection *> connections = m_connections.all().values();
     for (ClientConnection *connection : connections)
         connection->setOwner(nullptr);
@@ -114,7 +114,7 @@ bool Gateway::listen(QString *error)
     if (m_config.transport == GatewayConfig::Transport::Own) {
         TransportLimits limits;
         limits.maxMessageBytes = m_config.maxFrameBytes;
-        limits.maxQueuedBytes = 4 * qint64(m_config.maxFrameBytes) + (qint64(1) << 20);
+        limits.maxQueuedBytes = m_config.maxQueuedBytes();
         limits.upgradeTimeout = m_config.upgradeTimeout;
         m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins, this);
         m_acceptor->setAdmissionCheck(
@@ -211,8 +211,8 @@ void Gateway::onNewConnection()
             socket->deleteLater();
             continue;
         }
-        addConnection(
-            new QtWebSocketTransport(socket, takeAccepted(socket), m_config.maxFrameBytes));
+        addConnection(new QtWebSocketTransport(
+            socket, takeAccepted(socket), m_config.maxFrameBytes, m_config.maxQueuedBytes()));
     }
 }
 

@@ -25,6 +25,12 @@ struct GatewayConfig {
     std::chrono::milliseconds heartbeatSlack = 10s;
     std::chrono::milliseconds grace = 5s;
     int maxFrameBytes = 65536;
+    // Output a connection may leave unread before it is dropped as a slow consumer (4010):
+    // four of the largest frames and a MiB of pushes. Both transports enforce it.
+    [[nodiscard]] qint64 maxQueuedBytes() const
+    {
+        return 4 * qint64(maxFrameBytes) + (qint64(1) << 20);
+    }
     int maxSubscriptions = 2000;
     int maxIdsPerRequest = 500;
     // Token bucket per connection: sustained frames per second and the burst allowed above it.

@@ -47,7 +47,7 @@ public:
     // (no conversion per watcher).
     virtual void sendText(const QByteArray &utf8) = 0;
     virtual void ping() = 0;
-    // Starts the close handshake; disconnected() follows.
+    // Starts the close handshake; Receiver::transportClosed() follows.
     virtual void close(quint16 code, const QString &reason) = 0;
     // Drops the TCP connection at once, without a close frame.
     virtual void abort() = 0;

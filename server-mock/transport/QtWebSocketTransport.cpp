@@ -4,15 +4,19 @@
 #include <QTcpSocket>
 #include <QWebSocket>
 
+// Presence
+#include "server-mock/transport/TransportLimits.h"
+
 using namespace Qt::StringLiterals;
 
 namespace Presence::Server {
 
-QtWebSocketTransport::QtWebSocketTransport(
-    QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes, QObject *parent)
+QtWebSocketTransport::QtWebSocketTransport(QWebSocket *socket, QTcpSocket *tcp,
+    qsizetype maxFrameBytes, qint64 maxQueuedBytes, QObject *parent)
     : ClientTransport(parent)
     , m_socket(socket)
     , m_tcp(tcp)
+    , m_maxQueuedBytes(maxQueuedBytes)
 {
     m_socket->setParent(this);
     // Qt closes with 1009 (too much data) on its own when a peer exceeds these.
@@ -29,7 +33,7 @@ QtWebSocketTransport::QtWebSocketTransport(
     });
 
     // A peer can hang up between its handshake and our taking the socket: disconnected()
-    // will never come, so report it ourselves once the owner has connected to us.
+    // will never come, so report it ourselves once the receiver is set.
     if (m_socket->state() != QAbstractSocket::ConnectedState)
         QMetaObject::invokeMethod(
             this, &QtWebSocketTransport::onDisconnected, Qt::QueuedConnection);
@@ -60,6 +64,12 @@ qint64 QtWebSocketTransport::bytesToWrite() const
 
 void QtWebSocketTransport::sendText(const QByteArray &utf8)
 {
+    // QWebSocket buffers without bound for a peer that sends but never reads.
+    if (m_socket->bytesToWrite() > m_maxQueuedBytes) {
+        close(kSlowConsumerCloseCode, u"not reading: output backlog over the limit"_s);
+        abort(); // what is queued would never be read anyway
+        return;
+    }
     m_socket->sendTextMessage(QString::fromUtf8(utf8));
 }
 

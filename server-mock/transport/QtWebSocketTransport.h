@@ -17,8 +17,10 @@ class QtWebSocketTransport : public ClientTransport {
     Q_OBJECT
 public:
     // Adopts socket; tcp is the socket the handshake came on (may be null: no pausing then).
-    QtWebSocketTransport(
-        QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes, QObject *parent = nullptr);
+    // Past maxQueuedBytes of unread output the peer is dropped with 4010, as our own transport
+    // does.
+    QtWebSocketTransport(QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes,
+        qint64 maxQueuedBytes, QObject *parent = nullptr);
     ~QtWebSocketTransport() override;
 
     [[nodiscard]] QString peer() const override;
@@ -34,11 +36,12 @@ public:
 private:
     void onDisconnected();
     // Unblocks the TCP socket. False when the peer left meanwhile, unseen by the QWebSocket:
-    // disconnected() is then reported from here.
+    // the end is then told from here.
     bool unpause();
 
     QWebSocket *m_socket;
     QPointer<QTcpSocket> m_tcp;
+    qint64 m_maxQueuedBytes;
     qint64 m_readBufferSize = 0; // what QWebSocket had set on the TCP socket
     bool m_paused = false;
     bool m_closeHandshake = false; // a close handshake began (either side)

@@ -24,7 +24,6 @@ namespace Presence::Server {
 namespace {
 
 constexpr quint16 kAbnormal = 1006; // ended without a close handshake (never sent)
-constexpr quint16 kSlowConsumer = 4010; // docs/protocol.md
 using Opcode = WebSocketProtocol::Opcode;
 
 } // namespace
@@ -45,10 +44,10 @@ RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArra
     const int on = 1;
     ::setsockopt(int(descriptor), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
     if (!m_poller->watch(int(descriptor), this, true, false)) {
-        end(kAbnormal, false); // said after whoever owns us has connected to our signals
+        end(kAbnormal, false); // told later, once whoever adopts us is our receiver
         return;
     }
-    if (!m_unread.isEmpty()) // after whoever owns us has connected to our signals
+    if (!m_unread.isEmpty()) // later, once whoever adopts us is our receiver
         QMetaObject::invokeMethod(
             this, &RawWebSocketTransport::consumeUnread, Qt::QueuedConnection);
 }
@@ -85,7 +84,7 @@ void RawWebSocketTransport::sendText(const QByteArray &utf8)
     const bool queued = queue(WebSocketFrameWriter::headerSize(utf8.size()) + utf8.size(),
         [&](QByteArray &out) { WebSocketFrameWriter::appendText(out, utf8); });
     if (!queued)
-        end(kSlowConsumer, false);
+        end(kSlowConsumerCloseCode, false);
 }
 
 void RawWebSocketTransport::ping()
@@ -94,7 +93,7 @@ void RawWebSocketTransport::ping()
         return;
     m_pingOutstanding = true;
     if (!queue(2, [](QByteArray &out) { WebSocketFrameWriter::appendPing(out, {}); }))
-        end(kSlowConsumer, false);
+        end(kSlowConsumerCloseCode, false);
 }
 
 void RawWebSocketTransport::close(quint16 code, const QString &reason)
@@ -109,7 +108,7 @@ void RawWebSocketTransport::close(quint16 code, const QString &reason)
     const QByteArrayView cut = WebSocketFrameWriter::closeReason(utf8);
     if (!queue(4 + cut.size(),
             [&](QByteArray &out) { WebSocketFrameWriter::appendClose(out, code, cut); }))
-        end(kSlowConsumer, false);
+        end(kSlowConsumerCloseCode, false);
 }
 
 void RawWebSocketTransport::abort()
@@ -191,7 +190,7 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
                 && !queue(
                     WebSocketFrameWriter::headerSize(event.payload.size()) + event.payload.size(),
                     [&](QByteArray &out) { WebSocketFrameWriter::appendPong(out, event.payload); }))
-                end(kSlowConsumer, false);
+                end(kSlowConsumerCloseCode, false);
             break;
         case Event::Pong:
             // Only an answer to our ping shows the peer alive: unsolicited pongs cost a silent

@@ -8,6 +8,9 @@
 
 namespace Presence::Server {
 
+// The close code of a connection dropped for not reading its output (docs/protocol.md).
+inline constexpr quint16 kSlowConsumerCloseCode = 4010;
+
 // What our own WebSocket transport allows one connection (docs/protocol.md, "Limits").
 struct TransportLimits {
     // A frame or a reassembled message larger than this is refused from its header: 1009.
