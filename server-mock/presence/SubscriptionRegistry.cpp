@@ -73,6 +73,11 @@ void SubscriptionRegistry::remove(ConnectionId connection, UserIndex user)
         return;
     if (subscriptions->empty())
         m_subscriptions.erase(subscriptions);
+    dropWatcher(user, connection);
+}
+
+void SubscriptionRegistry::dropWatcher(UserIndex user, ConnectionId connection)
+{
     std::vector<ConnectionId> &watchers = m_watchers[user];
     eraseSorted(watchers, connection);
     if (watchers.empty()) {
@@ -84,9 +89,8 @@ void SubscriptionRegistry::remove(ConnectionId connection, UserIndex user)
 
 void SubscriptionRegistry::removeConnection(ConnectionId connection)
 {
-    const std::vector<UserIndex> subscriptions = m_subscriptions.value(connection);
-    for (const UserIndex user : subscriptions)
-        remove(connection, user);
+    for (const UserIndex user : m_subscriptions.take(connection))
+        dropWatcher(user, connection);
 }
 
 bool SubscriptionRegistry::contains(ConnectionId connection, const QString &userId) const

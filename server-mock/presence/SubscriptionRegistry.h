@@ -48,6 +48,8 @@ private:
     using UserIndex = quint32;
     [[nodiscard]] std::optional<UserIndex> indexOf(const QString &userId) const;
     void remove(ConnectionId connection, UserIndex user);
+    // The watcher side of a subscription that is gone; announces a user left unwatched.
+    void dropWatcher(UserIndex user, ConnectionId connection);
 
     QHash<QString, UserIndex> m_indexes;
     QList<QString> m_ids; // by index
