@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 // Qt
+#include <QTemporaryFile>
 #include <QTest>
 
 // Presence
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void outputWaitingForTheKernelLeavesAsItDrains();
     void hangUpWhilePausedEndsWhenReadingResumes();
     void brokenPeerEndsAPausedConnectionWaitingToWrite();
+    void aDescriptorThePollerRefusesEndsAt1006();
 
 private:
     void start(const QByteArray &early = {});
@@ -287,6 +289,20 @@ void TestRawWebSocketTransport::brokenPeerEndsAPausedConnectionWaitingToWrite()
     m_client = -1;
     QTRY_COMPARE(ended.size(), 1);
     QCOMPARE(ended.at(0), quint16(1006));
+}
+
+void TestRawWebSocketTransport::aDescriptorThePollerRefusesEndsAt1006()
+{
+    // epoll refuses a regular file (EPERM) as it would any descriptor it cannot take.
+    QTemporaryFile file;
+    QVERIFY(file.open());
+    const int descriptor = ::dup(int(file.handle()));
+    QVERIFY(descriptor >= 0);
+    m_transport = std::make_unique<RawWebSocketTransport>(
+        descriptor, QByteArray(), m_limits, &m_readBuffer, m_poller.get(), m_batch.get());
+    m_transport->setReceiver(&m_receiver); // told after this, not from inside the constructor
+    QVERIFY(!m_transport->isOpen());
+    QTRY_COMPARE(m_receiver.closed, QList<quint16> { 1006 });
 }
 
 QTEST_GUILESS_MAIN(TestRawWebSocketTransport)
