@@ -300,12 +300,17 @@ void FriendDelegate::paint(
     painter->restore();
 }
 
+QFont FriendDelegate::nameFont(const QFont &font)
+{
+    QFont bold = font;
+    bold.setWeight(QFont::DemiBold);
+    return bold;
+}
+
 FriendDelegate::NameLine FriendDelegate::nameLine(
     const FriendPresence &presence, const QFont &font, int width)
 {
-    QFont nameFont = font;
-    nameFont.setWeight(QFont::DemiBold);
-    const QFontMetrics nameMetrics(nameFont);
+    const QFontMetrics nameMetrics(nameFont(font));
     const QFontMetrics handleMetrics(font);
     const QString handle = presence.id.isEmpty() ? QString() : PresenceText::handle(presence.id);
     const int gap = handleMetrics.horizontalAdvance(u' ') * 2;
@@ -323,11 +328,13 @@ FriendDelegate::NameLine FriendDelegate::nameLine(
         line.nameWidth = std::min(width, nameMetrics.horizontalAdvance(line.name) + 1);
         line.handleStart = line.nameWidth + gap;
     };
-    if (handle.isEmpty()) {
+    const auto nameAlone = [&] {
         placeName(width);
         line.nameWidth = width;
         return line;
-    }
+    };
+    if (handle.isEmpty())
+        return nameAlone();
     if (fullName + 1 + gap + handleWidth <= width) {
         placeName(width);
         line.handle = handle;
@@ -342,12 +349,8 @@ FriendDelegate::NameLine FriendDelegate::nameLine(
         line.handle = handle;
         return line;
     }
-    if (!presence.nameShared) {
-        // Too narrow for both: a name alone says more than a handle alone.
-        placeName(width);
-        line.nameWidth = width;
-        return line;
-    }
+    if (!presence.nameShared)
+        return nameAlone(); // too narrow for both: a name alone says more than a handle alone
     // Handles such as "@user17" and "@user42" differ at their end: keep both ends.
     placeName(std::min(minimumName + 1, width));
     line.handle
@@ -364,9 +367,7 @@ void FriendDelegate::paintName(QPainter *painter, const QStyleOptionViewItem &op
         | Qt::TextSingleLine;
     // Logical rectangles, left to right; visualRect mirrors them for right-to-left.
     const QRect nameRect(area.left(), area.top(), line.nameWidth, area.height());
-    QFont nameFont = opt.font;
-    nameFont.setWeight(QFont::DemiBold);
-    painter->setFont(nameFont);
+    painter->setFont(nameFont(opt.font));
     painter->setPen(text);
     painter->drawText(QStyle::visualRect(opt.direction, area, nameRect), alignment, line.name);
     if (line.handle.isEmpty())

@@ -102,6 +102,8 @@ public:
     [[nodiscard]] static QColor presenceColor(Models::PresenceState state, const QPalette &palette);
 
 private:
+    // The font a name is drawn in: the row's, DemiBold.
+    [[nodiscard]] static QFont nameFont(const QFont &font);
     // The same, from a row layout already made (paint makes it once per row).
     [[nodiscard]] static QRect unreadBadgeRect(
         const QStyleOptionViewItem &option, const QRect &name, int unread);
