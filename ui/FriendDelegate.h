@@ -82,9 +82,10 @@ public:
     // The name line of `presence` in `width` pixels with the row font `font` (the name is
     // drawn DemiBold). Both whole when they fit; else the name is elided, down to a few
     // characters, and the handle kept whole; narrower still the handle is dropped. A name
-    // other friends share (presence.nameShared) gives way further and never drops the handle:
-    // at the narrowest the handle is elided in the middle, as "@user17" and "@user42" differ
-    // at their end.
+    // other friends share (presence.nameShared) gives way further and keeps the handle down
+    // to the narrowest row: there the handle is elided in the middle, as "@user17" and
+    // "@user42" differ at their end. Narrower still (an unread badge beside the narrowest
+    // row's name) it has no room left, and goes.
     [[nodiscard]] static NameLine nameLine(
         const FriendPresence &presence, const QFont &font, int width);
 
