@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # bench/gateway-vs-peer.sh N K RATE SECONDS: our gateway (presence-mock-server, RelWithDebInfo)
-# against a Node `ws` peer of the same protocol subset (bench/peer/ws-gateway.js), under the
+# against two reference gateways of the same protocol subset, a Node `ws` one
+# (bench/peer/ws-gateway.js) and a Bun one on uWebSockets (bench/peer/bun-gateway.js), under the
 # same load from presence-loadgen, in one sitting: N connections, each subscribed to its K
 # friends, RATE status changes per second for SECONDS. Prints each figure's median with the
-# ratio ours/peer (docs/benchmarks.md, "Gateway against a Node ws peer").
+# ratio ours/peer for each peer (docs/benchmarks.md, "Gateway against a Node ws peer").
 # Environment: PRESENCE_BENCH_RUNS (load runs per gateway, default 3),
+# PRESENCE_BENCH_PEERS (the peers measured, default "node bun"; "bun" alone skips Node),
 # PRESENCE_BENCH_MAX_CONNECTIONS (the most connections tried, default 19000; 0 skips that step),
 # PRESENCE_BENCH_THREADS (load generator threads, default 2),
 # PRESENCE_BENCH_GATEWAY_ARGS (extra options for our gateway, split on spaces, for example
 # --event-loop=qt), PRESENCE_BENCH_SYSCALLS (1: count each gateway's system calls with
 # `perf stat` over every window of changes and print them per push received; perf's own cost
-# then weighs on the other figures, so measure them without it).
+# then weighs on the other figures, so measure them without it),
+# PRESENCE_BENCH_SATURATION (rates, for example "1000 2000 5000 10000 20000": one run of
+# SECONDS per gateway at each rate, climbing until its p99 passes 50 ms or it loses a push;
+# prints where each saturates; off by default).
 set -euo pipefail
 usage="usage: $0 N K RATE SECONDS   (for example: $0 10000 50 1000 20)"
 (($# == 4)) || { echo "$usage" >&2; exit 2; }
@@ -21,10 +26,23 @@ max_connections=${PRESENCE_BENCH_MAX_CONNECTIONS:-19000}
 threads=${PRESENCE_BENCH_THREADS:-2}
 read -r -a gateway_args <<<"${PRESENCE_BENCH_GATEWAY_ARGS:-}"
 count_syscalls=${PRESENCE_BENCH_SYSCALLS:-0}
+read -r -a peers <<<"${PRESENCE_BENCH_PEERS-node bun}"
+read -r -a saturation_rates <<<"${PRESENCE_BENCH_SATURATION:-}"
+saturation_p99_ms=50
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/common.sh"
-# Sends are write, writev, sendto and sendmsg (QTcpSocket writes, libuv writes or writevs).
+for peer in "${peers[@]}"; do
+    [[ $peer == node || $peer == bun ]] || presence_die "PRESENCE_BENCH_PEERS: node and/or bun, not '$peer'"
+done
+for value in "${saturation_rates[@]}"; do
+    [[ $value =~ ^[1-9][0-9]*$ ]] || presence_die "PRESENCE_BENCH_SATURATION: rates in changes/s, not '$value'"
+done
+gateways=(ours "${peers[@]}")
+has_peer() { [[ " ${peers[*]} " == *" $1 "* ]]; }
+# Sends are write, writev, sendto and sendmsg (our writes, libuv's writes or writevs,
+# uWebSockets' sends); libuv and Bun wait in epoll_pwait or epoll_pwait2.
 syscall_events=raw_syscalls:sys_enter
-for call in write writev sendto sendmsg read readv recvfrom epoll_wait epoll_ctl poll ppoll; do
+for call in write writev sendto sendmsg read readv recvfrom recvmsg epoll_wait epoll_pwait \
+    epoll_pwait2 epoll_ctl poll ppoll; do
     syscall_events+=",syscalls:sys_enter_$call"
 done
 if ((count_syscalls)); then
@@ -32,13 +50,41 @@ if ((count_syscalls)); then
         || presence_die "PRESENCE_BENCH_SYSCALLS=1 needs perf with syscall tracepoints (Debian: linux-perf)"
 fi
 
-# The peer's runtime is the benchmark's own business, never the test command's.
-presence_ensure_packages "${PRESENCE_PACKAGES[@]}" nodejs node-ws
-export NODE_PATH=/usr/share/nodejs
-node -e "require('ws')" 2>/dev/null || presence_die "node cannot load 'ws' (NODE_PATH=$NODE_PATH)"
+# The peers' runtimes are the benchmark's own business, never the test command's.
+presence_ensure_packages "${PRESENCE_PACKAGES[@]}"
+if has_peer node; then
+    presence_ensure_packages nodejs node-ws
+    export NODE_PATH=/usr/share/nodejs
+    node -e "require('ws')" 2>/dev/null || presence_die "node cannot load 'ws' (NODE_PATH=$NODE_PATH)"
+fi
 
-# Only the two programs measured, optimised as a user would run them.
 build="$PRESENCE_ROOT/build/bench"
+
+# Bun from npm's per-platform package (no install script, no curl | sh), into build/bench/bun.
+# Pinned so that figures taken apart run the same Bun: 1.4.5 is the release that was current
+# when the Bun peer was written; its WebSockets and TopicTree change between releases. CPUs
+# without AVX2 need Bun's baseline build.
+bun_version=1.4.5
+bun_bin=
+if has_peer bun; then
+    case $(uname -m) in
+        x86_64) bun_package=@oven/bun-linux-x64
+                grep -qw avx2 /proc/cpuinfo || bun_package+=-baseline ;;
+        aarch64) bun_package=@oven/bun-linux-aarch64 ;;
+        *) presence_die "no Bun package for $(uname -m): set PRESENCE_BENCH_PEERS=node" ;;
+    esac
+    bun_bin="$build/bun/node_modules/$bun_package/bin/bun"
+    if [[ $("$bun_bin" --version 2>/dev/null) != "$bun_version" ]]; then
+        command -v npm >/dev/null || presence_die "installing Bun needs npm (Debian: npm)"
+        presence_log "installing Bun $bun_version ($bun_package) into build/bench/bun"
+        npm install --prefix "$build/bun" --no-audit --no-fund --loglevel=error \
+            "$bun_package@$bun_version" >/dev/null || presence_die "npm could not install $bun_package@$bun_version"
+        [[ $("$bun_bin" --version 2>/dev/null) == "$bun_version" ]] \
+            || presence_die "$bun_bin does not run as Bun $bun_version"
+    fi
+fi
+
+# Only the programs measured, optimised as a user would run them.
 presence_log "configuring and building build/bench (RelWithDebInfo)"
 cmake -S "$PRESENCE_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DPRESENCE_BUILD_TESTS=OFF -DPRESENCE_BUILD_TOOLS=OFF >/dev/null || presence_die "cmake configure failed"
@@ -46,7 +92,8 @@ cmake --build "$build" --parallel "$(nproc)" --target presence-mock-server prese
     || presence_die "build failed"
 ours_bin="$build/server-mock/presence-mock-server"
 loadgen="$build/bench/presence-loadgen"
-peer_js="$PRESENCE_ROOT/bench/peer/ws-gateway.js"
+node_js="$PRESENCE_ROOT/bench/peer/ws-gateway.js"
+bun_js="$PRESENCE_ROOT/bench/peer/bun-gateway.js"
 
 # Every connection is a descriptor, on both sides: take what the hard limit allows.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -63,19 +110,21 @@ stop_gateway() {
 }
 trap 'stop_gateway; rm -rf "$work"' EXIT
 
-# start_gateway ours|peer USERS_FILE LOG: sets gateway_pid and gateway_url (a free port).
+# start_gateway ours|node|bun USERS_FILE LOG: sets gateway_pid and gateway_url (a free port).
 start_gateway() {
     local kind=$1 users=$2 log=$3
-    if [[ $kind == ours ]]; then
-        # Ours makes the same population itself (same generator and seed): the freed memory of
-        # a parsed users file stays resident and new connections reuse it, so its RSS per
-        # connection would read several times too low.
-        local population=(--users "$users")
-        [[ -z ${generated[$users]:-} ]] || read -ra population <<<"${generated[$users]}"
-        "$ours_bin" "${population[@]}" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
-    else
-        node "$peer_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 &
-    fi
+    case $kind in
+        ours)
+            # Ours makes the same population itself (same generator and seed): the freed memory
+            # of a parsed users file stays resident and new connections reuse it, so its RSS
+            # per connection would read several times too low.
+            local population=(--users "$users")
+            [[ -z ${generated[$users]:-} ]] || read -ra population <<<"${generated[$users]}"
+            "$ours_bin" "${population[@]}" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
+            ;;
+        node) node "$node_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 & ;;
+        bun) "$bun_bin" "$bun_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 & ;;
+    esac
     gateway_pid=$!
     for _ in $(seq 300); do
         grep -q 'listening on ws://' "$log" && break
@@ -132,20 +181,33 @@ load() {
     grep '^{' <<<"$output" | tail -n 1 >"$result" || presence_die "no result from presence-loadgen"
 }
 
+# holds RESULT_FILE: the run kept up (p99 under the saturation bound, no push lost).
+holds() {
+    python3 - "$1" "$saturation_p99_ms" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+sys.exit(0 if r.get("p99_ms") is not None and r["p99_ms"] < float(sys.argv[2]) and r.get("lost") == 0 else 1)
+PY
+}
+
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 presence_log "machine: $(nproc) cores ($cpu), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg), open-file limit $fd_limit"
+runtimes=()
+has_peer node && runtimes+=("Node $(node --version) with ws $(node -p "require('ws/package.json').version")")
+has_peer bun && runtimes+=("Bun $("$bun_bin" --version) ($bun_package)")
+presence_log "peers: ${runtimes[*]:-(none)}"
 presence_log "our gateway's extra options: ${gateway_args[*]:-(none)}"
-presence_log "load: $connections connections, $friends friends each, $rate changes/s for $seconds s; $runs runs per gateway, taken in turn"
+presence_log "load: $connections connections, $friends friends each, $rate changes/s for $seconds s; $runs runs per gateway (${gateways[*]}), taken in turn"
 make_users "$connections" "$friends" "$work/users.json"
 
-# PRESENCE_BENCH_RUNS=0 leaves only the step below (a long measurement can be split in two).
-for kind in ours peer; do
+# PRESENCE_BENCH_RUNS=0 leaves only the steps below (a long measurement can be split in two).
+for kind in "${gateways[@]}"; do
     ((runs > 0)) || break
     presence_log "$kind: $connections idle connections (hello and welcome only)"
     load "$kind" "$work/$kind-idle.json" --no-subscribe --seconds 0
 done
 for run in $(seq "$runs"); do
-    for kind in ours peer; do
+    for kind in "${gateways[@]}"; do
         presence_log "$kind: run $run of $runs"
         load "$kind" "$work/$kind-load-$run.json" --rate "$rate" --seconds "$seconds"
     done
@@ -157,7 +219,7 @@ if ((max_connections > 0)); then
     most=$((fd_limit - 1000 < max_connections ? fd_limit - 1000 : max_connections))
     make_users "$most" 1 "$work/many.json"
     half=$((most / 2))
-    for kind in ours peer; do
+    for kind in "${gateways[@]}"; do
         presence_log "$kind: up to $most connections from two load generators"
         start_gateway "$kind" "$work/many.json" "$work/$kind-many.log"
         pids=()
@@ -174,24 +236,47 @@ if ((max_connections > 0)); then
     done
 fi
 
-python3 - "$work" "$runs" "$friends" <<'PY'
+# Saturation: one run per gateway and rate, rates climbing, gateways in turn; a gateway whose
+# p99 passed the bound or that lost a push is not taken to a higher rate.
+if ((${#saturation_rates[@]})); then
+    declare -A climbing
+    for kind in "${gateways[@]}"; do climbing[$kind]=1; done
+    for sat_rate in "${saturation_rates[@]}"; do
+        for kind in "${gateways[@]}"; do
+            ((climbing[$kind])) || continue
+            presence_log "$kind: saturation, $sat_rate changes/s for $seconds s"
+            load "$kind" "$work/$kind-sat-$sat_rate.json" --rate "$sat_rate" --seconds "$seconds"
+            holds "$work/$kind-sat-$sat_rate.json" || climbing[$kind]=0
+        done
+    done
+fi
+
+python3 - "$work" "$runs" "$friends" "${gateways[*]}" "${saturation_rates[*]}" "$saturation_p99_ms" "$seconds" <<'PY'
 import json, statistics, sys
 from pathlib import Path
 work, runs, friends = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+gateways, rates = sys.argv[4].split(), [int(r) for r in sys.argv[5].split()]
+bound, seconds = float(sys.argv[6]), sys.argv[7]
+peers = gateways[1:]
+names = {"ours": "ours", "node": "Node ws", "bun": "Bun (uWS)"}
+short = {"node": "Node", "bun": "Bun"}
 def read(name):
     path = work / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
-def median(kind, key, runs_of="load"):
-    values = [r[key] for i in range(1, runs + 1) for r in read(f"{kind}-{runs_of}-{i}.json") if r.get(key) is not None]
-    return (statistics.median(values), values) if values else (None, [])
+def loads(kind):
+    return [r for i in range(1, runs + 1) for r in read(f"{kind}-load-{i}.json")]
+def median(kind, key):
+    values = [r[key] for r in loads(kind) if r.get(key) is not None]
+    return statistics.median(values) if values else None
 rows = []
-def row(label, ours, peer, unit, digits=2, ratio=True):
-    o, p = ours, peer
-    text = lambda v: "-" if v is None else f"{v:.{digits}f}"
-    r = f"{o / p:.2f}x" if ratio and o is not None and p not in (None, 0) else "-"
-    if o is None and p is None:
+def row(label, values, unit, digits=2, ratio=True):
+    """values: one per gateway, in the order of `gateways`."""
+    if all(v is None for v in values):
         return
-    rows.append((label, text(o) + unit, text(p) + unit, r))
+    text = lambda v: "-" if v is None else f"{v:.{digits}f}{unit}"
+    ours = values[0]
+    ratios = [f"{ours / v:.2f}x" if ratio and ours is not None and v not in (None, 0) else "-" for v in values[1:]]
+    rows.append((label, [text(v) for v in values], ratios))
 for label, key, unit, digits in [
         ("connect storm (connected, welcomed, subscribed)", "storm_s", " s", 2),
         (f"RSS per connection, {friends} subscriptions", "gateway_rss_per_connection_kib", " KiB", 1),
@@ -200,15 +285,12 @@ for label, key, unit, digits in [
         ("change -> watcher p99.9", "p999_ms", " ms", 2),
         ("gateway CPU over the changes", "gateway_cpu_pct", " % core", 1)]:
     if key == "gateway_rss_per_connection_kib":
-        idle = [read(f"{k}-idle.json") for k in ("ours", "peer")]
-        row("RSS per connection, idle", *[(v[0].get(key) if v else None) for v in idle], " KiB", 1)
-    row(label, median("ours", key)[0], median("peer", key)[0], unit, digits)
-lost = {k: sum(r["lost"] for i in range(1, runs + 1) for r in read(f"{k}-load-{i}.json")) for k in ("ours", "peer")}
-expected = {k: sum(r["expected"] for i in range(1, runs + 1) for r in read(f"{k}-load-{i}.json")) for k in ("ours", "peer")}
-if expected["ours"] or expected["peer"]:
-    rows.append(("pushes lost (all runs)", f"{lost['ours']} of {expected['ours']}", f"{lost['peer']} of {expected['peer']}", "-"))
-def syscalls(kind, i):
-    path = work / f"{kind}-load-{i}.syscalls"
+        idle = [read(f"{k}-idle.json") for k in gateways]
+        row("RSS per connection, idle", [v[0].get(key) if v else None for v in idle], " KiB", 1)
+    row(label, [median(k, key) for k in gateways], unit, digits)
+if any(loads(k) for k in gateways):
+    rows.append(("pushes lost (all runs)", [f"{sum(r['lost'] for r in loads(k))} of {sum(r['expected'] for r in loads(k))}" for k in gateways], ["-"] * len(peers)))
+def syscalls(path):
     counts = {}
     if path.exists():
         for line in path.read_text().splitlines():
@@ -219,34 +301,64 @@ def syscalls(kind, i):
 def per_push(kind, calls):
     values = []
     for i in range(1, runs + 1):
-        counts, result = syscalls(kind, i), read(f"{kind}-load-{i}.json")
+        counts, result = syscalls(work / f"{kind}-load-{i}.syscalls"), read(f"{kind}-load-{i}.json")
         if counts and result and result[0].get("received"):
             values.append(sum(counts.get(c, 0) for c in calls) / result[0]["received"])
     return statistics.median(values) if values else None
 for label, calls in [("system calls per push (all)", ["sys_enter"]),
                      ("  sends (write, writev, sendto, sendmsg)", ["write", "writev", "sendto", "sendmsg"]),
                      ("  epoll_ctl", ["epoll_ctl"]),
-                     ("  epoll_wait, poll, ppoll", ["epoll_wait", "poll", "ppoll"]),
-                     ("  reads (read, readv, recvfrom)", ["read", "readv", "recvfrom"])]:
-    row(label, per_push("ours", calls), per_push("peer", calls), "", 3)
-row("presence-loadgen CPU over the changes", median("ours", "loadgen_cpu_pct")[0], median("peer", "loadgen_cpu_pct")[0], " % core", 1, ratio=False)
-many = {k: read(f"{k}-many.json") for k in ("ours", "peer")}
-if many["ours"] or many["peer"]:
-    held = {k: sum(r["ready"] for r in v) if v else None for k, v in many.items()}
-    tried = sum(r["connections"] for r in many["ours"] or many["peer"])
-    row(f"most connections held (of {tried} tried, 120 s)", held["ours"], held["peer"], "", 0)
-    took = {k: max(r["storm_s"] for r in v) if v else None for k, v in many.items()}
-    row("  time to open and welcome them", took["ours"], took["peer"], " s", 2)
-width = max(len(r[0]) for r in rows)
-print(f"\n{'figure':<{width}}  {'ours':>16}  {'peer (Node ws)':>16}  {'ours/peer':>9}")
-for label, o, p, r in rows:
-    print(f"{label:<{width}}  {o:>16}  {p:>16}  {r:>9}")
-print("\nmedians of the runs; every run:" if runs else "")
+                     ("  waits (epoll_wait, epoll_pwait, epoll_pwait2, poll, ppoll)", ["epoll_wait", "epoll_pwait", "epoll_pwait2", "poll", "ppoll"]),
+                     ("  reads (read, readv, recvfrom, recvmsg)", ["read", "readv", "recvfrom", "recvmsg"])]:
+    row(label, [per_push(k, calls) for k in gateways], "", 3)
+row("presence-loadgen CPU over the changes", [median(k, "loadgen_cpu_pct") for k in gateways], " % core", 1, ratio=False)
+many = {k: read(f"{k}-many.json") for k in gateways}
+if any(many.values()):
+    tried = max(sum(r["connections"] for r in v) for v in many.values())
+    row(f"most connections held (of {tried} tried, 120 s)", [sum(r["ready"] for r in many[k]) if many[k] else None for k in gateways], "", 0)
+    row("  time to open and welcome them", [max(r["storm_s"] for r in many[k]) if many[k] else None for k in gateways], " s", 2)
+if rows:
+    width = max(len(r[0]) for r in rows)
+    print(f"\n{'figure':<{width}}" + "".join(f"  {names[k]:>16}" for k in gateways) + "".join(f"  {'ours/' + short[k]:>9}" for k in peers))
+    for label, values, ratios in rows:
+        print(f"{label:<{width}}" + "".join(f"  {v:>16}" for v in values) + "".join(f"  {r:>9}" for r in ratios))
+if runs:
+    print("\nmedians of the runs; every run:")
 for key in ("storm_s", "p50_ms", "p99_ms", "p999_ms", "gateway_cpu_pct", "lost"):
-    for kind in ("ours", "peer"):
-        values = [r.get(key) for i in range(1, runs + 1) for r in read(f"{kind}-load-{i}.json")]
-        if not values:
+    for kind in gateways:
+        values = [r.get(key) for r in loads(kind)]
+        if values:
+            print(f"  {key:<16} {kind:<5} " + ", ".join("-" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v) for v in values))
+if rates:
+    print(f"\nsaturation: {seconds} s of changes per rate, one run per gateway and rate; a gateway holds a rate"
+          f" when its p99 is under {bound:g} ms and no push is lost")
+    print(f"{'gateway':<10}  {'asked/s':>8}  {'made/s':>8}  {'p99':>11}  {'CPU':>12}  {'lost':>9}  {'skipped':>8}  {'loadgen CPU':>12}")
+    verdicts = []
+    for kind in gateways:
+        best, failed, tried = None, None, []
+        for rate in rates:
+            result = read(f"{kind}-sat-{rate}.json")
+            if not result:
+                continue
+            r = result[0]
+            tried.append(rate)
+            made = r["changes"] / r["change_s"] if r.get("change_s") else 0
+            p99 = r.get("p99_ms")
+            held = p99 is not None and p99 < bound and r["lost"] == 0
+            best = rate if held else best
+            failed = failed if held else rate
+            cpu = r.get("gateway_cpu_pct")
+            print(f"{names[kind]:<10}  {rate:>8}  {made:>8.0f}  {'-' if p99 is None else f'{p99:.2f} ms':>11}"
+                  f"  {'-' if cpu is None else f'{cpu:.1f} % core':>12}  {r['lost']:>9}  {r['skipped']:>8}"
+                  f"  {r['loadgen_cpu_pct']:>7.1f} % core" + ("" if held else "   <- does not hold"))
+        if not tried:
             continue
-        print(f"  {key:<16} {kind:<5} " + ", ".join("-" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v) for v in values))
+        if failed is None:
+            verdicts.append(f"{names[kind]}: {best} changes/s or more (held at every rate tried)")
+        elif best is None:
+            verdicts.append(f"{names[kind]}: below {failed} changes/s (held at no rate tried)")
+        else:
+            verdicts.append(f"{names[kind]}: {best} changes/s (not {failed})")
+    print("saturates at: " + "; ".join(verdicts))
 PY
 presence_log "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
