@@ -35,6 +35,10 @@ Decoded<ClientMessage> decodeHello(FieldReader &in)
         if (!hello.status)
             in.fail(u"field 'status' must be online, away or invisible"_s);
     }
+    if (in.has("presence_batch_ms"_L1))
+        hello.presenceBatchMs = int(in.integer("presence_batch_ms"_L1, kMinPresenceBatchMs,
+                                          kMaxPresenceBatchMs, Need::Required)
+                                        .value_or(0));
     if (in.failed())
         return in.error();
     return ClientMessage(hello);
@@ -131,6 +135,8 @@ QJsonObject toJson(const Hello &message)
     object.insert("client"_L1, message.client);
     if (message.status)
         object.insert("status"_L1, toString(*message.status));
+    if (message.presenceBatchMs)
+        object.insert("presence_batch_ms"_L1, *message.presenceBatchMs);
     return object;
 }
 

@@ -23,6 +23,9 @@ inline constexpr int kDefaultHistoryLimit = 50;
 inline constexpr int kMaxHistoryLimit = 200;
 inline constexpr int kDefaultConversationsLimit = 50;
 inline constexpr int kMaxConversationsLimit = 200;
+// The window a client may choose for batched presence (Hello::presenceBatchMs), in ms.
+inline constexpr int kMinPresenceBatchMs = 10;
+inline constexpr int kMaxPresenceBatchMs = 1000;
 
 // Frames a client sends to the gateway. Unknown fields are ignored (forward compatibility).
 
@@ -32,6 +35,9 @@ struct Hello {
     QString client; // "name/version", informational
     std::optional<ChosenStatus>
         status; // initial status, so a reconnect while invisible never shows
+    // Asks for the availability set's changes as presence_batch frames, at most one per this
+    // many ms, instead of availability_changed; unset: the gateway's interval and frames.
+    std::optional<int> presenceBatchMs;
 };
 
 struct FriendsRequest {

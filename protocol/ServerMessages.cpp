@@ -57,6 +57,22 @@ UserInfo readUserInfo(const QJsonValue &value, FieldReader &outer, QLatin1String
     return user;
 }
 
+// An array of presences, keys sorted as QJsonObject sorts them.
+void writeUserPresences(CompactJsonWriter &out, const QList<UserPresence> &presences)
+{
+    out.beginArray();
+    for (const UserPresence &presence : presences) {
+        out.beginObject();
+        out.member("id"_L1, presence.id);
+        if (presence.lastSeen)
+            out.member("last_seen"_L1, *presence.lastSeen);
+        out.member("seq"_L1, presence.seq);
+        out.member("status"_L1, toString(presence.status));
+        out.endObject();
+    }
+    out.endArray();
+}
+
 // The shared reader (PresencePayload.h), failing `outer` with its problem.
 UserPresence readUserPresence(const QJsonObject &object, FieldReader &outer, const QString &where)
 {
@@ -118,6 +134,9 @@ Decoded<ServerMessage> decodeWelcome(FieldReader &in)
                   .value_or(welcome.limits.availabilityIntervalMs));
     if (!in.failed() && limits.failed())
         in.fail(limits.error().message);
+    if (in.has("presence_batch_ms"_L1))
+        welcome.presenceBatchMs
+            = int(in.integer("presence_batch_ms"_L1, 1, kMaxInt, Need::Required).value_or(0));
     if (in.failed())
         return in.error();
     return ServerMessage(welcome);
@@ -271,6 +290,25 @@ Decoded<ServerMessage> decodeAvailabilityChanged(FieldReader &in)
     return ServerMessage(changed);
 }
 
+Decoded<ServerMessage> decodePresenceBatch(FieldReader &in)
+{
+    PresenceBatch batch;
+    const QJsonArray updates = in.array("updates"_L1, Need::Required);
+    batch.updates.reserve(updates.size());
+    for (const QJsonValue &update : updates) {
+        if (!update.isObject()) {
+            in.fail(u"field 'updates' must hold objects"_s);
+            break;
+        }
+        batch.updates.append(readUserPresence(update.toObject(), in, u"presence_batch.updates"_s));
+        if (in.failed())
+            break;
+    }
+    if (in.failed())
+        return in.error();
+    return ServerMessage(batch);
+}
+
 Decoded<ServerMessage> decodeDigest(FieldReader &in)
 {
     Digest digest;
@@ -320,6 +358,8 @@ QJsonObject toJson(const Welcome &message)
             { "frame_burst"_L1, message.limits.frameBurst },
             { "max_availability_friends"_L1, message.limits.maxAvailabilityFriends },
             { "availability_interval_ms"_L1, message.limits.availabilityIntervalMs } });
+    if (message.presenceBatchMs)
+        object.insert("presence_batch_ms"_L1, *message.presenceBatchMs);
     return object;
 }
 
@@ -360,17 +400,7 @@ QByteArray serializeFrame(const Snapshot &message, const std::optional<QString> 
         out.member("ref"_L1, *ref);
     out.member("type"_L1, "snapshot"_L1);
     out.key("users"_L1);
-    out.beginArray();
-    for (const UserPresence &presence : message.users) {
-        out.beginObject();
-        out.member("id"_L1, presence.id);
-        if (presence.lastSeen)
-            out.member("last_seen"_L1, *presence.lastSeen);
-        out.member("seq"_L1, presence.seq);
-        out.member("status"_L1, toString(presence.status));
-        out.endObject();
-    }
-    out.endArray();
+    writeUserPresences(out, message.users);
     out.endObject();
     return out.take();
 }
@@ -495,6 +525,28 @@ QJsonObject toJson(const AvailabilityChanged &message)
     return object;
 }
 
+QJsonObject toJson(const PresenceBatch &message)
+{
+    QJsonObject object = typed("presence_batch"_L1);
+    QJsonArray updates;
+    for (const UserPresence &presence : message.updates)
+        updates.append(userPresenceJson(presence));
+    object.insert("updates"_L1, updates);
+    return object;
+}
+
+// One per batched connection per window: written like a snapshot, without a QJsonObject.
+QByteArray serializeFrame(const PresenceBatch &message)
+{
+    CompactJsonWriter out(48 + 64 * message.updates.size());
+    out.beginObject();
+    out.member("type"_L1, "presence_batch"_L1);
+    out.key("updates"_L1);
+    writeUserPresences(out, message.updates);
+    out.endObject();
+    return out.take();
+}
+
 QJsonObject toJson(const Digest &message)
 {
     QJsonObject object = typed("digest"_L1);
@@ -544,6 +596,8 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
             return decodeAvailability(in);
         if (envelope.type == u"availability_changed")
             return decodeAvailabilityChanged(in);
+        if (envelope.type == u"presence_batch")
+            return decodePresenceBatch(in);
         if (envelope.type == u"digest")
             return decodeDigest(in);
         return ProtocolError { ErrorCode::UnknownType,

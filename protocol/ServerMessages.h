@@ -43,6 +43,9 @@ struct Welcome {
     UserInfo user;
     int heartbeatMs = 25000;
     Limits limits;
+    // The batch window asked for in hello, when the gateway granted it: the availability set
+    // then changes through presence_batch. Absent: availability_changed, as before.
+    std::optional<int> presenceBatchMs;
     friend bool operator==(const Welcome &, const Welcome &) = default;
 };
 
@@ -91,6 +94,14 @@ struct AvailabilityChanged {
     QStringList away;
     QStringList offline;
     friend bool operator==(const AvailabilityChanged &, const AvailabilityChanged &) = default;
+};
+
+// The availability set's changes for a connection that asked for batches in hello: each
+// covered friend whose presence was published since the last batch, once, with its latest
+// presence, in the order those latest changes were published.
+struct PresenceBatch {
+    QList<UserPresence> updates;
+    friend bool operator==(const PresenceBatch &, const PresenceBatch &) = default;
 };
 
 // Every digest interval: what the gateway believes this connection holds (Digest.h). A
@@ -170,7 +181,7 @@ struct ErrorMessage {
 };
 
 using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, MessageEvent,
-    HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged, Digest,
+    HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged, PresenceBatch, Digest,
     ConversationsPage, ReadMarkerEvent>;
 
 [[nodiscard]] QJsonObject toJson(const Welcome &message);
@@ -186,6 +197,7 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 [[nodiscard]] QJsonObject toJson(const ErrorMessage &message);
 [[nodiscard]] QJsonObject toJson(const Availability &message);
 [[nodiscard]] QJsonObject toJson(const AvailabilityChanged &message);
+[[nodiscard]] QJsonObject toJson(const PresenceBatch &message);
 [[nodiscard]] QJsonObject toJson(const Digest &message);
 [[nodiscard]] QJsonObject toJson(const ServerMessage &message);
 [[nodiscard]] QJsonObject errorJson(const ProtocolError &error);
@@ -197,6 +209,7 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
     const Snapshot &message, const std::optional<QString> &ref = {});
 [[nodiscard]] QByteArray serializeFrame(
     const FriendsPage &message, const std::optional<QString> &ref = {});
+[[nodiscard]] QByteArray serializeFrame(const PresenceBatch &message);
 
 // Decodes a gateway frame by its type; unknown_type for types this build does not know.
 [[nodiscard]] Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope);

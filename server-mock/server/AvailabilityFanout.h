@@ -3,6 +3,8 @@
 // C++
 #include <chrono>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 
 // Qt
@@ -23,18 +25,25 @@ namespace Presence::Server {
 // sent at most once per interval. Exact pushes stay with the subscriptions; this answers "who
 // is online" for the rows nobody looks at. One timer serves every connection.
 //
+// A connection that asked for batches (hello's presence_batch_ms) hears instead each changed
+// friend's latest presence in a presence_batch, at most once per its own window; one timer
+// serves every connection with the same window.
+//
 // It never touches a socket: what to send, and to whom, goes through `Deliver`.
 class AvailabilityFanout : public QObject {
     Q_OBJECT
 public:
-    using Deliver = std::function<void(ConnectionId, const QJsonObject &message)>;
+    // A frame for one connection, serialised, with its type for the metrics.
+    using Deliver = std::function<void(ConnectionId, const QString &type, const QByteArray &frame)>;
 
     AvailabilityFanout(
         std::chrono::milliseconds interval, Deliver deliver, QObject *parent = nullptr);
 
     // Starts covering `covered` (the first friends of `totalFriends`) for a connection, again
-    // from scratch if it already was. It is told nothing until snapshotRead().
-    void watch(ConnectionId connection, const QStringList &covered, int totalFriends);
+    // from scratch if it already was. It is told nothing until snapshotRead(). A batch window
+    // above zero: its changes go out as presence_batch, at most once per window.
+    void watch(ConnectionId connection, const QStringList &covered, int totalFriends,
+        std::chrono::milliseconds batchWindow = std::chrono::milliseconds(0));
     // What the store holds of the connection's covered friends: becomes what the connection
     // was told, returned as the `availability` to send it.
     [[nodiscard]] Protocol::Availability snapshotRead(
@@ -57,7 +66,7 @@ public:
     // What a connection was told is available, once its answer went out; nullopt before.
     [[nodiscard]] std::optional<QHash<QString, Protocol::PresenceStatus>> toldTo(
         ConnectionId connection) const;
-    // Sends what is pending now (tests; the timer does it otherwise).
+    // Sends what is pending now, batches included (tests; the timers do it otherwise).
     void flush();
 
 Q_SIGNALS:
@@ -69,23 +78,47 @@ private:
     struct Watcher {
         QStringList covered;
         int totalFriends = 0;
+        std::chrono::milliseconds batchWindow { 0 }; // 0: availability_changed
         // Covered friends the connection was told are available; the rest it believes offline.
         QHash<QString, Protocol::PresenceStatus> told;
         QSet<QString> dirty; // changed since told
         bool ready = false; // told holds a snapshot
     };
 
+    // What the store published last of a covered user, and when, in publication order.
+    struct Latest {
+        Protocol::UserPresence presence;
+        quint64 order = 0;
+    };
+    // Connections with changes to hear, and the timer that tells them.
+    struct Pending {
+        QSet<ConnectionId> connections;
+        QTimer timer;
+    };
+    struct Outgoing {
+        ConnectionId connection;
+        QString type;
+        QByteArray frame;
+    };
+
     [[nodiscard]] Protocol::PresenceStatus latestOf(const QString &userId) const;
     [[nodiscard]] Protocol::Availability tell(Watcher &watcher);
-    void deliverAll(const QList<std::pair<ConnectionId, QJsonObject>> &out);
+    void setLatest(const Protocol::UserPresence &presence);
+    [[nodiscard]] Pending &pendingFor(std::chrono::milliseconds batchWindow);
+    void forgetPending(ConnectionId connection, const Watcher &watcher);
+    [[nodiscard]] std::optional<Outgoing> changesFor(ConnectionId connection, Watcher &watcher);
+    void flushPending(Pending &pending);
+    void deliverAll(const QList<Outgoing> &out);
 
     std::chrono::milliseconds m_interval;
     Deliver m_deliver;
     QHash<ConnectionId, Watcher> m_watchers;
     QHash<QString, QSet<ConnectionId>> m_coverers;
-    QHash<QString, Protocol::UserPresence> m_latest; // of covered users, by the store's order
-    QSet<ConnectionId> m_dirtyConnections;
-    QTimer m_flushTimer;
+    QHash<QString, Latest> m_latest; // of covered users
+    quint64 m_published = 0; // publications counted, for Latest::order
+    Pending m_unbatched; // every interval
+    // By batch window; few, as clients pick round numbers, and never more than the range.
+    std::map<std::chrono::milliseconds, std::unique_ptr<Pending>> m_batched;
 };
 
 } // namespace Presence::Server

@@ -1,6 +1,7 @@
 #pragma once
 
 // C++
+#include <chrono>
 #include <optional>
 
 // Qt
@@ -68,6 +69,9 @@ public:
     // Hello accepted: remembers who this is and starts the heartbeat. The caller sends welcome.
     void authenticate(const QString &userId, Protocol::ChosenStatus status);
     void setChosenStatus(Protocol::ChosenStatus status) { m_status = status; }
+    // The batch window granted in welcome (hello's presence_batch_ms); 0: none asked for.
+    [[nodiscard]] std::chrono::milliseconds presenceBatch() const { return m_presenceBatch; }
+    void setPresenceBatch(std::chrono::milliseconds window) { m_presenceBatch = window; }
 
     void send(const QJsonObject &message, const std::optional<QString> &ref = {});
     // A frame serialised once (UTF-8), for one connection or many.
@@ -110,6 +114,7 @@ private:
     State m_state = State::AwaitingHello;
     QString m_userId;
     Protocol::ChosenStatus m_status = Protocol::ChosenStatus::Online;
+    std::chrono::milliseconds m_presenceBatch { 0 };
     RateLimiter m_rateLimiter;
     // AwaitingHello: the hello deadline; Closing: when a peer that has not answered our close
     // frame is aborted.

@@ -240,6 +240,8 @@ void Gateway::onHello(
     const UserDirectory::User &user = m_directory.user(*index);
     const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
     connection->authenticate(user.id, status);
+    if (hello.presenceBatchMs)
+        connection->setPresenceBatch(std::chrono::milliseconds(*hello.presenceBatchMs));
     m_connections.signedIn(connection);
     Q_EMIT connectionSignedIn(connection);
     qCInfo(lcGateway) << "connection" << connection->id() << "signed in as" << user.id << "with"
@@ -251,6 +253,8 @@ void Gateway::onHello(
     welcome.limits = { m_config.maxFrameBytes, m_config.maxSubscriptions, m_config.maxIdsPerRequest,
         m_config.maxFramesPerSecond, m_config.frameBurst, m_config.maxAvailabilityFriends,
         int(m_config.availabilityInterval.count()) };
+    // Granted as asked: the decoder kept it within the documented range.
+    welcome.presenceBatchMs = hello.presenceBatchMs;
     connection->send(toJson(welcome), ref);
     m_presence.connectionOpened(connection);
 }

@@ -18,7 +18,8 @@ const QStringList &serverTypes()
 {
     static const QStringList types { u"welcome"_s, u"friends"_s, u"snapshot"_s, u"presence"_s,
         u"message"_s, u"history"_s, u"ok"_s, u"pong"_s, u"error"_s, u"availability"_s,
-        u"availability_changed"_s, u"digest"_s, u"conversations"_s, u"read_marker"_s };
+        u"availability_changed"_s, u"presence_batch"_s, u"digest"_s, u"conversations"_s,
+        u"read_marker"_s };
     return types;
 }
 

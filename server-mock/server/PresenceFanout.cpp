@@ -28,10 +28,10 @@ PresenceFanout::PresenceFanout(const GatewayConfig &config, const UserDirectory 
     , m_store(store)
     , m_connections(connections)
     , m_metrics(metrics)
-    , m_availability(
-          m_config.availabilityInterval, [this](ConnectionId id, const QJsonObject &message) {
+    , m_availability(m_config.availabilityInterval,
+          [this](ConnectionId id, const QString &type, const QByteArray &frame) {
               if (ClientConnection *connection = m_connections.find(id))
-                  connection->send(message); // counted in frames_out by the connection
+                  connection->sendFrame(type, frame);
           })
 {
     connect(m_store, &PresenceStore::presencePublished, this, &PresenceFanout::onPresencePublished);
@@ -80,7 +80,7 @@ void PresenceFanout::watchAvailability(
     for (qsizetype i = 0; i < count; ++i)
         covered.append(m_directory.user(friends.at(i)).id);
     const ConnectionId id = connection->id();
-    m_availability.watch(id, covered, int(friends.size()));
+    m_availability.watch(id, covered, int(friends.size()), connection->presenceBatch());
     m_store->snapshot(
         covered, connection, [this, connection, id, ref](const QList<UserPresence> &users) {
             if (m_availability.isWatching(id))

@@ -1,7 +1,8 @@
 // The availability set (watch_availability) through a real gateway: who is listed (friends,
 // online or away, never invisible, never strangers, only the covered first friends), the
 // changes coalesced and paced per connection, unwatching, clean-up, and the same across two
-// gateways sharing a real Redis.
+// gateways sharing a real Redis; and the same set as presence batches, for a connection that
+// asked for them in hello.
 
 // C++
 #include <chrono>
@@ -114,6 +115,9 @@ private Q_SLOTS:
     void unwatchStopsAndLeavingCleansUp();
     void acrossGatewaysThroughRedis();
     void aStoreResetSendsTheSetAgain();
+    void batchesCarryEachLatestPresenceOncePerWindow();
+    void aBlipWithinAWindowIsItsLatestState();
+    void aBatchWindowOutOfRangeIsRefused();
 };
 
 void TestGatewayAvailability::init()
@@ -149,6 +153,8 @@ void TestGatewayAvailability::welcomeAnnouncesTheCapAndInterval()
     const QJsonObject limits = welcome.value("limits"_L1).toObject();
     QCOMPARE(limits.value("max_availability_friends"_L1).toInt(), 7);
     QCOMPARE(limits.value("availability_interval_ms"_L1).toInt(), int(kInterval.count()));
+    // Batches are for those who ask.
+    QVERIFY(!welcome.contains("presence_batch_ms"_L1));
 }
 
 void TestGatewayAvailability::changesAreCoalescedAndPaced()
@@ -341,6 +347,130 @@ void TestGatewayAvailability::aStoreResetSendsTheSetAgain()
     const auto killed = runCommand(admin, { "CLIENT", "KILL", "TYPE", "pubsub" });
     QVERIFY2(killed.toInteger() == 2, qPrintable(killed.errorMessage()));
     QCOMPARE(alice->waitFor(u"availability"_s, 10000), availability({ u"bob"_s }, {}, 3, 3));
+}
+
+void TestGatewayAvailability::batchesCarryEachLatestPresenceOncePerWindow()
+{
+    constexpr auto window = 250ms;
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config());
+    QVERIFY(gateway);
+    TestClient alice;
+    QElapsedTimer clock;
+    clock.start();
+    QList<qint64> arrivals; // of each presence_batch, ms
+    connect(&alice, &TestClient::frameReceived, this, [&](const QJsonObject &frame) {
+        if (frame.value("type"_L1).toString() == u"presence_batch")
+            arrivals.append(clock.elapsed());
+    });
+    const QJsonObject welcome
+        = alice.login(gateway->url(), tokenOf(u"alice"_s), { { "presence_batch_ms"_L1, 250 } });
+    QCOMPARE(welcome.value("presence_batch_ms"_L1).toInt(), 250);
+    QCOMPARE(withoutRef(watchAvailability(alice)), availability({}, {}, 3, 3));
+
+    auto bob = signIn(gateway->url(), u"bob"_s);
+    auto carol = signIn(gateway->url(), u"carol"_s);
+    auto erin = signIn(gateway->url(), u"erin"_s, u"away"_s);
+    auto dave = signIn(gateway->url(), u"dave"_s); // not alice's friend: never in a batch
+    QVERIFY(bob && carol && erin && dave);
+    QCOMPARE(setStatus(*carol, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(setStatus(*erin, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+
+    // Whatever windows the changes fell into: each entry is a whole presence, a user at most
+    // once per batch, and a user's seq only grows from batch to batch.
+    QHash<QString, QJsonObject> latest;
+    const QHash<QString, QString> expected { { u"bob"_s, u"online"_s }, { u"carol"_s, u"away"_s },
+        { u"erin"_s, u"online"_s } };
+    const auto arrived = [&] {
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+            if (latest.value(it.key()).value("status"_L1).toString() != it.value())
+                return false;
+        }
+        return true;
+    };
+    for (int batches = 0; batches < 10 && !arrived(); ++batches) {
+        const QJsonObject batch = alice.waitFor(u"presence_batch"_s);
+        QVERIFY2(!batch.isEmpty(), PresenceFrames::dump(alice.received()).constData());
+        QCOMPARE(batch.keys(), QStringList({ u"type"_s, u"updates"_s }));
+        QSet<QString> inThisBatch;
+        for (const QJsonValue &value : batch.value("updates"_L1).toArray()) {
+            const QJsonObject entry = value.toObject();
+            const QString id = entry.value("id"_L1).toString();
+            QVERIFY2(expected.contains(id), qPrintable(id));
+            QVERIFY(!inThisBatch.contains(id));
+            inThisBatch.insert(id);
+            QCOMPARE(entry.keys(), QStringList({ u"id"_s, u"seq"_s, u"status"_s }));
+            QVERIFY(
+                entry.value("seq"_L1).toInteger() > latest.value(id).value("seq"_L1).toInteger(-1));
+            latest.insert(id, entry);
+        }
+    }
+    QVERIFY2(arrived(), PresenceFrames::dump(alice.received()).constData());
+    // At most one batch per window (a precise timer: a few ms of slack for delivery).
+    for (qsizetype i = 1; i < arrivals.size(); ++i)
+        QVERIFY2(arrivals.at(i) - arrivals.at(i - 1) >= window.count() - 25,
+            qPrintable(u"batches at %1 and %2 ms"_s.arg(arrivals.at(i - 1)).arg(arrivals.at(i))));
+
+    // Leaving is offline after the grace, with when the user was last seen.
+    QVERIFY(ClientSteps::closeAndWait(*gateway, *bob));
+    const QJsonObject gone = alice.waitFor(u"presence_batch"_s);
+    const QJsonArray updates = gone.value("updates"_L1).toArray();
+    QCOMPARE(updates.size(), 1);
+    QCOMPARE(updates.at(0).toObject().value("status"_L1).toString(), u"offline"_s);
+    QVERIFY(updates.at(0).toObject().value("last_seen"_L1).toInteger() > 0);
+    QVERIFY(alice.pending(u"availability_changed"_s).isEmpty());
+
+    QString error;
+    const auto metrics
+        = Presence::TestSupport::PrometheusText::parse(gateway->metrics().render(), &error);
+    QVERIFY2(metrics, qPrintable(error));
+    QCOMPARE(metrics->value("presence_frames_out_total", { { "type", "presence_batch" } }),
+        double(arrivals.size()));
+}
+
+void TestGatewayAvailability::aBlipWithinAWindowIsItsLatestState()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config());
+    QVERIFY(gateway);
+    auto bob = signIn(gateway->url(), u"bob"_s);
+    QVERIFY(bob);
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), tokenOf(u"alice"_s), { { "presence_batch_ms"_L1, 1000 } })
+                 .isEmpty());
+    QCOMPARE(withoutRef(watchAvailability(alice)), availability({ u"bob"_s }, {}, 3, 3));
+    // An exact subscription as well: its pushes are not batched.
+    const QJsonObject snapshot = subscribe(alice, { u"bob"_s });
+    const qint64 seq
+        = snapshot.value("users"_L1).toArray().at(0).toObject().value("seq"_L1).toInteger();
+
+    // Away and back within one window: one entry, bob's latest state, with its seq.
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(setStatus(*bob, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+    const QJsonObject batch = alice.waitFor(u"presence_batch"_s);
+    const QJsonArray expected { QJsonObject {
+        { "id"_L1, u"bob"_s }, { "status"_L1, u"online"_s }, { "seq"_L1, seq + 2 } } };
+    QCOMPARE(batch.value("updates"_L1).toArray(), expected);
+    QCOMPARE(alice.pending(u"presence"_s).size(), 2);
+    roundTrip(alice);
+    QVERIFY(alice.pending(u"presence_batch"_s).isEmpty());
+}
+
+void TestGatewayAvailability::aBatchWindowOutOfRangeIsRefused()
+{
+    const auto gateway = startGateway(PresenceFrames::fivePeople(), config());
+    QVERIFY(gateway);
+    for (const QJsonValue &window : { QJsonValue(9), QJsonValue(1001), QJsonValue(u"50"_s) }) {
+        TestClient client;
+        QVERIFY(
+            client
+                .login(gateway->url(), tokenOf(u"alice"_s), { { "presence_batch_ms"_L1, window } })
+                .isEmpty());
+        const QJsonObject error = client.waitFor(u"error"_s);
+        QCOMPARE(error.value("code"_L1).toString(), u"unauthorized"_s);
+        QVERIFY2(error.value("message"_L1).toString().contains("presence_batch_ms"_L1),
+            qPrintable(error.value("message"_L1).toString()));
+        QVERIFY(client.waitDisconnected());
+        QCOMPARE(client.closeCode(), 4001);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGatewayAvailability)

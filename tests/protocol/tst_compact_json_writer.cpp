@@ -1,7 +1,7 @@
 // CompactJsonWriter and the frames written with it: byte for byte what QJsonDocument writes for
-// the same object, for snapshots and friend pages of random content, strings included that
-// need every kind of escape (quotes, backslashes, control characters, non-ASCII, characters
-// outside the BMP, lone surrogates).
+// the same object, for snapshots, friend pages and presence batches of random content, strings
+// included that need every kind of escape (quotes, backslashes, control characters, non-ASCII,
+// characters outside the BMP, lone surrogates).
 
 // Qt
 #include <QJsonArray>
@@ -37,6 +37,22 @@ std::optional<QString> randomRef(QRandomGenerator &random)
     return randomText(random);
 }
 
+QList<UserPresence> randomPresences(QRandomGenerator &random)
+{
+    QList<UserPresence> presences;
+    const int count = int(random.bounded(6));
+    for (int i = 0; i < count; ++i) {
+        UserPresence presence;
+        presence.id = randomText(random);
+        presence.status = PresenceStatus(random.bounded(3));
+        presence.seq = qint64(random.bounded(quint64(1) << 53));
+        if (random.bounded(2) == 0)
+            presence.lastSeen = qint64(random.bounded(quint64(1) << 53));
+        presences.append(presence);
+    }
+    return presences;
+}
+
 } // namespace
 
 class TestCompactJsonWriter : public QObject {
@@ -46,6 +62,7 @@ private Q_SLOTS:
     void writesWhatQJsonDocumentWrites();
     void snapshotsAreTheSameBytes();
     void friendPagesAreTheSameBytes();
+    void presenceBatchesAreTheSameBytes();
 };
 
 void TestCompactJsonWriter::writesWhatQJsonDocumentWrites()
@@ -78,16 +95,7 @@ void TestCompactJsonWriter::snapshotsAreTheSameBytes()
     QRandomGenerator random(11);
     for (int round = 0; round < 500; ++round) {
         Snapshot snapshot;
-        const int users = int(random.bounded(6));
-        for (int i = 0; i < users; ++i) {
-            UserPresence presence;
-            presence.id = randomText(random);
-            presence.status = PresenceStatus(random.bounded(3));
-            presence.seq = qint64(random.bounded(quint64(1) << 53));
-            if (random.bounded(2) == 0)
-                presence.lastSeen = qint64(random.bounded(quint64(1) << 53));
-            snapshot.users.append(presence);
-        }
+        snapshot.users = randomPresences(random);
         const int denied = int(random.bounded(3));
         for (int i = 0; i < denied; ++i)
             snapshot.denied.append(randomText(random));
@@ -108,6 +116,15 @@ void TestCompactJsonWriter::friendPagesAreTheSameBytes()
             page.items.append({ randomText(random), randomText(random) });
         const std::optional<QString> ref = randomRef(random);
         QCOMPARE(serializeFrame(page, ref), serializeFrame(toJson(page), ref));
+    }
+}
+
+void TestCompactJsonWriter::presenceBatchesAreTheSameBytes()
+{
+    QRandomGenerator random(13);
+    for (int round = 0; round < 500; ++round) {
+        const PresenceBatch batch { randomPresences(random) };
+        QCOMPARE(serializeFrame(batch), serializeFrame(toJson(batch)));
     }
 }
 

@@ -94,6 +94,7 @@ void compareClient(const ClientMessage &actual, const ClientMessage &expected)
         QCOMPARE(got.status.has_value(), hello->status.has_value());
         if (hello->status)
             QCOMPARE(int(*got.status), int(*hello->status));
+        QCOMPARE(got.presenceBatchMs, hello->presenceBatchMs);
     } else if (const auto *friends = std::get_if<FriendsRequest>(&expected)) {
         const FriendsRequest &got = std::get<FriendsRequest>(actual);
         QCOMPARE(got.offset, friends->offset);
@@ -138,6 +139,10 @@ QList<NamedClient> sampleClientMessages()
         { "hello/with-status", "hello",
             Hello { u"tok-123.abc"_s, 1, u"presence-desktop/0.1.0"_s, ChosenStatus::Invisible } },
         { "hello/status-away", "hello", Hello { u"t"_s, 1, u"c/1"_s, ChosenStatus::Away } },
+        { "hello/batch-shortest", "hello",
+            Hello { u"t"_s, 1, u"c/1"_s, std::nullopt, kMinPresenceBatchMs } },
+        { "hello/batch-longest", "hello",
+            Hello { u"t"_s, 1, u"c/1"_s, ChosenStatus::Away, kMaxPresenceBatchMs } },
         { "hello/status-online", "hello", Hello { u"t"_s, 1, u"c/1"_s, ChosenStatus::Online } },
         { "hello/without-status", "hello",
             Hello { u"secret token ü"_s, 1, QString(), std::nullopt } },
@@ -218,6 +223,13 @@ QList<NamedServer> sampleServerMessages()
             AvailabilityChanged { { u"a"_s }, { u"b"_s, u"c"_s }, { u"d"_s } } },
         { "availability_changed/offline-only", "availability_changed",
             AvailabilityChanged { {}, {}, { u"d"_s } } },
+        { "welcome/batched", "welcome",
+            Welcome { { u"a"_s, u"A"_s }, 25000, Limits { 1, 2, 3, 4, 5, 300, 250 }, 50 } },
+        { "presence_batch/empty", "presence_batch", PresenceBatch {} },
+        { "presence_batch/updates", "presence_batch",
+            PresenceBatch { { { u"bob"_s, PresenceStatus::Online, 9, std::nullopt },
+                { u"carol"_s, PresenceStatus::Offline, 4, qint64(1700000000123) },
+                { u"dave"_s, PresenceStatus::Away, 1, std::nullopt } } } },
         { "error/unknown-code", "error",
             ErrorMessage { ErrorCode::Unknown, u"quota_exceeded"_s, u"try later"_s } },
         { "error/empty-message", "error",
@@ -782,6 +794,14 @@ void TestProtocol::clientRejections_data()
         u"'status'"_s);
     bad("hello/status-number", withField(hello(u"t"_s, 1), "status"_L1, 1), u"'status'"_s);
     bad("hello/status-null", withField(hello(u"t"_s, 1), "status"_L1, QJsonValue()), u"'status'"_s);
+    for (const auto &[name, window] : { std::pair { "hello/batch-9", QJsonValue(9) },
+             std::pair { "hello/batch-1001", QJsonValue(1001) },
+             std::pair { "hello/batch-0", QJsonValue(0) },
+             std::pair { "hello/batch-fraction", QJsonValue(50.5) },
+             std::pair { "hello/batch-string", QJsonValue(u"50"_s) },
+             std::pair { "hello/batch-null", QJsonValue() } })
+        bad(name, withField(hello(u"t"_s, 1), "presence_batch_ms"_L1, window),
+            u"'presence_batch_ms'"_s);
 
     // friends.
     bad("friends/limit-0", R"({"type":"friends","limit":0})"_ba, u"'limit'"_s);
@@ -1131,6 +1151,15 @@ void TestProtocol::serverRejections_data()
         u"'covered'"_s);
     bad("availability_changed/not-a-list", R"({"type":"availability_changed","offline":"a"})"_ba,
         u"'offline'"_s);
+    bad("presence_batch/no-updates", R"({"type":"presence_batch"})"_ba, u"'updates'"_s);
+    bad("presence_batch/not-objects", R"({"type":"presence_batch","updates":["a"]})"_ba,
+        u"'updates'"_s);
+    bad("presence_batch/bad-entry",
+        R"({"type":"presence_batch","updates":[{"id":"a","status":"busy","seq":1}]})"_ba,
+        u"'status'"_s);
+    bad("welcome/batch-zero",
+        R"({"type":"welcome","user":{"id":"a","name":"A"},"heartbeat_ms":1,"limits":{"max_frame_bytes":1,"max_subscriptions":1,"max_ids_per_request":1},"presence_batch_ms":0})"_ba,
+        u"'presence_batch_ms'"_s);
     bad("presence/status-busy", R"({"type":"presence","id":"a","status":"busy","seq":1})"_ba,
         u"'status'"_s);
     bad("presence/status-invisible",
