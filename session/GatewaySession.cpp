@@ -322,6 +322,8 @@ void GatewaySession::onConnected()
     hello.token = m_token;
     hello.client = m_options.clientName;
     hello.status = m_chosenStatus; // a reconnect while invisible must never show us online
+    if (m_options.availabilityBatch.count() > 0)
+        hello.presenceBatchMs = int(m_options.availabilityBatch.count());
     m_statusInHello = m_chosenStatus;
     m_pacer.send(toJson(hello));
 }
@@ -397,6 +399,8 @@ void GatewaySession::onTextMessage(const QString &text)
                 onAvailability(message, ref);
             else if constexpr (std::is_same_v<T, AvailabilityChanged>)
                 onAvailabilityChanged(message);
+            else if constexpr (std::is_same_v<T, PresenceBatch>)
+                onPresenceBatch(message);
             else if constexpr (std::is_same_v<T, Digest>)
                 onDigest(message);
             else if constexpr (std::is_same_v<T, ConversationsPage>)
@@ -536,8 +540,6 @@ void GatewaySession::onAvailability(const Availability &availability, const QStr
 
 void GatewaySession::onAvailabilityChanged(const AvailabilityChanged &changed)
 {
-    if (m_state != State::Online || !m_availabilityLive)
-        return;
     QHash<QString, PresenceStatus> statuses;
     for (const QString &id : changed.online)
         statuses.insert(id, PresenceStatus::Online);
@@ -545,6 +547,23 @@ void GatewaySession::onAvailabilityChanged(const AvailabilityChanged &changed)
         statuses.insert(id, PresenceStatus::Away);
     for (const QString &id : changed.offline)
         statuses.insert(id, PresenceStatus::Offline);
+    applyAvailabilityChanges(statuses);
+}
+
+void GatewaySession::onPresenceBatch(const PresenceBatch &batch)
+{
+    // Coarse here too: a row on screen takes seq and last_seen from its subscription.
+    QHash<QString, PresenceStatus> statuses;
+    statuses.reserve(batch.updates.size());
+    for (const UserPresence &presence : batch.updates)
+        statuses.insert(presence.id, presence.status);
+    applyAvailabilityChanges(statuses);
+}
+
+void GatewaySession::applyAvailabilityChanges(const QHash<QString, PresenceStatus> &statuses)
+{
+    if (m_state != State::Online || !m_availabilityLive)
+        return;
     for (auto it = statuses.cbegin(); it != statuses.cend(); ++it) {
         if (it.value() == PresenceStatus::Offline)
             m_available.remove(it.key());

@@ -61,6 +61,10 @@ public:
         std::chrono::milliseconds connectTimeout = 15s;
         QString clientName = QStringLiteral("presence-chat/0.1");
         int friendsPageSize = 1000;
+        // The availability set's changes in batches this often (hello's presence_batch_ms):
+        // "online first" for rows off screen is then at most this stale, not a second. Zero:
+        // the gateway's availability_changed.
+        std::chrono::milliseconds availabilityBatch = 50ms;
     };
 
     explicit GatewaySession(QObject *parent = nullptr);
@@ -174,6 +178,9 @@ private:
     void onConversations(const Protocol::ConversationsPage &page, const QString &ref);
     void onAvailability(const Protocol::Availability &availability, const QString &ref);
     void onAvailabilityChanged(const Protocol::AvailabilityChanged &changed);
+    void onPresenceBatch(const Protocol::PresenceBatch &batch);
+    // Changes of covered friends' availability, from either kind of push.
+    void applyAvailabilityChanges(const QHash<QString, Protocol::PresenceStatus> &statuses);
     void onDigest(const Protocol::Digest &digest);
     void onPongMissed();
     void requestFriends(int offset);

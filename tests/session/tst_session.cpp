@@ -365,6 +365,8 @@ private Q_SLOTS:
     void subscriptionsNeverExceedTheGatewayLimit();
     void availabilityCoversEveryFriend();
     void noAvailabilityFromAGatewayWithoutIt();
+    void availabilityChangesComeInBatches();
+    void availabilityChangesUnbatchedWhenAskedForNone();
     void aLostPushIsCorrectedByTheDigest();
 
     // A misbehaving peer
@@ -525,6 +527,55 @@ void TestSession::aLostPushIsCorrectedByTheDigest()
     // Within about one digest interval the session notices and reads bob again.
     QTRY_COMPARE_WITH_TIMEOUT(bobIs(), std::optional(PresenceStatus::Online), 3000);
     QVERIFY(session.digestMismatches() >= 1);
+}
+
+// The changes of the availability set within the session's batch window, not the gateway's
+// interval (a minute here): the session asked for presence_batch in hello.
+void TestSession::availabilityChangesComeInBatches()
+{
+    GatewayConfig config = testConfig();
+    config.availabilityInterval = 60s;
+    auto gateway = startGateway(smallPopulation(), config);
+    QVERIFY(gateway);
+    GatewaySession session(fastOptions());
+    QSignalSpy availability(&session, &GatewaySession::availabilityReceived);
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QVERIFY(availability.wait());
+    QCOMPARE(availability.at(0).at(1).toBool(), true);
+
+    TestClient dan;
+    QVERIFY(
+        !dan.login(gateway->url(), tokenOf(u"dan"_s), { { "status"_L1, "away"_L1 } }).isEmpty());
+    QVERIFY(availability.wait());
+    using Statuses = QHash<QString, PresenceStatus>;
+    QCOMPARE(availability.at(1).at(0).value<Statuses>(),
+        (Statuses { { u"dan"_s, PresenceStatus::Away } }));
+    QCOMPARE(availability.at(1).at(1).toBool(), false);
+    QVERIFY(gateway->metrics().render().contains(
+        R"(presence_frames_out_total{type="presence_batch"} 1)"));
+}
+
+void TestSession::availabilityChangesUnbatchedWhenAskedForNone()
+{
+    GatewayConfig config = testConfig();
+    config.availabilityInterval = 50ms;
+    auto gateway = startGateway(smallPopulation(), config);
+    QVERIFY(gateway);
+    GatewaySession::Options options = fastOptions();
+    options.availabilityBatch = 0ms;
+    GatewaySession session(options);
+    QSignalSpy availability(&session, &GatewaySession::availabilityReceived);
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QVERIFY(availability.wait());
+    TestClient cat;
+    QVERIFY(!cat.login(gateway->url(), tokenOf(u"cat"_s)).isEmpty());
+    QVERIFY(availability.wait());
+    using Statuses = QHash<QString, PresenceStatus>;
+    QCOMPARE(availability.at(1).at(0).value<Statuses>(),
+        (Statuses { { u"cat"_s, PresenceStatus::Online } }));
+    const QByteArray metrics = gateway->metrics().render();
+    QVERIFY(metrics.contains(R"(presence_frames_out_total{type="availability_changed"} 1)"));
+    QVERIFY(!metrics.contains(R"(presence_frames_out_total{type="presence_batch"} 1)"));
 }
 
 void TestSession::noAvailabilityFromAGatewayWithoutIt()
