@@ -118,6 +118,8 @@ void Connection::onHandshake(beast::error_code error)
     hello["protocol"] = 1;
     hello["client"] = "presence-loadgen/1";
     hello["ref"] = "h";
+    if (m_context.options.presenceBatchMs > 0)
+        hello["presence_batch_ms"] = m_context.options.presenceBatchMs;
     send(json::serialize(hello));
     readNext();
 }
@@ -163,7 +165,20 @@ void Connection::handleFrame(std::string_view text)
     const json::object &frame = value.get_object();
     const std::string_view type = stringOf(frame, "type");
     if (type == "presence")
-        onPresence(frame);
+        onPresence(frame, m_context.nowMicros());
+    else if (type == "presence_batch") {
+        const std::int64_t now = m_context.nowMicros();
+        const json::value *updates = frame.if_contains("updates");
+        if (!updates || !updates->is_array()) {
+            m_context.noteError("presence_batch without updates");
+            return;
+        }
+        for (const json::value &update : updates->get_array()) {
+            if (update.is_object())
+                onPresence(update.get_object(), now);
+        }
+    } else if (type == "availability" && m_state == State::Subscribing && frame.contains("ref"))
+        onAvailability(frame);
     else if (type == "welcome" && m_state == State::AwaitingWelcome)
         onWelcome(frame);
     else if (type == "friends" && m_state == State::AwaitingFriends)
@@ -220,7 +235,33 @@ void Connection::onFriends(const json::object &frame)
         requestFriends(std::int64_t(m_friends.size()));
         return;
     }
-    subscribeAll();
+    if (m_context.options.presenceBatchMs > 0)
+        watchAvailability();
+    else
+        subscribeAll();
+}
+
+void Connection::watchAvailability()
+{
+    if (m_friends.empty()) {
+        setUp(true);
+        return;
+    }
+    m_state = State::Subscribing;
+    send(R"({"type":"watch_availability","ref":"a"})");
+}
+
+void Connection::onAvailability(const json::object &frame)
+{
+    // The set covers the first `covered` friends, in friends order.
+    const std::int64_t covered = integerOf(frame, "covered", 0);
+    for (std::int64_t i = 0; i < covered && i < std::int64_t(m_friends.size()); ++i) {
+        const int watched = m_context.population.indexOf(m_friends[size_t(i)]);
+        if (watched >= 0)
+            m_context.ledger.addWatcher(watched);
+    }
+    m_friends = {};
+    setUp(true);
 }
 
 void Connection::subscribeAll()
@@ -263,9 +304,8 @@ void Connection::onSnapshot(const json::object &frame)
         setUp(true);
 }
 
-void Connection::onPresence(const json::object &frame)
+void Connection::onPresence(const json::object &frame, std::int64_t now)
 {
-    const std::int64_t now = m_context.nowMicros();
     if (!m_context.changing.load(std::memory_order_relaxed)) {
         m_context.setUpPushes.fetch_add(1, std::memory_order_relaxed);
         return;

@@ -25,8 +25,9 @@ struct RunContext;
 
 // One user's WebSocket connection to the gateway, as a client runs it: connect (from its own
 // source address), hello, friends, subscribe to every friend in batches the gateway's limits
-// allow; then it receives pushes, and sends set_status when its worker tells it to. Lives on
-// its worker's thread only.
+// allow (or watch them all through the availability set, in presence batches); then it
+// receives pushes, and sends set_status when its worker tells it to. Lives on its worker's
+// thread only.
 class Connection {
 public:
     // Called once the connection is set up (true) or has failed to be (false).
@@ -63,7 +64,10 @@ private:
     void onWelcome(const boost::json::object &frame);
     void onFriends(const boost::json::object &frame);
     void onSnapshot(const boost::json::object &frame);
-    void onPresence(const boost::json::object &frame);
+    void onAvailability(const boost::json::object &frame);
+    // One presence: a push, or an entry of a presence_batch.
+    void onPresence(const boost::json::object &presence, std::int64_t nowMicros);
+    void watchAvailability();
     void requestFriends(std::int64_t offset);
     void subscribeAll();
     void send(std::string text);

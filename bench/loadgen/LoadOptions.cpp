@@ -60,6 +60,9 @@ const char *LoadOptions::usage()
            "  --sources K          bind client sockets to 127.0.0.1 .. 127.0.0.K (default 8)\n"
            "  --concurrency C      connections being set up at once (default 256)\n"
            "  --no-subscribe       hello and welcome only: idle connections\n"
+           "  --presence-batch-ms W  watch every friend through the availability set in\n"
+           "                       presence_batch frames of W ms (10-1000) instead of\n"
+           "                       subscribing to each (docs/protocol.md, Batched presence)\n"
            "  --gateway-pid PID    read the gateway's memory and CPU time from /proc\n"
            "  --connect-timeout S  give up setting up connections after S s (default 300)\n"
            "  --drain-timeout S    wait at most S s for the last pushes (default 10)\n"
@@ -104,6 +107,11 @@ std::optional<LoadOptions> LoadOptions::parse(
         { "--connect-timeout", number(&options.connectTimeout, 0) },
         { "--drain-timeout", number(&options.drainTimeout, 0) },
         { "--hold", number(&options.holdSeconds, 0) },
+        { "--presence-batch-ms",
+            [&](const std::string &text) {
+                return toInteger(text, &options.presenceBatchMs) && options.presenceBatchMs >= 10
+                    && options.presenceBatchMs <= 1000;
+            } },
         { "--mark",
             [&](const std::string &text) {
                 options.markFile = text;

@@ -20,6 +20,9 @@ struct LoadOptions {
     int sources = 8; // client sockets bound to 127.0.0.1 .. 127.0.0.<sources>
     int concurrency = 256; // connections being set up at once
     bool subscribe = true; // false: hello and welcome only (idle connections)
+    // Above 0: each connection watches its friends through the availability set in
+    // presence_batch frames of this window (ms), instead of subscribing to each.
+    int presenceBatchMs = 0;
     int gatewayPid = 0; // read its memory and CPU time from /proc when set
     double connectTimeout = 300; // s for every connection to be set up
     double drainTimeout = 10; // s after the last change for the last pushes

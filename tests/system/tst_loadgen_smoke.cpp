@@ -1,7 +1,8 @@
 // The smoke run of the gateway benchmark's load generator (bench/loadgen, presence-loadgen)
 // against the real presence-mock-server: a few hundred connections sign in, subscribe to their
-// friends and change status for a few seconds, and every push must reach every watcher. A
-// gateway that loses pushes must make it fail.
+// friends (or watch them through the availability set in presence batches) and change status
+// for a few seconds, and every push must reach every watcher. A gateway that loses pushes must
+// make it fail.
 
 // C++
 #include <chrono>
@@ -36,6 +37,7 @@ class TestLoadgenSmoke : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void everyPushArrives();
+    void everyChangeArrivesInBatches();
     void lostPushesFail();
 
 private:
@@ -44,8 +46,8 @@ private:
     QUrl startGateway(MockServerProcess &server, const QStringList &extra);
     // Runs presence-loadgen against `url` for `seconds` of changes; its exit code and the JSON
     // line it ends with.
-    std::optional<QJsonObject> runLoadgen(
-        const QUrl &url, qint64 gatewayPid, int seconds, int *exitCode, QByteArray *output);
+    std::optional<QJsonObject> runLoadgen(const QUrl &url, qint64 gatewayPid, int seconds,
+        int *exitCode, QByteArray *output, const QStringList &extra = {});
 
     QTemporaryDir m_dir;
 };
@@ -66,15 +68,16 @@ QUrl TestLoadgenSmoke::startGateway(MockServerProcess &server, const QStringList
     return server.url();
 }
 
-std::optional<QJsonObject> TestLoadgenSmoke::runLoadgen(
-    const QUrl &url, qint64 gatewayPid, int seconds, int *exitCode, QByteArray *output)
+std::optional<QJsonObject> TestLoadgenSmoke::runLoadgen(const QUrl &url, qint64 gatewayPid,
+    int seconds, int *exitCode, QByteArray *output, const QStringList &extra)
 {
     QProcess loadgen;
     loadgen.setProcessChannelMode(QProcess::MergedChannels);
     loadgen.start(QStringLiteral(PRESENCE_LOADGEN),
-        { u"--url"_s, url.toString(), u"--users"_s, m_dir.filePath(u"users.json"_s), u"--rate"_s,
-            u"200"_s, u"--seconds"_s, QString::number(seconds), u"--drain-timeout"_s, u"3"_s,
-            u"--gateway-pid"_s, QString::number(gatewayPid) });
+        QStringList { u"--url"_s, url.toString(), u"--users"_s, m_dir.filePath(u"users.json"_s),
+            u"--rate"_s, u"200"_s, u"--seconds"_s, QString::number(seconds), u"--drain-timeout"_s,
+            u"3"_s, u"--gateway-pid"_s, QString::number(gatewayPid) }
+            + extra);
     if (!loadgen.waitForStarted(10'000))
         return std::nullopt;
     // The event loop keeps running meanwhile, so the gateway's output never fills its pipe.
@@ -113,6 +116,29 @@ void TestLoadgenSmoke::everyPushArrives()
     QVERIFY(result->value(u"p99_ms"_s).toDouble() > 0);
     QVERIFY(result->value(u"gateway_rss_per_connection_kib"_s).toDouble() > 0);
     QVERIFY(server.isRunning());
+}
+
+// Every change reaches every friend as an entry of a presence_batch: a user changes again only
+// once each watcher has had the change before, so no entry is ever skipped for a newer one.
+void TestLoadgenSmoke::everyChangeArrivesInBatches()
+{
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    const QUrl url = startGateway(server, {});
+    QVERIFY2(url.isValid(), server.transcript().constData());
+
+    int exitCode = -1;
+    QByteArray output;
+    const auto result = runLoadgen(
+        url, server.pid(), 3, &exitCode, &output, { u"--presence-batch-ms"_s, u"50"_s });
+    QVERIFY2(result, output.constData());
+    QVERIFY2(exitCode == 0, output.constData());
+    QCOMPARE(result->value(u"ready"_s).toInt(), kUsers);
+    QCOMPARE(result->value(u"subscriptions"_s).toInt(), kUsers * kFriends);
+    QVERIFY2(result->value(u"changes"_s).toInt() >= 400, output.constData());
+    QCOMPARE(result->value(u"received"_s).toInt(), result->value(u"expected"_s).toInt());
+    QCOMPARE(result->value(u"lost"_s).toInt(), 0);
+    // Held back for up to one window: the median change waits about half of it.
+    QVERIFY2(result->value(u"p50_ms"_s).toDouble() > 5, output.constData());
 }
 
 void TestLoadgenSmoke::lostPushesFail()
