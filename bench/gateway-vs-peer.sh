@@ -6,7 +6,10 @@
 # friends, RATE status changes per second for SECONDS. Prints each figure's median with the
 # ratio ours/peer for each peer (docs/benchmarks.md, "Gateway against a Node ws peer").
 # Environment: PRESENCE_BENCH_RUNS (load runs per gateway, default 3),
-# PRESENCE_BENCH_PEERS (the peers measured, default "node bun"; "bun" alone skips Node),
+# PRESENCE_BENCH_PEERS (the peers measured, default "node bun"; "bun" alone skips Node;
+# "batched" is our gateway again with every client watching its friends through the
+# availability set in presence batches of PRESENCE_BENCH_BATCH_MS, default 50, instead of
+# subscribing: its column compares exact pushes with batches),
 # PRESENCE_BENCH_MAX_CONNECTIONS (the most connections tried, default 19000; 0 skips that step),
 # PRESENCE_BENCH_THREADS (load generator threads, default 2),
 # PRESENCE_BENCH_GATEWAY_ARGS (extra options for our gateway, split on spaces, for example
@@ -29,9 +32,11 @@ count_syscalls=${PRESENCE_BENCH_SYSCALLS:-0}
 read -r -a peers <<<"${PRESENCE_BENCH_PEERS-node bun}"
 read -r -a saturation_rates <<<"${PRESENCE_BENCH_SATURATION:-}"
 saturation_p99_ms=50
+batch_ms=${PRESENCE_BENCH_BATCH_MS:-50}
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/common.sh"
 for peer in "${peers[@]}"; do
-    [[ $peer == node || $peer == bun ]] || presence_die "PRESENCE_BENCH_PEERS: node and/or bun, not '$peer'"
+    [[ $peer == node || $peer == bun || $peer == batched ]] \
+        || presence_die "PRESENCE_BENCH_PEERS: node, bun and/or batched, not '$peer'"
 done
 for value in "${saturation_rates[@]}"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || presence_die "PRESENCE_BENCH_SATURATION: rates in changes/s, not '$value'"
@@ -114,7 +119,7 @@ trap 'stop_gateway; rm -rf "$work"' EXIT
 start_gateway() {
     local kind=$1 users=$2 log=$3
     case $kind in
-        ours)
+        ours | batched)
             # Ours makes the same population itself (same generator and seed): the freed memory
             # of a parsed users file stays resident and new connections reuse it, so its RSS
             # per connection would read several times too low.
@@ -172,8 +177,11 @@ load() {
         count_during_changes "$mark" "${result%.json}.syscalls" &
         counter=$!
     fi
+    # "batched": our gateway again, each client watching its friends in presence batches.
+    local batch=()
+    [[ $kind != batched ]] || batch=(--presence-batch-ms "$batch_ms")
     output=$(timeout 900 "$loadgen" --url "$gateway_url" --users "$work/users.json" \
-        --gateway-pid "$gateway_pid" --threads "$threads" --mark "$mark" "$@") || true
+        --gateway-pid "$gateway_pid" --threads "$threads" --mark "$mark" "${batch[@]}" "$@") || true
     touch "$mark.end"
     [[ -z $counter ]] || wait "$counter" || true
     stop_gateway
@@ -258,8 +266,8 @@ work, runs, friends = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 gateways, rates = sys.argv[4].split(), [int(r) for r in sys.argv[5].split()]
 bound, seconds = float(sys.argv[6]), sys.argv[7]
 peers = gateways[1:]
-names = {"ours": "ours", "node": "Node ws", "bun": "Bun (uWS)"}
-short = {"node": "Node", "bun": "Bun"}
+names = {"ours": "ours", "node": "Node ws", "bun": "Bun (uWS)", "batched": "ours, batched"}
+short = {"node": "Node", "bun": "Bun", "batched": "batched"}
 def read(name):
     path = work / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
