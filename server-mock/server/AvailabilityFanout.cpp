@@ -2,7 +2,10 @@
 
 // C++
 #include <algorithm>
-#include <vector>
+#include <utility>
+
+// Presence
+#include "server-mock/directory/UserDirectory.h"
 
 using namespace Qt::StringLiterals;
 
@@ -14,9 +17,36 @@ using Protocol::PresenceBatch;
 using Protocol::PresenceStatus;
 using Protocol::UserPresence;
 
-AvailabilityFanout::AvailabilityFanout(
+namespace {
+
+quint8 toldByte(PresenceStatus status)
+{
+    return quint8(status);
+}
+
+PresenceStatus toldStatus(quint8 state)
+{
+    return PresenceStatus(state & 0x7f);
+}
+
+// Keeps `values` ascending and free of repeats.
+template <typename T> void insertSorted(std::vector<T> &values, T value)
+{
+    if (values.empty() || values.back() < value) {
+        values.push_back(value); // the common case: connections are numbered upwards
+        return;
+    }
+    const auto at = std::lower_bound(values.begin(), values.end(), value);
+    if (at == values.end() || *at != value)
+        values.insert(at, value);
+}
+
+} // namespace
+
+AvailabilityFanout::AvailabilityFanout(const UserDirectory &directory,
     std::chrono::milliseconds interval, Deliver deliver, QObject *parent)
     : QObject(parent)
+    , m_directory(directory)
     , m_interval(interval)
     , m_deliver(std::move(deliver))
 {
@@ -24,6 +54,16 @@ AvailabilityFanout::AvailabilityFanout(
     m_unbatched.timer.setSingleShot(true);
     m_unbatched.timer.setTimerType(Qt::PreciseTimer);
     connect(&m_unbatched.timer, &QTimer::timeout, this, [this] { flushPending(m_unbatched); });
+}
+
+const QString &AvailabilityFanout::idOf(UserIndex user) const
+{
+    return m_directory.user(int(user)).id;
+}
+
+std::chrono::milliseconds AvailabilityFanout::windowOf(const Watcher &watcher)
+{
+    return std::max(watcher.batchWindow, std::chrono::milliseconds(0));
 }
 
 AvailabilityFanout::Pending &AvailabilityFanout::pendingFor(std::chrono::milliseconds batchWindow)
@@ -42,29 +82,29 @@ AvailabilityFanout::Pending &AvailabilityFanout::pendingFor(std::chrono::millise
     return *pending;
 }
 
-void AvailabilityFanout::forgetPending(ConnectionId connection, const Watcher &watcher)
+void AvailabilityFanout::forgetPending(Watcher &watcher)
 {
-    if (watcher.batchWindow.count() <= 0) {
-        m_unbatched.connections.remove(connection);
-        return;
-    }
-    if (const auto it = m_batched.find(watcher.batchWindow); it != m_batched.end())
-        it->second->connections.remove(connection);
+    // Its entry in the pending list stays and is skipped at the flush: erasing it would cost
+    // a walk of the list per departure, which a storm of departures cannot afford.
+    watcher.pending = false;
 }
 
-void AvailabilityFanout::watch(ConnectionId connection, const QStringList &covered,
+void AvailabilityFanout::watch(ConnectionId connection, std::vector<UserIndex> covered,
     int totalFriends, std::chrono::milliseconds batchWindow)
 {
     unwatch(connection);
+    std::sort(covered.begin(), covered.end());
+    covered.erase(std::unique(covered.begin(), covered.end()), covered.end());
     Watcher &watcher = m_watchers[connection];
-    watcher.covered = covered;
+    watcher.state.assign(covered.size(), toldByte(PresenceStatus::Offline));
+    watcher.covered = std::move(covered);
     watcher.totalFriends = totalFriends;
     watcher.batchWindow = batchWindow;
-    for (const QString &id : covered) {
-        QSet<ConnectionId> &coverers = m_coverers[id];
-        coverers.insert(connection);
+    for (const UserIndex user : watcher.covered) {
+        std::vector<ConnectionId> &coverers = m_covered[user].coverers;
+        insertSorted(coverers, connection);
         if (coverers.size() == 1)
-            Q_EMIT userCovered(id);
+            Q_EMIT userCovered(idOf(user));
     }
 }
 
@@ -73,18 +113,19 @@ void AvailabilityFanout::unwatch(ConnectionId connection)
     const auto it = m_watchers.find(connection);
     if (it == m_watchers.end())
         return;
-    forgetPending(connection, *it);
-    const QStringList covered = std::move(it->covered);
+    const std::vector<UserIndex> covered = std::move(it->covered);
     m_watchers.erase(it);
-    for (const QString &id : covered) {
-        const auto coverers = m_coverers.find(id);
-        if (coverers == m_coverers.end())
+    for (const UserIndex user : covered) {
+        const auto held = m_covered.find(user);
+        if (held == m_covered.end())
             continue;
-        coverers->remove(connection);
-        if (coverers->isEmpty()) {
-            m_coverers.erase(coverers);
-            m_latest.remove(id);
-            Q_EMIT userUncovered(id);
+        std::vector<ConnectionId> &coverers = held->coverers;
+        const auto at = std::lower_bound(coverers.begin(), coverers.end(), connection);
+        if (at != coverers.end() && *at == connection)
+            coverers.erase(at);
+        if (coverers.empty()) {
+            m_covered.erase(held);
+            Q_EMIT userUncovered(idOf(user));
         }
     }
 }
@@ -93,12 +134,13 @@ Availability AvailabilityFanout::snapshotRead(
     ConnectionId connection, const QList<UserPresence> &users)
 {
     for (const UserPresence &user : users) {
-        if (!m_coverers.contains(user.id))
+        const std::optional<int> index = m_directory.indexOfId(user.id);
+        const auto held = index ? m_covered.find(UserIndex(*index)) : m_covered.end();
+        if (held == m_covered.end())
             continue;
         // A push that overtook the read is newer than what was read.
-        const auto held = m_latest.constFind(user.id);
-        if (held == m_latest.constEnd() || held->presence.seq <= user.seq)
-            setLatest(user);
+        if (!held->latest || held->latest->seq <= user.seq)
+            setLatest(*held, user);
     }
     const auto it = m_watchers.find(connection);
     if (it == m_watchers.end())
@@ -108,24 +150,28 @@ Availability AvailabilityFanout::snapshotRead(
 
 void AvailabilityFanout::resetFrom(const QList<UserPresence> &users)
 {
-    m_latest.clear();
+    for (Covered &covered : m_covered)
+        covered.latest.reset();
     for (const UserPresence &user : users) {
-        if (m_coverers.contains(user.id))
-            setLatest(user);
+        const std::optional<int> index = m_directory.indexOfId(user.id);
+        if (const auto held = index ? m_covered.find(UserIndex(*index)) : m_covered.end();
+            held != m_covered.end())
+            setLatest(*held, user);
     }
     QList<Outgoing> out;
     for (auto it = m_watchers.begin(); it != m_watchers.end(); ++it) {
         if (!it->ready)
             continue; // its own snapshot is on the way
         out.append({ it.key(), u"availability"_s, Protocol::serializeFrame(toJson(tell(*it))) });
-        forgetPending(it.key(), *it);
+        forgetPending(*it);
     }
     deliverAll(out);
 }
 
-void AvailabilityFanout::setLatest(const UserPresence &presence)
+void AvailabilityFanout::setLatest(Covered &covered, const UserPresence &presence)
 {
-    m_latest.insert(presence.id, { presence, ++m_published });
+    covered.latest = presence;
+    covered.order = ++m_published;
 }
 
 void AvailabilityFanout::deliverAll(const QList<Outgoing> &out)
@@ -141,15 +187,15 @@ Availability AvailabilityFanout::tell(Watcher &watcher)
     Availability availability;
     availability.covered = int(watcher.covered.size());
     availability.total = watcher.totalFriends;
-    watcher.told.clear();
     watcher.dirty.clear();
     watcher.ready = true;
-    for (const QString &id : std::as_const(watcher.covered)) {
-        const PresenceStatus status = latestOf(id);
-        if (status == PresenceStatus::Offline)
-            continue;
-        watcher.told.insert(id, status);
-        (status == PresenceStatus::Online ? availability.online : availability.away).append(id);
+    for (std::size_t position = 0; position < watcher.covered.size(); ++position) {
+        const UserIndex user = watcher.covered[position];
+        const PresenceStatus status = latestOf(user);
+        watcher.state[position] = toldByte(status);
+        if (status != PresenceStatus::Offline)
+            (status == PresenceStatus::Online ? availability.online : availability.away)
+                .append(idOf(user));
     }
     return availability;
 }
@@ -160,31 +206,66 @@ std::optional<QHash<QString, PresenceStatus>> AvailabilityFanout::toldTo(
     const auto it = m_watchers.constFind(connection);
     if (it == m_watchers.constEnd() || !it->ready)
         return std::nullopt;
-    return it->told;
+    QHash<QString, PresenceStatus> told;
+    for (std::size_t position = 0; position < it->covered.size(); ++position) {
+        const PresenceStatus status = toldStatus(it->state[position]);
+        if (status != PresenceStatus::Offline)
+            told.insert(idOf(it->covered[position]), status);
+    }
+    return told;
 }
 
-PresenceStatus AvailabilityFanout::latestOf(const QString &userId) const
+QStringList AvailabilityFanout::coveredUsers() const
 {
-    const auto it = m_latest.constFind(userId);
-    return it == m_latest.constEnd() ? PresenceStatus::Offline : it->presence.status;
+    QStringList ids;
+    ids.reserve(m_covered.size());
+    for (auto it = m_covered.cbegin(); it != m_covered.cend(); ++it)
+        ids.append(idOf(it.key()));
+    return ids;
+}
+
+int AvailabilityFanout::covererCount(const QString &userId) const
+{
+    const std::optional<int> index = m_directory.indexOfId(userId);
+    const auto held = index ? m_covered.constFind(UserIndex(*index)) : m_covered.constEnd();
+    return held == m_covered.constEnd() ? 0 : int(held->coverers.size());
+}
+
+PresenceStatus AvailabilityFanout::latestOf(UserIndex user) const
+{
+    const auto held = m_covered.constFind(user);
+    return held == m_covered.constEnd() || !held->latest ? PresenceStatus::Offline
+                                                         : held->latest->status;
 }
 
 void AvailabilityFanout::presencePublished(const UserPresence &presence)
 {
-    const auto coverers = m_coverers.constFind(presence.id);
-    if (coverers == m_coverers.constEnd())
+    const std::optional<int> index = m_directory.indexOfId(presence.id);
+    if (!index)
+        return;
+    const UserIndex user = UserIndex(*index);
+    const auto held = m_covered.find(user);
+    if (held == m_covered.end())
         return;
     // Pushes of one user come in the store's order, even after a store restarted seq.
-    setLatest(presence);
-    for (const ConnectionId connection : *coverers) {
+    setLatest(*held, presence);
+    for (const ConnectionId connection : std::as_const(held->coverers)) {
         const auto watcher = m_watchers.find(connection); // a coverer is always a watcher
         if (watcher == m_watchers.end() || !watcher->ready)
             continue; // its snapshot will include this
-        watcher->dirty.insert(presence.id);
+        const auto at = std::lower_bound(watcher->covered.cbegin(), watcher->covered.cend(), user);
+        const auto position = quint32(at - watcher->covered.cbegin());
+        if (!(watcher->state[position] & kDirty)) {
+            watcher->state[position] |= kDirty;
+            watcher->dirty.push_back(position);
+        }
+        if (watcher->pending)
+            continue;
         // Started by the first change after a flush: a connection hears at most once per
         // interval (or window), and a change waits at most that long.
         Pending &pending = pendingFor(watcher->batchWindow);
-        pending.connections.insert(connection);
+        watcher->pending = true;
+        pending.connections.push_back(connection);
         if (!pending.timer.isActive())
             pending.timer.start();
     }
@@ -200,12 +281,17 @@ void AvailabilityFanout::flush()
 void AvailabilityFanout::flushPending(Pending &pending)
 {
     pending.timer.stop();
-    const QSet<ConnectionId> connections = std::exchange(pending.connections, {});
+    const std::vector<ConnectionId> connections = std::exchange(pending.connections, {});
+    const std::chrono::milliseconds window = &pending == &m_unbatched
+        ? std::chrono::milliseconds(0)
+        : std::chrono::duration_cast<std::chrono::milliseconds>(pending.timer.intervalAsDuration());
     QList<Outgoing> out;
     for (const ConnectionId connection : connections) {
         const auto it = m_watchers.find(connection);
-        if (it == m_watchers.end())
+        // Entries left by a connection that went, or that watched again since, are skipped.
+        if (it == m_watchers.end() || !it->pending || windowOf(*it) != window)
             continue;
+        it->pending = false;
         if (std::optional<Outgoing> frame = changesFor(connection, *it))
             out.append(std::move(*frame));
     }
@@ -215,48 +301,50 @@ void AvailabilityFanout::flushPending(Pending &pending)
 std::optional<AvailabilityFanout::Outgoing> AvailabilityFanout::changesFor(
     ConnectionId connection, Watcher &watcher)
 {
-    const QSet<QString> dirty = std::exchange(watcher.dirty, {});
+    const std::vector<quint32> dirty = std::exchange(watcher.dirty, {});
+    for (const quint32 position : dirty)
+        watcher.state[position] &= kToldMask;
     if (watcher.batchWindow.count() > 0) {
         // Each latest presence once, in the order they were published: a user's states are
         // never reordered, across batches either.
-        PresenceBatch batch;
-        batch.updates.reserve(dirty.size());
-        std::vector<const Latest *> latest;
+        std::vector<std::pair<const Covered *, quint32>> latest;
         latest.reserve(dirty.size());
-        for (const QString &id : dirty) {
-            if (const auto held = m_latest.constFind(id); held != m_latest.constEnd())
-                latest.push_back(&*held);
+        for (const quint32 position : dirty) {
+            const auto held = m_covered.constFind(watcher.covered[position]);
+            if (held != m_covered.constEnd() && held->latest)
+                latest.emplace_back(&*held, position);
         }
         std::sort(latest.begin(), latest.end(),
-            [](const Latest *a, const Latest *b) { return a->order < b->order; });
-        for (const Latest *held : latest) {
-            const UserPresence &presence = held->presence;
-            if (presence.status == PresenceStatus::Offline)
-                watcher.told.remove(presence.id);
-            else
-                watcher.told.insert(presence.id, presence.status);
-            batch.updates.append(presence);
+            [](const auto &a, const auto &b) { return a.first->order < b.first->order; });
+        PresenceBatch batch;
+        batch.updates.reserve(qsizetype(latest.size()));
+        for (const auto &[held, position] : latest) {
+            watcher.state[position] = toldByte(held->latest->status);
+            batch.updates.append(*held->latest);
         }
         if (batch.updates.isEmpty())
             return std::nullopt;
         return Outgoing { connection, u"presence_batch"_s, Protocol::serializeFrame(batch) };
     }
+    // Sorted by id, so the frame does not depend on the order of changes; only the changed
+    // ids are visited.
+    std::vector<std::pair<const QString *, quint32>> ids;
+    ids.reserve(dirty.size());
+    for (const quint32 position : dirty)
+        ids.emplace_back(&idOf(watcher.covered[position]), position);
+    std::sort(
+        ids.begin(), ids.end(), [](const auto &a, const auto &b) { return *a.first < *b.first; });
     AvailabilityChanged changed;
-    // Sorted, so the frame does not depend on hashing; only the changed ids are visited.
-    QStringList ids(dirty.cbegin(), dirty.cend());
-    ids.sort();
-    for (const QString &id : std::as_const(ids)) {
-        const PresenceStatus now = latestOf(id);
-        const PresenceStatus was = watcher.told.value(id, PresenceStatus::Offline);
+    for (const auto &[id, position] : ids) {
+        const PresenceStatus now = latestOf(watcher.covered[position]);
+        const PresenceStatus was = toldStatus(watcher.state[position]);
         if (now == was)
             continue; // went and came back within the interval: nothing to say
-        if (now == PresenceStatus::Offline) {
-            watcher.told.remove(id);
-            changed.offline.append(id);
-        } else {
-            watcher.told.insert(id, now);
-            (now == PresenceStatus::Online ? changed.online : changed.away).append(id);
-        }
+        watcher.state[position] = toldByte(now);
+        (now == PresenceStatus::Online        ? changed.online
+                : now == PresenceStatus::Away ? changed.away
+                                              : changed.offline)
+            .append(*id);
     }
     if (changed.online.isEmpty() && changed.away.isEmpty() && changed.offline.isEmpty())
         return std::nullopt;

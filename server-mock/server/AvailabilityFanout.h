@@ -6,11 +6,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
 // Qt
 #include <QHash>
 #include <QObject>
-#include <QSet>
 #include <QStringList>
 #include <QTimer>
 
@@ -19,6 +19,8 @@
 #include "server-mock/presence/PresenceStore.h"
 
 namespace Presence::Server {
+
+class UserDirectory;
 
 // Coarse presence of whole friend lists (watch_availability): for each connection that asked,
 // which of its covered friends are available, then what changed, coalesced per connection and
@@ -29,20 +31,29 @@ namespace Presence::Server {
 // friend's latest presence in a presence_batch, at most once per its own window; one timer
 // serves every connection with the same window.
 //
+// Compact, for 10,000 connections covering 50 to 2,000 friends each: users are the
+// directory's dense indexes, and a connection holds its covered friends as a sorted vector of
+// them with one byte of state each (what it was told, and whether that changed since). Ids
+// are strings only where a frame is written.
+//
 // It never touches a socket: what to send, and to whom, goes through `Deliver`.
 class AvailabilityFanout : public QObject {
     Q_OBJECT
 public:
+    // A user of the directory, by its index there.
+    using UserIndex = quint32;
     // A frame for one connection, serialised, with its type for the metrics.
     using Deliver = std::function<void(ConnectionId, const QString &type, const QByteArray &frame)>;
 
-    AvailabilityFanout(
-        std::chrono::milliseconds interval, Deliver deliver, QObject *parent = nullptr);
+    // The directory must outlive the fan-out.
+    AvailabilityFanout(const UserDirectory &directory, std::chrono::milliseconds interval,
+        Deliver deliver, QObject *parent = nullptr);
 
-    // Starts covering `covered` (the first friends of `totalFriends`) for a connection, again
-    // from scratch if it already was. It is told nothing until snapshotRead(). A batch window
-    // above zero: its changes go out as presence_batch, at most once per window.
-    void watch(ConnectionId connection, const QStringList &covered, int totalFriends,
+    // Starts covering `covered` (directory indexes, the first friends of `totalFriends`) for a
+    // connection, again from scratch if it already was. It is told nothing until
+    // snapshotRead(). A batch window above zero: its changes go out as presence_batch, at most
+    // once per window.
+    void watch(ConnectionId connection, std::vector<UserIndex> covered, int totalFriends,
         std::chrono::milliseconds batchWindow = std::chrono::milliseconds(0));
     // What the store holds of the connection's covered friends: becomes what the connection
     // was told, returned as the `availability` to send it.
@@ -57,12 +68,14 @@ public:
     // A change published by the store, in the store's order for that user.
     void presencePublished(const Protocol::UserPresence &presence);
     // Every user covered here, for a store reset to read again.
-    [[nodiscard]] QStringList coveredUsers() const { return m_coverers.keys(); }
+    [[nodiscard]] QStringList coveredUsers() const;
     // After a store reset: `users` is the whole truth; every ready connection is sent a fresh
     // `availability` (without ref).
     void resetFrom(const QList<Protocol::UserPresence> &users);
 
     [[nodiscard]] int watcherCount() const { return int(m_watchers.size()); }
+    // Connections covering a user here.
+    [[nodiscard]] int covererCount(const QString &userId) const;
     // What a connection was told is available, once its answer went out; nullopt before.
     [[nodiscard]] std::optional<QHash<QString, Protocol::PresenceStatus>> toldTo(
         ConnectionId connection) const;
@@ -75,24 +88,31 @@ Q_SIGNALS:
     void userUncovered(const QString &userId);
 
 private:
+    // One byte per covered friend: what the connection was told (a PresenceStatus; Offline
+    // until told otherwise) and whether it changed since.
+    static constexpr quint8 kToldMask = 0x7f;
+    static constexpr quint8 kDirty = 0x80;
+
     struct Watcher {
-        QStringList covered;
+        std::vector<UserIndex> covered; // ascending
+        std::vector<quint8> state; // by position in covered
+        std::vector<quint32> dirty; // positions in covered changed since told, each once
         int totalFriends = 0;
         std::chrono::milliseconds batchWindow { 0 }; // 0: availability_changed
-        // Covered friends the connection was told are available; the rest it believes offline.
-        QHash<QString, Protocol::PresenceStatus> told;
-        QSet<QString> dirty; // changed since told
         bool ready = false; // told holds a snapshot
+        bool pending = false; // in its Pending's list
     };
 
-    // What the store published last of a covered user, and when, in publication order.
-    struct Latest {
-        Protocol::UserPresence presence;
+    // A user some connection here covers: who, and what the store published last, with its
+    // place in publication order.
+    struct Covered {
+        std::vector<ConnectionId> coverers; // ascending
+        std::optional<Protocol::UserPresence> latest;
         quint64 order = 0;
     };
     // Connections with changes to hear, and the timer that tells them.
     struct Pending {
-        QSet<ConnectionId> connections;
+        std::vector<ConnectionId> connections;
         QTimer timer;
     };
     struct Outgoing {
@@ -101,21 +121,23 @@ private:
         QByteArray frame;
     };
 
-    [[nodiscard]] Protocol::PresenceStatus latestOf(const QString &userId) const;
+    [[nodiscard]] Protocol::PresenceStatus latestOf(UserIndex user) const;
     [[nodiscard]] Protocol::Availability tell(Watcher &watcher);
-    void setLatest(const Protocol::UserPresence &presence);
+    void setLatest(Covered &covered, const Protocol::UserPresence &presence);
     [[nodiscard]] Pending &pendingFor(std::chrono::milliseconds batchWindow);
-    void forgetPending(ConnectionId connection, const Watcher &watcher);
+    static void forgetPending(Watcher &watcher);
+    [[nodiscard]] static std::chrono::milliseconds windowOf(const Watcher &watcher);
     [[nodiscard]] std::optional<Outgoing> changesFor(ConnectionId connection, Watcher &watcher);
     void flushPending(Pending &pending);
     void deliverAll(const QList<Outgoing> &out);
+    [[nodiscard]] const QString &idOf(UserIndex user) const;
 
+    const UserDirectory &m_directory;
     std::chrono::milliseconds m_interval;
     Deliver m_deliver;
     QHash<ConnectionId, Watcher> m_watchers;
-    QHash<QString, QSet<ConnectionId>> m_coverers;
-    QHash<QString, Latest> m_latest; // of covered users
-    quint64 m_published = 0; // publications counted, for Latest::order
+    QHash<UserIndex, Covered> m_covered;
+    quint64 m_published = 0; // publications counted, for Covered::order
     Pending m_unbatched; // every interval
     // By batch window; few, as clients pick round numbers, and never more than the range.
     std::map<std::chrono::milliseconds, std::unique_ptr<Pending>> m_batched;

@@ -28,7 +28,7 @@ PresenceFanout::PresenceFanout(const GatewayConfig &config, const UserDirectory 
     , m_store(store)
     , m_connections(connections)
     , m_metrics(metrics)
-    , m_availability(m_config.availabilityInterval,
+    , m_availability(m_directory, m_config.availabilityInterval,
           [this](ConnectionId id, const QString &type, const QByteArray &frame) {
               if (ClientConnection *connection = m_connections.find(id))
                   connection->sendFrame(type, frame);
@@ -75,14 +75,18 @@ void PresenceFanout::watchAvailability(
     const QList<int> &friends
         = m_directory.user(*m_directory.indexOfId(connection->userId())).friends;
     const qsizetype count = std::min<qsizetype>(friends.size(), m_config.maxAvailabilityFriends);
-    QStringList covered;
-    covered.reserve(count);
-    for (qsizetype i = 0; i < count; ++i)
-        covered.append(m_directory.user(friends.at(i)).id);
+    std::vector<AvailabilityFanout::UserIndex> covered;
+    QStringList coveredIds;
+    covered.reserve(std::size_t(count));
+    coveredIds.reserve(count);
+    for (qsizetype i = 0; i < count; ++i) {
+        covered.push_back(AvailabilityFanout::UserIndex(friends.at(i)));
+        coveredIds.append(m_directory.user(friends.at(i)).id);
+    }
     const ConnectionId id = connection->id();
-    m_availability.watch(id, covered, int(friends.size()), connection->presenceBatch());
+    m_availability.watch(id, std::move(covered), int(friends.size()), connection->presenceBatch());
     m_store->snapshot(
-        covered, connection, [this, connection, id, ref](const QList<UserPresence> &users) {
+        coveredIds, connection, [this, connection, id, ref](const QList<UserPresence> &users) {
             if (m_availability.isWatching(id))
                 connection->send(toJson(m_availability.snapshotRead(id, users)), ref);
         });
