@@ -3,31 +3,10 @@
 // C++
 #include <algorithm>
 
+// Presence
+#include "server-mock/core/SortedVector.h"
+
 namespace Presence::Server {
-
-namespace {
-
-// Inserts value into the sorted vector; false when it was there.
-template <typename T> bool insertSorted(std::vector<T> &values, T value)
-{
-    const auto at = std::lower_bound(values.begin(), values.end(), value);
-    if (at != values.end() && *at == value)
-        return false;
-    values.insert(at, value);
-    return true;
-}
-
-// Erases value from the sorted vector; false when it was not there.
-template <typename T> bool eraseSorted(std::vector<T> &values, T value)
-{
-    const auto at = std::lower_bound(values.begin(), values.end(), value);
-    if (at == values.end() || *at != value)
-        return false;
-    values.erase(at);
-    return true;
-}
-
-} // namespace
 
 std::optional<SubscriptionRegistry::UserIndex> SubscriptionRegistry::indexOf(
     const QString &userId) const

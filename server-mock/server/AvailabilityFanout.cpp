@@ -5,6 +5,7 @@
 #include <utility>
 
 // Presence
+#include "server-mock/core/SortedVector.h"
 #include "server-mock/directory/UserDirectory.h"
 
 using namespace Qt::StringLiterals;
@@ -19,6 +20,9 @@ using Protocol::UserPresence;
 
 namespace {
 
+constexpr quint8 kToldMask = 0x7f;
+constexpr quint8 kDirty = 0x80;
+
 quint8 toldByte(PresenceStatus status)
 {
     return quint8(status);
@@ -26,19 +30,7 @@ quint8 toldByte(PresenceStatus status)
 
 PresenceStatus toldStatus(quint8 state)
 {
-    return PresenceStatus(state & 0x7f);
-}
-
-// Keeps `values` ascending and free of repeats.
-template <typename T> void insertSorted(std::vector<T> &values, T value)
-{
-    if (values.empty() || values.back() < value) {
-        values.push_back(value); // the common case: connections are numbered upwards
-        return;
-    }
-    const auto at = std::lower_bound(values.begin(), values.end(), value);
-    if (at == values.end() || *at != value)
-        values.insert(at, value);
+    return PresenceStatus(state & kToldMask);
 }
 
 } // namespace
@@ -73,6 +65,7 @@ AvailabilityFanout::Pending &AvailabilityFanout::pendingFor(std::chrono::millise
     std::unique_ptr<Pending> &pending = m_batched[batchWindow];
     if (!pending) {
         pending = std::make_unique<Pending>();
+        pending->window = batchWindow;
         pending->timer.setInterval(batchWindow);
         pending->timer.setSingleShot(true);
         pending->timer.setTimerType(Qt::PreciseTimer);
@@ -120,9 +113,7 @@ void AvailabilityFanout::unwatch(ConnectionId connection)
         if (held == m_covered.end())
             continue;
         std::vector<ConnectionId> &coverers = held->coverers;
-        const auto at = std::lower_bound(coverers.begin(), coverers.end(), connection);
-        if (at != coverers.end() && *at == connection)
-            coverers.erase(at);
+        eraseSorted(coverers, connection);
         if (coverers.empty()) {
             m_covered.erase(held);
             Q_EMIT userUncovered(idOf(user));
@@ -282,14 +273,11 @@ void AvailabilityFanout::flushPending(Pending &pending)
 {
     pending.timer.stop();
     const std::vector<ConnectionId> connections = std::exchange(pending.connections, {});
-    const std::chrono::milliseconds window = &pending == &m_unbatched
-        ? std::chrono::milliseconds(0)
-        : std::chrono::duration_cast<std::chrono::milliseconds>(pending.timer.intervalAsDuration());
     QList<Outgoing> out;
     for (const ConnectionId connection : connections) {
         const auto it = m_watchers.find(connection);
         // Entries left by a connection that went, or that watched again since, are skipped.
-        if (it == m_watchers.end() || !it->pending || windowOf(*it) != window)
+        if (it == m_watchers.end() || !it->pending || windowOf(*it) != pending.window)
             continue;
         it->pending = false;
         if (std::optional<Outgoing> frame = changesFor(connection, *it))

@@ -88,14 +88,11 @@ Q_SIGNALS:
     void userUncovered(const QString &userId);
 
 private:
-    // One byte per covered friend: what the connection was told (a PresenceStatus; Offline
-    // until told otherwise) and whether it changed since.
-    static constexpr quint8 kToldMask = 0x7f;
-    static constexpr quint8 kDirty = 0x80;
-
     struct Watcher {
         std::vector<UserIndex> covered; // ascending
-        std::vector<quint8> state; // by position in covered
+        // By position in covered: what the connection was told (a PresenceStatus; Offline
+        // until told otherwise) and whether it changed since, in one byte.
+        std::vector<quint8> state;
         std::vector<quint32> dirty; // positions in covered changed since told, each once
         int totalFriends = 0;
         std::chrono::milliseconds batchWindow { 0 }; // 0: availability_changed
@@ -112,6 +109,7 @@ private:
     };
     // Connections with changes to hear, and the timer that tells them.
     struct Pending {
+        std::chrono::milliseconds window { 0 }; // 0: the unbatched interval
         std::vector<ConnectionId> connections;
         QTimer timer;
     };

@@ -107,6 +107,14 @@ private:
         return covered;
     }
 
+    // Watches the friends of `owner` and tells the connection a snapshot of nobody available.
+    void watchTold(ConnectionId connection, const QString &owner, int total,
+        std::chrono::milliseconds batchWindow = 0ms)
+    {
+        m_fanout->watch(connection, friendsOf(owner), total, batchWindow);
+        (void)m_fanout->snapshotRead(connection, {});
+    }
+
     const UserDirectory m_directory = makeDirectory();
     std::unique_ptr<AvailabilityFanout> m_fanout;
     QList<Sent> m_sent;
@@ -163,10 +171,8 @@ void TestAvailabilityFanout::aPushThatOvertookTheReadWins()
 
 void TestAvailabilityFanout::changesAreCoalescedPerConnection()
 {
-    m_fanout->watch(1, friendsOf(u"alice"_s), 4);
-    m_fanout->watch(2, friendsOf(u"bob"_s), 2);
-    (void)m_fanout->snapshotRead(1, {});
-    (void)m_fanout->snapshotRead(2, {});
+    watchTold(1, u"alice"_s, 4);
+    watchTold(2, u"bob"_s, 2);
     m_fanout->presencePublished(presence(u"erin"_s, PresenceStatus::Online, 1));
     m_fanout->presencePublished(presence(u"carol"_s, PresenceStatus::Online, 1));
     m_fanout->presencePublished(presence(u"carol"_s, PresenceStatus::Away, 2));
@@ -221,10 +227,8 @@ void TestAvailabilityFanout::changesBeforeTheSnapshotAreNotSentTwice()
 
 void TestAvailabilityFanout::batchesCarryTheLatestStateInPublicationOrder()
 {
-    m_fanout->watch(1, friendsOf(u"alice"_s), 4, 50ms);
-    m_fanout->watch(2, friendsOf(u"bob"_s), 2); // unbatched, beside it
-    (void)m_fanout->snapshotRead(1, {});
-    (void)m_fanout->snapshotRead(2, {});
+    watchTold(1, u"alice"_s, 4, 50ms);
+    watchTold(2, u"bob"_s, 2); // unbatched, beside it
     m_fanout->presencePublished(presence(u"erin"_s, PresenceStatus::Online, 1));
     m_fanout->presencePublished(presence(u"carol"_s, PresenceStatus::Online, 1));
     m_fanout->presencePublished(presence(u"erin"_s, PresenceStatus::Away, 2));
@@ -250,10 +254,8 @@ void TestAvailabilityFanout::batchesCarryTheLatestStateInPublicationOrder()
 
 void TestAvailabilityFanout::aConnectionThatLeftHearsNothing()
 {
-    m_fanout->watch(1, friendsOf(u"alice"_s), 4, 50ms);
-    m_fanout->watch(2, friendsOf(u"bob"_s), 2);
-    (void)m_fanout->snapshotRead(1, {});
-    (void)m_fanout->snapshotRead(2, {});
+    watchTold(1, u"alice"_s, 4, 50ms);
+    watchTold(2, u"bob"_s, 2);
     m_fanout->presencePublished(presence(u"carol"_s, PresenceStatus::Online, 1));
     m_fanout->unwatch(1);
     m_fanout->unwatch(2);
@@ -263,8 +265,7 @@ void TestAvailabilityFanout::aConnectionThatLeftHearsNothing()
 
 void TestAvailabilityFanout::watchingAgainInAnotherModeStartsAfresh()
 {
-    m_fanout->watch(1, friendsOf(u"alice"_s), 4, 50ms);
-    (void)m_fanout->snapshotRead(1, {});
+    watchTold(1, u"alice"_s, 4, 50ms);
     m_fanout->presencePublished(presence(u"carol"_s, PresenceStatus::Online, 1));
     // Watching again (unbatched now) drops what was pending; the new watch hears only what
     // follows its own snapshot.
