@@ -572,6 +572,10 @@ void TestProtocol::digestsAreDocumentedFnv1a()
     QCOMPARE(watchedDigest({ users.at(1), users.at(0) }), digest); // order-free
     QCOMPARE(
         digest, u"%1"_s.arg(fnv1a64(u"ada offline 7\nbob online 3\n"_s), 16, 16, QLatin1Char('0')));
+    // Long seqs in decimal; text beyond ASCII as UTF-8.
+    QCOMPARE(
+        watchedDigest({ { u"z\u00e9"_s, PresenceStatus::Away, 9007199254740993, std::nullopt } }),
+        u"%1"_s.arg(fnv1a64(u"z\u00e9 away 9007199254740993\n"_s), 16, 16, QLatin1Char('0')));
     QVERIFY(watchedDigest({ { u"bob"_s, PresenceStatus::Online, 4, std::nullopt } })
         != watchedDigest({ { u"bob"_s, PresenceStatus::Online, 3, std::nullopt } }));
     // Offline friends are left out of the availability digest.
