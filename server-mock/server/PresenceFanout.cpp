@@ -1,5 +1,8 @@
 #include "server-mock/server/PresenceFanout.h"
 
+// C++
+#include <algorithm>
+
 // Qt
 #include <QPointer>
 #include <QSet>
@@ -18,6 +21,14 @@ using namespace Qt::StringLiterals;
 namespace Presence::Server {
 
 using namespace Protocol;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Connections in one digest slice: one store read and a few milliseconds of work at most.
+constexpr int kDigestSlice = 256;
+
+} // namespace
 
 PresenceFanout::PresenceFanout(const GatewayConfig &config, const UserDirectory &directory,
     PresenceStore *store, const ConnectionRegistry &connections, GatewayMetrics &metrics,
@@ -33,6 +44,15 @@ PresenceFanout::PresenceFanout(const GatewayConfig &config, const UserDirectory 
               if (ClientConnection *connection = m_connections.find(id))
                   connection->sendFrame(type, frame);
           })
+    , m_digests(
+          std::max(m_config.digestInterval, 1ms), kDigestSlice,
+          [this] {
+              const auto &all = m_connections.all();
+              return std::vector<ConnectionId>(all.keyBegin(), all.keyEnd());
+          },
+          [this](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+              sendDigests(slice, done);
+          })
 {
     connect(m_store, &PresenceStore::presencePublished, this, &PresenceFanout::onPresencePublished);
     connect(m_store, &PresenceStore::storeReset, this, &PresenceFanout::onStoreReset);
@@ -47,12 +67,9 @@ PresenceFanout::PresenceFanout(const GatewayConfig &config, const UserDirectory 
     connect(&m_interest, &StoreInterest::userWatched, m_store, &PresenceStore::watch);
     connect(&m_interest, &StoreInterest::userUnwatched, m_store, &PresenceStore::unwatch);
 
-    // One timer for every connection: a lost push is corrected within one interval.
-    if (m_config.digestInterval.count() > 0) {
-        m_digestTimer.setInterval(m_config.digestInterval);
-        connect(&m_digestTimer, &QTimer::timeout, this, &PresenceFanout::sendDigests);
-        m_digestTimer.start();
-    }
+    // A lost push is corrected within about one interval.
+    if (m_config.digestInterval.count() > 0)
+        m_digests.start();
 }
 
 void PresenceFanout::connectionOpened(const ClientConnection *connection)
@@ -185,24 +202,40 @@ void PresenceFanout::onStoreReset()
     });
 }
 
-void PresenceFanout::sendDigests()
+void PresenceFanout::sendDigests(
+    std::span<const ConnectionId> slice, const std::function<void()> &done)
 {
-    // A store that is away queues reads: one digest round at a time, not one per interval.
-    if (m_digestReadPending)
-        return;
-    m_digestReadPending = true;
-    // The store's word, read once for every connection: a push lost on its way (between
-    // gateways, or here) shows as a difference.
-    readWatchedThen(
-        [this](ClientConnection *connection, const QList<UserPresence> &watched) {
-            if (connection->state() != ClientConnection::State::Authenticated)
-                return;
-            Digest digest { watchedDigest(watched), std::nullopt };
-            if (const auto told = m_availability.toldTo(connection->id()))
-                digest.availability = availabilityDigest(*told);
-            connection->send(toJson(digest)); // counted in frames_out by the connection
-        },
-        [this] { m_digestReadPending = false; });
+    // The store's word, read once for the slice: a push lost on its way (between gateways, or
+    // here) shows as a difference.
+    QSet<QString> watched;
+    for (const ConnectionId id : slice) {
+        for (const QString &user : m_subscriptions.subscriptionsOf(id))
+            watched.insert(user);
+    }
+    m_store->snapshot(watched.values(), this,
+        [this, ids = std::vector<ConnectionId>(slice.begin(), slice.end()), done](
+            const QList<UserPresence> &users) {
+            QHash<QString, UserPresence> byId;
+            byId.reserve(users.size());
+            for (const UserPresence &user : users)
+                byId.insert(user.id, user);
+            // Sending may close a connection (a peer that reads nothing): look each one up.
+            for (const ConnectionId id : ids) {
+                ClientConnection *connection = m_connections.find(id);
+                if (!connection || connection->state() != ClientConnection::State::Authenticated)
+                    continue;
+                QList<UserPresence> mine;
+                for (const QString &user : m_subscriptions.subscriptionsOf(id)) {
+                    if (const auto it = byId.constFind(user); it != byId.constEnd())
+                        mine.append(*it);
+                }
+                Digest digest { watchedDigest(std::move(mine)), std::nullopt };
+                if (const auto told = m_availability.toldTo(id))
+                    digest.availability = availabilityDigest(*told);
+                connection->send(toJson(digest)); // counted in frames_out by the connection
+            }
+            done();
+        });
 }
 
 void PresenceFanout::readWatchedThen(const WatchedRead &each, const std::function<void()> &finished)

@@ -3,16 +3,17 @@
 // C++
 #include <functional>
 #include <optional>
+#include <span>
 
 // Qt
 #include <QObject>
-#include <QTimer>
 
 // Presence
 #include "protocol/ClientMessages.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/presence/SubscriptionRegistry.h"
 #include "server-mock/server/AvailabilityFanout.h"
+#include "server-mock/server/DigestRounds.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/StoreInterest.h"
 
@@ -47,10 +48,6 @@ public:
     void watchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
     void unwatchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
 
-    // Every connection gets a digest of what it should hold (docs/protocol.md §4); the timer
-    // does this every config.digestInterval.
-    void sendDigests();
-
     // Sends one change to its watchers here.
     using Push = std::function<void(const Protocol::UserPresence &)>;
     // Stands between each published change and its pushes to watchers (QA faults): the hook
@@ -73,6 +70,9 @@ private:
     using WatchedRead
         = std::function<void(ClientConnection *, const QList<Protocol::UserPresence> &)>;
     void readWatchedThen(const WatchedRead &each, const std::function<void()> &finished = {});
+    // Every connection gets a digest of what it should hold (docs/protocol.md §4), a slice of
+    // connections at a time, each slice with its own store read.
+    void sendDigests(std::span<const ConnectionId> slice, const std::function<void()> &done);
     // Sends too_many_ids and returns false when a request names more ids than allowed.
     bool withinIdLimit(
         ClientConnection *connection, const QStringList &ids, const std::optional<QString> &ref);
@@ -85,8 +85,7 @@ private:
     SubscriptionRegistry m_subscriptions;
     StoreInterest m_interest; // what the store follows: subscriptions and availability sets
     AvailabilityFanout m_availability;
-    QTimer m_digestTimer;
-    bool m_digestReadPending = false;
+    DigestRounds m_digests;
     PushHook m_pushHook;
 };
 

@@ -1,0 +1,63 @@
+#include "server-mock/server/DigestRounds.h"
+
+// C++
+#include <algorithm>
+
+// Qt
+#include <QPointer>
+
+namespace Presence::Server {
+
+DigestRounds::DigestRounds(std::chrono::milliseconds interval, int sliceSize, Roster roster,
+    SendSlice sendSlice, QObject *parent)
+    : QObject(parent)
+    , m_interval(interval)
+    , m_sliceSize(std::max(sliceSize, 1))
+    , m_roster(std::move(roster))
+    , m_sendSlice(std::move(sendSlice))
+{
+    m_roundTimer.setInterval(m_interval);
+    connect(&m_roundTimer, &QTimer::timeout, this, &DigestRounds::beginRound);
+    m_sliceTimer.setSingleShot(true);
+    connect(&m_sliceTimer, &QTimer::timeout, this, &DigestRounds::sendNextSlice);
+}
+
+void DigestRounds::start()
+{
+    m_roundTimer.start();
+}
+
+void DigestRounds::beginRound()
+{
+    if (m_running) {
+        ++m_roundsSkipped; // the last round's slices still wait on the store: none on top
+        return;
+    }
+    m_round = m_roster();
+    m_next = 0;
+    ++m_roundsStarted;
+    if (m_round.empty())
+        return;
+    m_running = true;
+    // The slices end within the interval: the last one starts one spacing before the next round.
+    const auto slices = qsizetype((m_round.size() + size_t(m_sliceSize) - 1) / size_t(m_sliceSize));
+    m_sliceTimer.setInterval(m_interval / slices);
+    sendNextSlice();
+}
+
+void DigestRounds::sendNextSlice()
+{
+    const size_t end = std::min(m_round.size(), m_next + size_t(m_sliceSize));
+    const std::span<const ConnectionId> slice(m_round.data() + m_next, end - m_next);
+    m_next = end;
+    m_sendSlice(slice, [this, guard = QPointer<DigestRounds>(this)] {
+        if (!guard)
+            return;
+        if (m_next < m_round.size())
+            m_sliceTimer.start();
+        else
+            m_running = false;
+    });
+}
+
+} // namespace Presence::Server

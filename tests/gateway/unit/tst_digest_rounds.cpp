@@ -1,0 +1,157 @@
+// DigestRounds on its own, on real (short) timers: every connection once a round, in slices
+// of the size asked, spread over the interval, and a slice that waits (a store read) holds back
+// the rest of its round and the next one.
+
+// C++
+#include <chrono>
+#include <functional>
+#include <vector>
+
+// Qt
+#include <QElapsedTimer>
+#include <QTest>
+
+// Presence
+#include "server-mock/server/DigestRounds.h"
+
+using namespace std::chrono_literals;
+using Presence::Server::ConnectionId;
+using Presence::Server::DigestRounds;
+
+namespace {
+
+struct Slice {
+    std::vector<ConnectionId> ids;
+    qint64 atMs;
+    int round; // roundsStarted() when it was sent
+};
+
+std::vector<ConnectionId> range(ConnectionId first, ConnectionId last)
+{
+    std::vector<ConnectionId> ids;
+    for (ConnectionId id = first; id <= last; ++id)
+        ids.push_back(id);
+    return ids;
+}
+
+} // namespace
+
+class TestDigestRounds : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void aRoundSendsEveryConnectionOnceInSlices();
+    void slicesAreSpreadOverTheInterval();
+    void eachRoundReadsTheRosterAgain();
+    void aWaitingSliceHoldsBackItsRoundAndTheNext();
+    void anEmptyRosterSendsNothing();
+};
+
+void TestDigestRounds::aRoundSendsEveryConnectionOnceInSlices()
+{
+    std::vector<Slice> slices;
+    QElapsedTimer clock;
+    clock.start();
+    DigestRounds rounds(
+        100ms, 3, [] { return range(1, 10); },
+        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+            slices.push_back(
+                { { slice.begin(), slice.end() }, clock.elapsed(), rounds.roundsStarted() });
+            done();
+        });
+    rounds.start();
+    QTRY_VERIFY_WITH_TIMEOUT(slices.size() >= 5, 5000);
+    QCOMPARE(slices.at(0).ids, range(1, 3));
+    QCOMPARE(slices.at(1).ids, range(4, 6));
+    QCOMPARE(slices.at(2).ids, range(7, 9));
+    QCOMPARE(slices.at(3).ids, range(10, 10));
+    QCOMPARE(slices.at(3).round, 1);
+    // The next round starts over.
+    QCOMPARE(slices.at(4).ids, range(1, 3));
+    QCOMPARE(slices.at(4).round, 2);
+}
+
+void TestDigestRounds::slicesAreSpreadOverTheInterval()
+{
+    // 4 slices in a 400 ms interval: one every 100 ms, the last 300 ms after the first. Timers
+    // never fire much early, so half of that is a bound a busy machine cannot break.
+    std::vector<Slice> slices;
+    QElapsedTimer clock;
+    clock.start();
+    DigestRounds rounds(
+        400ms, 5, [] { return range(1, 20); },
+        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+            slices.push_back(
+                { { slice.begin(), slice.end() }, clock.elapsed(), rounds.roundsStarted() });
+            done();
+        });
+    rounds.start();
+    QTRY_VERIFY_WITH_TIMEOUT(slices.size() >= 4, 5000);
+    QVERIFY2(slices.at(1).atMs - slices.at(0).atMs >= 50, "the second slice came at once");
+    QVERIFY2(slices.at(3).atMs - slices.at(0).atMs >= 150, "the slices were not spread");
+    QCOMPARE(slices.at(3).round, 1);
+}
+
+void TestDigestRounds::eachRoundReadsTheRosterAgain()
+{
+    std::vector<ConnectionId> connected = range(1, 2);
+    std::vector<std::vector<ConnectionId>> slices;
+    DigestRounds rounds(
+        50ms, 10, [&] { return connected; },
+        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+            slices.emplace_back(slice.begin(), slice.end());
+            done();
+        });
+    rounds.start();
+    QTRY_COMPARE(slices.size(), size_t(1));
+    QCOMPARE(slices.back(), range(1, 2));
+    connected = { 2, 7 };
+    QTRY_COMPARE(slices.size(), size_t(2));
+    QCOMPARE(slices.back(), (std::vector<ConnectionId> { 2, 7 }));
+}
+
+void TestDigestRounds::aWaitingSliceHoldsBackItsRoundAndTheNext()
+{
+    std::vector<std::vector<ConnectionId>> slices;
+    std::function<void()> pending;
+    DigestRounds rounds(
+        50ms, 2, [] { return range(1, 4); },
+        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+            slices.emplace_back(slice.begin(), slice.end());
+            pending = done; // the store has not answered yet
+        });
+    rounds.start();
+    QTRY_COMPARE(slices.size(), size_t(1));
+    // Several intervals go by: no second slice, no second round.
+    QTRY_VERIFY(rounds.roundsSkipped() >= 3);
+    QCOMPARE(slices.size(), size_t(1));
+    QCOMPARE(rounds.roundsStarted(), 1);
+    QVERIFY(rounds.isRoundRunning());
+
+    std::exchange(pending, {})(); // the store answers
+    QTRY_COMPARE(slices.size(), size_t(2));
+    QCOMPARE(slices.back(), range(3, 4));
+    std::exchange(pending, {})();
+    QVERIFY(!rounds.isRoundRunning());
+    QTRY_COMPARE(slices.size(), size_t(3));
+    QCOMPARE(slices.back(), range(1, 2));
+    QCOMPARE(rounds.roundsStarted(), 2);
+}
+
+void TestDigestRounds::anEmptyRosterSendsNothing()
+{
+    int sent = 0;
+    DigestRounds rounds(
+        20ms, 4, [] { return std::vector<ConnectionId> {}; },
+        [&](std::span<const ConnectionId>, const std::function<void()> &done) {
+            ++sent;
+            done();
+        });
+    rounds.start();
+    QTRY_VERIFY(rounds.roundsStarted() >= 3);
+    QCOMPARE(sent, 0);
+    QVERIFY(!rounds.isRoundRunning());
+}
+
+QTEST_GUILESS_MAIN(TestDigestRounds)
+#include "tst_digest_rounds.moc"
