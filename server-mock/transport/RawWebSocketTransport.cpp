@@ -43,6 +43,10 @@ RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArra
     // Small frames leave at once rather than waiting for the peer's delayed ACK.
     const int on = 1;
     ::setsockopt(int(descriptor), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+    if (limits.kernelSendBufferBytes > 0) {
+        ::setsockopt(int(descriptor), SOL_SOCKET, SO_SNDBUF, &limits.kernelSendBufferBytes,
+            sizeof(limits.kernelSendBufferBytes));
+    }
     if (!m_poller->watch(int(descriptor), this, true, false)) {
         end(kAbnormal, false); // told later, once whoever adopts us is our receiver
         return;

@@ -19,6 +19,10 @@ struct TransportLimits {
     // the connection is dropped (4010, slow consumer).
     qint64 maxQueuedBytes = 4 * 65'536 + (1 << 20);
     qsizetype maxQueuedFrames = 8'192;
+    // The kernel's send buffer of each connection (SO_SNDBUF; Linux keeps twice this for its
+    // bookkeeping). Left to autotune it grows to 4 MiB on loopback: a peer that stops reading
+    // would leave that much more unread, in kernel memory, before our bound is reached.
+    int kernelSendBufferBytes = 128 * 1024;
     // The upgrade request: its head at most this large, and complete within the timeout.
     qsizetype maxUpgradeBytes = 8'192;
     std::chrono::milliseconds upgradeTimeout { 5'000 };

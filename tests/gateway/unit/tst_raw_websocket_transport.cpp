@@ -65,6 +65,7 @@ private Q_SLOTS:
     void onlyASolicitedPongIsHeard();
     void peerCloseIsEchoedThenEnds();
     void outputIsBounded();
+    void theKernelHoldsNoMoreThanItsFixedBuffer();
     void pausedReadingWaitsInTheKernel();
     void outputWaitingForTheKernelLeavesAsItDrains();
     void hangUpWhilePausedEndsWhenReadingResumes();
@@ -222,6 +223,32 @@ void TestRawWebSocketTransport::outputIsBounded()
     QTRY_COMPARE(ended.size(), 1);
     QCOMPARE(ended.at(0), quint16(4010));
     QCOMPARE(m_transport->bytesToWrite(), qint64(0)); // given back
+}
+
+// What a peer that stops reading may leave unread: our bound plus the kernel's fixed buffer
+// (doubled by Linux), not whatever the kernel's own default or autotuning would allow.
+void TestRawWebSocketTransport::theKernelHoldsNoMoreThanItsFixedBuffer()
+{
+    m_limits.maxQueuedBytes = 64 * 1024;
+    m_limits.kernelSendBufferBytes = 16 * 1024;
+    start();
+    const QList<quint16> &ended = m_receiver.closed;
+    const QByteArray frame(1000, 'x');
+    qint64 accepted = 0;
+    for (int i = 0; i < 10'000 && ended.isEmpty(); ++i) {
+        m_transport->sendText(frame);
+        if (ended.isEmpty())
+            accepted += frame.size();
+        if (i % 16 == 0)
+            QCoreApplication::processEvents(); // iterations end: batches flush
+    }
+    QTRY_COMPARE(ended.size(), 1);
+    QCOMPARE(ended.at(0), quint16(4010));
+    // The kernel takes one more write once its (doubled) buffer is full: up to 3× the setting.
+    // Its default here is over 200 KiB.
+    const qint64 slack = 4096; // the frame that did not fit, and headers
+    QVERIFY2(accepted <= m_limits.maxQueuedBytes + 3 * m_limits.kernelSendBufferBytes + slack,
+        qPrintable(u"%1 bytes taken before the drop"_s.arg(accepted)));
 }
 
 void TestRawWebSocketTransport::pausedReadingWaitsInTheKernel()
