@@ -33,6 +33,11 @@ namespace {
 constexpr auto kConnectTimeout = 30s;
 // friends answers at most this many per page (docs/protocol.md §3).
 constexpr std::int64_t kFriendsPage = 1000;
+// A slow reader's requests: 40 a second stays under the gateway's rate limit (50 a second),
+// so it is dropped for what it leaves unread, not for what it sends.
+constexpr auto kFloodEvery = 25ms;
+// A slow reader's receive buffer: small, so that the gateway's own bound is what fills up.
+constexpr int kSlowReceiveBuffer = 4096;
 
 std::string_view stringOf(const json::object &object, std::string_view key)
 {
@@ -50,13 +55,15 @@ std::int64_t integerOf(const json::object &object, std::string_view key, std::in
 
 Connection::Connection(boost::asio::io_context &io, RunContext &context,
     const tcp::endpoint &gateway, int user, boost::asio::ip::address_v4 source,
-    std::vector<std::uint32_t> &latencies)
+    std::vector<std::uint32_t> &latencies, bool slowReader)
     : m_socket(io)
     , m_context(context)
     , m_gateway(gateway)
     , m_user(user)
     , m_source(source)
     , m_latencies(latencies)
+    , m_slowReader(slowReader)
+    , m_floodTimer(io)
 {
 }
 
@@ -73,6 +80,11 @@ void Connection::start(SetUpDone done)
         const int on = 1;
         ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
         socket.bind(tcp::endpoint(m_source, 0), error);
+        if (m_slowReader) {
+            // Before connecting: the window the gateway sees is sized from it.
+            ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVBUF, &kSlowReceiveBuffer,
+                sizeof kSlowReceiveBuffer);
+        }
     }
     if (error) {
         fail("bind to " + m_source.to_string() + ": " + error.message());
@@ -134,6 +146,10 @@ void Connection::onRead(beast::error_code error)
     if (error) {
         if (m_context.stopping.load() || m_state == State::Gone)
             return;
+        if (m_stoppedReadingMicros >= 0) {
+            onSlowReaderDropped();
+            return;
+        }
         if (m_state == State::Ready) {
             m_state = State::Gone;
             m_context.closed.fetch_add(1);
@@ -147,7 +163,7 @@ void Connection::onRead(beast::error_code error)
     const auto data = m_buffer.cdata();
     handleFrame(std::string_view(static_cast<const char *>(data.data()), data.size()));
     m_buffer.consume(m_buffer.size());
-    if (m_state != State::Gone)
+    if (m_state != State::Gone && m_stoppedReadingMicros < 0)
         readNext();
 }
 
@@ -204,6 +220,11 @@ void Connection::onWelcome(const json::object &frame)
             1, integerOf(limits->get_object(), "max_ids_per_request", m_maxIdsPerRequest));
         m_maxSubscriptions = std::max<std::int64_t>(
             0, integerOf(limits->get_object(), "max_subscriptions", m_maxSubscriptions));
+    }
+    if (m_slowReader) {
+        setUp(true);
+        floodLater();
+        return;
     }
     if (!m_context.options.subscribe) {
         setUp(true);
@@ -311,6 +332,8 @@ void Connection::onPresence(const json::object &frame, std::int64_t now)
         return;
     }
     const int user = m_context.population.indexOf(stringOf(frame, "id"));
+    if (m_context.isSlowReader(user))
+        return; // it makes no changes, and goes offline once it is dropped
     const std::string_view status = stringOf(frame, "status");
     if (user < 0 || (status != "online" && status != "away")) {
         // An offline push while changing means a connection went away.
@@ -335,6 +358,46 @@ bool Connection::changeStatus()
     return true;
 }
 
+void Connection::floodLater()
+{
+    m_floodTimer.expires_after(kFloodEvery);
+    m_floodTimer.async_wait([this](beast::error_code error) {
+        if (!error)
+            flood();
+    });
+}
+
+void Connection::flood()
+{
+    if (m_state == State::Gone)
+        return;
+    if (!m_context.changing.load()) {
+        floodLater();
+        return;
+    }
+    if (m_stoppedReadingMicros < 0)
+        m_stoppedReadingMicros = m_context.nowMicros(); // the read in flight is its last
+    // Ids no one has: each comes back in the answer's denied list.
+    const std::string prefix = "\"nobody-" + std::to_string(m_user) + '-';
+    std::string frame = R"({"type":"subscribe","ref":"slow","ids":[)";
+    for (std::int64_t i = 0; i < m_maxIdsPerRequest; ++i)
+        frame += (i == 0 ? "" : ",") + prefix + std::to_string(i) + '"';
+    frame += "]}";
+    send(std::move(frame));
+    floodLater();
+}
+
+void Connection::onSlowReaderDropped()
+{
+    if (m_state == State::Gone)
+        return;
+    m_state = State::Gone;
+    m_context.noteSlowReaderDropped(double(m_context.nowMicros() - m_stoppedReadingMicros) / 1e6);
+    m_floodTimer.cancel();
+    beast::error_code ignored;
+    beast::get_lowest_layer(m_socket).socket().close(ignored);
+}
+
 void Connection::send(std::string text)
 {
     m_outbox.push_back(std::move(text));
@@ -354,7 +417,10 @@ void Connection::writeNext()
             m_outbox.pop_front();
             if (error) {
                 m_writing = false;
-                return; // the read side reports the loss
+                // A slow reader reads nothing: its writes are what find the connection gone.
+                if (m_stoppedReadingMicros >= 0)
+                    onSlowReaderDropped();
+                return; // otherwise the read side reports the loss
             }
             writeNext();
         });

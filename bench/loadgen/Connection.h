@@ -11,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address_v4.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket/stream.hpp>
@@ -28,6 +29,9 @@ struct RunContext;
 // allow (or watch them all through the availability set, in presence batches); then it
 // receives pushes, and sends set_status when its worker tells it to. Lives on its worker's
 // thread only.
+//
+// A slow reader signs in and nothing more; once the changes start it stops reading and keeps
+// asking for large answers, until it finds its connection dropped.
 class Connection {
 public:
     // Called once the connection is set up (true) or has failed to be (false).
@@ -35,7 +39,7 @@ public:
 
     Connection(boost::asio::io_context &io, RunContext &context,
         const boost::asio::ip::tcp::endpoint &gateway, int user, boost::asio::ip::address_v4 source,
-        std::vector<std::uint32_t> &latencies);
+        std::vector<std::uint32_t> &latencies, bool slowReader = false);
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
 
@@ -44,6 +48,7 @@ public:
     // (or lost).
     bool changeStatus();
     [[nodiscard]] int user() const { return m_user; }
+    [[nodiscard]] bool isSlowReader() const { return m_slowReader; }
 
 private:
     enum class State {
@@ -70,6 +75,9 @@ private:
     void watchAvailability();
     void requestFriends(std::int64_t offset);
     void subscribeAll();
+    void floodLater();
+    void flood();
+    void onSlowReaderDropped();
     void send(std::string text);
     void writeNext();
     void setUp(bool ok);
@@ -82,6 +90,9 @@ private:
     const int m_user;
     const boost::asio::ip::address_v4 m_source;
     std::vector<std::uint32_t> &m_latencies;
+    const bool m_slowReader;
+    boost::asio::steady_timer m_floodTimer;
+    std::int64_t m_stoppedReadingMicros = -1; // a slow reader's, once it has
     SetUpDone m_done;
     State m_state = State::Connecting;
     std::deque<std::string> m_outbox;

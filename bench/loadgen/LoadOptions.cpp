@@ -63,6 +63,10 @@ const char *LoadOptions::usage()
            "  --presence-batch-ms W  watch every friend through the availability set in\n"
            "                       presence_batch frames of W ms (10-1000) instead of\n"
            "                       subscribing to each (docs/protocol.md, Batched presence)\n"
+           "  --slow-readers N     the last N connections stop reading when the changes start\n"
+           "                       and keep asking for large answers (subscribes of unknown\n"
+           "                       ids, all denied): the gateway should drop them at its\n"
+           "                       output bound while everyone else's latency holds\n"
            "  --gateway-pid PID    read the gateway's memory and CPU time from /proc\n"
            "  --connect-timeout S  give up setting up connections after S s (default 300)\n"
            "  --drain-timeout S    wait at most S s for the last pushes (default 10)\n"
@@ -107,6 +111,7 @@ std::optional<LoadOptions> LoadOptions::parse(
         { "--connect-timeout", number(&options.connectTimeout, 0) },
         { "--drain-timeout", number(&options.drainTimeout, 0) },
         { "--hold", number(&options.holdSeconds, 0) },
+        { "--slow-readers", integer(&options.slowReaders, 0) },
         { "--presence-batch-ms",
             [&](const std::string &text) {
                 return toInteger(text, &options.presenceBatchMs) && options.presenceBatchMs >= 10

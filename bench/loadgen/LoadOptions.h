@@ -1,6 +1,7 @@
 #pragma once
 
 // C++
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,11 +24,22 @@ struct LoadOptions {
     // Above 0: each connection watches its friends through the availability set in
     // presence_batch frames of this window (ms), instead of subscribing to each.
     int presenceBatchMs = 0;
+    // The last this many connections are slow readers: signed in, they stop reading once the
+    // changes start and ask for large answers (subscribes of unknown ids, all denied) until the
+    // gateway drops them. They make no changes and their users' pushes are not measured.
+    int slowReaders = 0;
     int gatewayPid = 0; // read its memory and CPU time from /proc when set
     double connectTimeout = 300; // s for every connection to be set up
     double drainTimeout = 10; // s after the last change for the last pushes
     double holdSeconds = 0; // s to keep the connections open once set up (and measured)
     std::string markFile; // gets "changing" when the changes start, "stopped" when they stop
+
+    // The connections a run opens with a users file of `users` users.
+    [[nodiscard]] int connectionsFor(int users) const
+    {
+        const int available = std::max(0, users - firstUser);
+        return connections < 0 ? available : std::min(connections, available);
+    }
 
     // The options of `args` (argv without the program), or nullopt with *error set; an empty
     // *error with nullopt means --help was printed.

@@ -72,11 +72,11 @@ LoadRun::LoadRun(const LoadOptions &options, const Population &population)
 RunResult LoadRun::run()
 {
     RunResult result;
-    const int available = m_population.size() - m_options.firstUser;
-    result.connections = std::max(
-        0, m_options.connections < 0 ? available : std::min(m_options.connections, available));
+    result.connections = m_options.connectionsFor(m_population.size());
+    result.slowReaders = std::min(m_options.slowReaders, result.connections);
     ChangeLedger ledger(m_population.size());
     RunContext context { m_options, m_population, ledger };
+    context.firstSlowReader = m_options.firstUser + result.connections - result.slowReaders;
     const ProcessProbe gateway(m_options.gatewayPid);
     result.gatewayRssBaseKiB = gateway.residentKiB();
 
@@ -93,7 +93,8 @@ RunResult LoadRun::run()
         // 127.0.0.1, 127.0.0.2, ...: one gateway port, many more than 28,000 connections.
         const auto source
             = boost::asio::ip::address_v4((127u << 24) | unsigned(1 + i % m_options.sources));
-        workers[size_t(i % threads)]->add(m_options.firstUser + i, source);
+        const int user = m_options.firstUser + i;
+        workers[size_t(i % threads)]->add(user, source, context.isSlowReader(user));
     }
 
     const double ownCpuStart = ProcessProbe::ownCpuSeconds();
@@ -154,6 +155,12 @@ RunResult LoadRun::run()
     result.ownCpuSeconds = ProcessProbe::ownCpuSeconds() - ownCpuStart;
     result.failed = context.failed;
     result.closed = context.closed;
+    result.slowReadersDropped = context.slowReadersDropped;
+    if (auto dropped = context.slowReaderDropSeconds(); !dropped.empty()) {
+        std::sort(dropped.begin(), dropped.end());
+        result.slowReaderDropP50Seconds = dropped[(dropped.size() - 1) / 2];
+        result.slowReaderDropMaxSeconds = dropped.back();
+    }
     result.changes = ledger.changes();
     result.expected = ledger.expected();
     result.received = ledger.received();

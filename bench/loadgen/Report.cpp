@@ -66,6 +66,12 @@ void Report::writeText(std::ostream &out, const LoadOptions &options, const RunR
             << " % of a core, presence-loadgen " << fixed(result.ownCpuLoadPercent, 1) << " % (of "
             << options.threads << " threads)\n";
     }
+    if (result.slowReaders > 0) {
+        out << "  slow readers: " << result.slowReadersDropped << " of " << result.slowReaders
+            << " dropped by the gateway, " << fixed(result.slowReaderDropP50Seconds, 2)
+            << " s (median) and " << fixed(result.slowReaderDropMaxSeconds, 2)
+            << " s (last) after they stopped reading\n";
+    }
     out << "  presence-loadgen CPU, whole run: " << fixed(result.ownCpuSeconds, 2) << " s\n";
     if (result.errors > 0)
         out << "  " << result.errors << " errors; the first: " << result.firstError << '\n';
@@ -87,6 +93,10 @@ std::string Report::json(const LoadOptions &options, const RunResult &result)
     line["gateway_rss_kib"] = optional(
         result.gatewayRssKiB ? std::optional<double>(*result.gatewayRssKiB) : std::nullopt);
     line["gateway_rss_per_connection_kib"] = optional(perConnectionKiB(result));
+    line["slow_readers"] = result.slowReaders;
+    line["slow_readers_dropped"] = result.slowReadersDropped;
+    line["slow_reader_drop_p50_s"] = optional(result.slowReaderDropP50Seconds);
+    line["slow_reader_drop_max_s"] = optional(result.slowReaderDropMaxSeconds);
     line["rate"] = options.rate;
     line["change_s"] = result.changeSeconds;
     line["changes"] = result.changes;

@@ -4,8 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace LoadGen {
 
@@ -37,6 +39,9 @@ struct RunContext {
     std::atomic<std::int64_t> lastReadyMicros { 0 };
     std::atomic<std::uint64_t> setUpPushes { 0 }; // presence pushes before the changes start
     std::atomic<std::uint64_t> errors { 0 }; // error frames and protocol violations
+    // Users from this one on are slow readers (--slow-readers): set before the workers start.
+    int firstSlowReader = std::numeric_limits<int>::max();
+    std::atomic<int> slowReadersDropped { 0 };
     std::atomic<bool> changing { false }; // the changes have started: pushes are measured
     std::atomic<bool> stopping { false }; // the run is over: closes are expected
 
@@ -46,23 +51,37 @@ struct RunContext {
         return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
     }
 
+    [[nodiscard]] bool isSlowReader(int user) const { return user >= firstSlowReader; }
+    void noteSlowReaderDropped(double secondsAfterItStoppedReading)
+    {
+        slowReadersDropped.fetch_add(1);
+        const std::lock_guard lock(reportMutex);
+        dropSeconds.push_back(secondsAfterItStoppedReading);
+    }
+    [[nodiscard]] std::vector<double> slowReaderDropSeconds()
+    {
+        const std::lock_guard lock(reportMutex);
+        return dropSeconds;
+    }
+
     // Keeps the first problem met, for the report.
     void noteError(const std::string &what)
     {
         errors.fetch_add(1);
-        const std::lock_guard lock(errorMutex);
+        const std::lock_guard lock(reportMutex);
         if (firstError.empty())
             firstError = what;
     }
     [[nodiscard]] std::string firstErrorText()
     {
-        const std::lock_guard lock(errorMutex);
+        const std::lock_guard lock(reportMutex);
         return firstError;
     }
 
 private:
-    std::mutex errorMutex;
+    std::mutex reportMutex; // guards the two below
     std::string firstError;
+    std::vector<double> dropSeconds;
 };
 
 } // namespace LoadGen

@@ -16,6 +16,11 @@ struct RunResult {
     double stormSeconds = 0; // from the first connect until the last connection was set up
     std::uint64_t subscriptions = 0; // watcher entries the snapshots granted
     std::uint64_t setUpPushes = 0;
+    // --slow-readers: how many, how many the gateway dropped, and when (from the moment each
+    // stopped reading until its connection was found closed).
+    int slowReaders = 0;
+    int slowReadersDropped = 0;
+    std::optional<double> slowReaderDropP50Seconds, slowReaderDropMaxSeconds;
 
     double changeSeconds = 0; // the window of changes
     std::uint64_t changes = 0;

@@ -38,10 +38,10 @@ Worker::~Worker()
     m_connections.clear();
 }
 
-void Worker::add(int user, boost::asio::ip::address_v4 source)
+void Worker::add(int user, boost::asio::ip::address_v4 source, bool slowReader)
 {
-    m_connections.push_back(
-        std::make_unique<Connection>(m_io, m_context, m_gateway, user, source, m_latencies));
+    m_connections.push_back(std::make_unique<Connection>(
+        m_io, m_context, m_gateway, user, source, m_latencies, slowReader));
 }
 
 void Worker::start()
@@ -57,7 +57,7 @@ void Worker::setUpMore()
         Connection *connection = m_connections[m_nextToSetUp++].get();
         ++m_settingUp;
         connection->start([this, connection](bool ok) {
-            if (ok)
+            if (ok && !connection->isSlowReader())
                 m_ready.push_back(connection);
             onSetUp(ok);
         });

@@ -28,8 +28,9 @@ public:
     Worker(const Worker &) = delete;
     Worker &operator=(const Worker &) = delete;
 
-    // Before start(): one more connection, as `user`, from `source`.
-    void add(int user, boost::asio::ip::address_v4 source);
+    // Before start(): one more connection, as `user`, from `source`; a slow reader makes no
+    // changes.
+    void add(int user, boost::asio::ip::address_v4 source, bool slowReader = false);
     // Starts the thread and the set-up of the connections.
     void start();
     // Makes `changesPerSecond` changes from now on, until stopChanges(), which returns once the

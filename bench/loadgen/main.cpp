@@ -38,6 +38,12 @@ int main(int argc, char *argv[])
         std::cerr << "presence-loadgen: " << error << '\n';
         return 2;
     }
+    if (options->slowReaders > 0
+        && options->slowReaders >= options->connectionsFor(population->size())) {
+        std::cerr << "presence-loadgen: --slow-readers: fewer than the connections, not "
+                  << options->slowReaders << '\n';
+        return 2;
+    }
     // Every connection is a descriptor: take all the hard limit allows.
     rlimit files {};
     if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {

@@ -39,6 +39,7 @@ private Q_SLOTS:
     void everyPushArrives();
     void everyChangeArrivesInBatches();
     void lostPushesFail();
+    void slowReadersAreDropped();
 
 private:
     // Starts `server` on a free port with a generated population dumped to m_dir (and `extra`
@@ -162,6 +163,29 @@ void TestLoadgenSmoke::lostPushesFail()
     QCOMPARE(exitCode, 1);
     QCOMPARE(result->value(u"lost"_s).toInt(), kFriends);
     QCOMPARE(result->value(u"passed"_s).toBool(), false);
+}
+
+// Slow readers stop reading and keep asking: the gateway drops each at its output bound, and
+// every push still reaches everyone else.
+void TestLoadgenSmoke::slowReadersAreDropped()
+{
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    const QUrl url = startGateway(server, {});
+    QVERIFY2(url.isValid(), server.transcript().constData());
+
+    int exitCode = -1;
+    QByteArray output;
+    const auto result
+        = runLoadgen(url, server.pid(), 8, &exitCode, &output, { u"--slow-readers"_s, u"3"_s });
+    QVERIFY2(result, output.constData());
+    QVERIFY2(exitCode == 0, output.constData());
+    QCOMPARE(result->value(u"slow_readers"_s).toInt(), 3);
+    QVERIFY2(result->value(u"slow_readers_dropped"_s).toInt() == 3, output.constData());
+    QVERIFY(result->value(u"slow_reader_drop_max_s"_s).toDouble() > 0);
+    QCOMPARE(result->value(u"closed"_s).toInt(), 0);
+    QCOMPARE(result->value(u"received"_s).toInt(), result->value(u"expected"_s).toInt());
+    QCOMPARE(result->value(u"lost"_s).toInt(), 0);
+    QVERIFY(server.isRunning());
 }
 
 QTEST_GUILESS_MAIN(TestLoadgenSmoke)
