@@ -9,7 +9,9 @@
 # PRESENCE_BENCH_PEERS (the peers measured, default "node bun"; "bun" alone skips Node;
 # "batched" is our gateway again with every client watching its friends through the
 # availability set in presence batches of PRESENCE_BENCH_BATCH_MS, default 50, instead of
-# subscribing: its column compares exact pushes with batches),
+# subscribing: its column compares exact pushes with batches; "before" is our gateway as
+# built at the git revision PRESENCE_BENCH_BEFORE (default HEAD), in build/bench-before:
+# its column compares a change with the version it changes, in the same sitting),
 # PRESENCE_BENCH_MAX_CONNECTIONS (the most connections tried, default 19000; 0 skips that step),
 # PRESENCE_BENCH_THREADS (load generator threads, default 2),
 # PRESENCE_BENCH_GATEWAY_ARGS (extra options for our gateway, split on spaces, for example
@@ -35,8 +37,8 @@ saturation_p99_ms=50
 batch_ms=${PRESENCE_BENCH_BATCH_MS:-50}
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/common.sh"
 for peer in "${peers[@]}"; do
-    [[ $peer == node || $peer == bun || $peer == batched ]] \
-        || presence_die "PRESENCE_BENCH_PEERS: node, bun and/or batched, not '$peer'"
+    [[ $peer == node || $peer == bun || $peer == batched || $peer == before ]] \
+        || presence_die "PRESENCE_BENCH_PEERS: node, bun, batched and/or before, not '$peer'"
 done
 for value in "${saturation_rates[@]}"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || presence_die "PRESENCE_BENCH_SATURATION: rates in changes/s, not '$value'"
@@ -96,6 +98,26 @@ cmake -S "$PRESENCE_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" --parallel "$(nproc)" --target presence-mock-server presence-loadgen \
     || presence_die "build failed"
 ours_bin="$build/server-mock/presence-mock-server"
+before_bin=
+if has_peer before; then
+    # The earlier version from git, in a worktree of its own: the checkout's changes stay put.
+    before_rev=$(git -C "$PRESENCE_ROOT" rev-parse --verify "${PRESENCE_BENCH_BEFORE:-HEAD}^{commit}" 2>/dev/null) \
+        || presence_die "PRESENCE_BENCH_BEFORE: not a git revision: '${PRESENCE_BENCH_BEFORE:-HEAD}'"
+    before_src="$PRESENCE_ROOT/build/bench-before/src"
+    if [[ -e $before_src/.git ]]; then
+        git -C "$before_src" checkout -q --detach "$before_rev" || presence_die "cannot check out $before_rev"
+    else
+        git -C "$PRESENCE_ROOT" worktree add -q --detach "$before_src" "$before_rev" \
+            || presence_die "cannot add a worktree for $before_rev"
+    fi
+    presence_log "building the 'before' gateway at ${before_rev:0:12} in build/bench-before"
+    cmake -S "$before_src" -B "$PRESENCE_ROOT/build/bench-before/build" -G Ninja \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRESENCE_BUILD_TESTS=OFF -DPRESENCE_BUILD_TOOLS=OFF \
+        >/dev/null || presence_die "cmake configure failed (before)"
+    cmake --build "$PRESENCE_ROOT/build/bench-before/build" --parallel "$(nproc)" \
+        --target presence-mock-server || presence_die "build failed (before)"
+    before_bin="$PRESENCE_ROOT/build/bench-before/build/server-mock/presence-mock-server"
+fi
 loadgen="$build/bench/presence-loadgen"
 node_js="$PRESENCE_ROOT/bench/peer/ws-gateway.js"
 bun_js="$PRESENCE_ROOT/bench/peer/bun-gateway.js"
@@ -119,13 +141,15 @@ trap 'stop_gateway; rm -rf "$work"' EXIT
 start_gateway() {
     local kind=$1 users=$2 log=$3
     case $kind in
-        ours | batched)
+        ours | batched | before)
             # Ours makes the same population itself (same generator and seed): the freed memory
             # of a parsed users file stays resident and new connections reuse it, so its RSS
             # per connection would read several times too low.
             local population=(--users "$users")
             [[ -z ${generated[$users]:-} ]] || read -ra population <<<"${generated[$users]}"
-            "$ours_bin" "${population[@]}" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
+            local bin=$ours_bin
+            [[ $kind != before ]] || bin=$before_bin
+            "$bin" "${population[@]}" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
             ;;
         node) node "$node_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 & ;;
         bun) "$bun_bin" "$bun_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 & ;;
@@ -266,8 +290,9 @@ work, runs, friends = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 gateways, rates = sys.argv[4].split(), [int(r) for r in sys.argv[5].split()]
 bound, seconds = float(sys.argv[6]), sys.argv[7]
 peers = gateways[1:]
-names = {"ours": "ours", "node": "Node ws", "bun": "Bun (uWS)", "batched": "ours, batched"}
-short = {"node": "Node", "bun": "Bun", "batched": "batched"}
+names = {"ours": "ours", "node": "Node ws", "bun": "Bun (uWS)", "batched": "ours, batched",
+         "before": "ours, before"}
+short = {"node": "Node", "bun": "Bun", "batched": "batched", "before": "before"}
 def read(name):
     path = work / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
