@@ -11,7 +11,10 @@
 # availability set in presence batches of PRESENCE_BENCH_BATCH_MS, default 50, instead of
 # subscribing: its column compares exact pushes with batches; "before" is our gateway as
 # built at the git revision PRESENCE_BENCH_BEFORE (default HEAD), in build/bench-before:
-# its column compares a change with the version it changes, in the same sitting),
+# its column compares a change with the version it changes, in the same sitting; "slow" is
+# our gateway again with PRESENCE_BENCH_SLOW_READERS, default 20, of the N connections slow
+# readers (presence-loadgen --slow-readers): its column shows whether everyone else's latency
+# holds while the gateway drops them at its output bound),
 # PRESENCE_BENCH_MAX_CONNECTIONS (the most connections tried, default 19000; 0 skips that step),
 # PRESENCE_BENCH_THREADS (load generator threads, default 2),
 # PRESENCE_BENCH_GATEWAY_ARGS (extra options for our gateway, split on spaces, for example
@@ -35,10 +38,11 @@ read -r -a peers <<<"${PRESENCE_BENCH_PEERS-node bun}"
 read -r -a saturation_rates <<<"${PRESENCE_BENCH_SATURATION:-}"
 saturation_p99_ms=50
 batch_ms=${PRESENCE_BENCH_BATCH_MS:-50}
+slow_readers=${PRESENCE_BENCH_SLOW_READERS:-20}
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/common.sh"
 for peer in "${peers[@]}"; do
-    [[ $peer == node || $peer == bun || $peer == batched || $peer == before ]] \
-        || presence_die "PRESENCE_BENCH_PEERS: node, bun, batched and/or before, not '$peer'"
+    [[ $peer == node || $peer == bun || $peer == batched || $peer == before || $peer == slow ]] \
+        || presence_die "PRESENCE_BENCH_PEERS: node, bun, batched, before and/or slow, not '$peer'"
 done
 for value in "${saturation_rates[@]}"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || presence_die "PRESENCE_BENCH_SATURATION: rates in changes/s, not '$value'"
@@ -141,7 +145,7 @@ trap 'stop_gateway; rm -rf "$work"' EXIT
 start_gateway() {
     local kind=$1 users=$2 log=$3
     case $kind in
-        ours | batched | before)
+        ours | batched | before | slow)
             # Ours makes the same population itself (same generator and seed): the freed memory
             # of a parsed users file stays resident and new connections reuse it, so its RSS
             # per connection would read several times too low.
@@ -204,6 +208,8 @@ load() {
     # "batched": our gateway again, each client watching its friends in presence batches.
     local batch=()
     [[ $kind != batched ]] || batch=(--presence-batch-ms "$batch_ms")
+    # "slow": some connections stop reading while the changes run (not while idle).
+    [[ $kind != slow || " $* " == *" --no-subscribe "* ]] || batch=(--slow-readers "$slow_readers")
     output=$(timeout 900 "$loadgen" --url "$gateway_url" --users "$work/users.json" \
         --gateway-pid "$gateway_pid" --threads "$threads" --mark "$mark" "${batch[@]}" "$@") || true
     touch "$mark.end"
@@ -291,8 +297,8 @@ gateways, rates = sys.argv[4].split(), [int(r) for r in sys.argv[5].split()]
 bound, seconds = float(sys.argv[6]), sys.argv[7]
 peers = gateways[1:]
 names = {"ours": "ours", "node": "Node ws", "bun": "Bun (uWS)", "batched": "ours, batched",
-         "before": "ours, before"}
-short = {"node": "Node", "bun": "Bun", "batched": "batched", "before": "before"}
+         "before": "ours, before", "slow": "ours, slow rdrs"}
+short = {"node": "Node", "bun": "Bun", "batched": "batched", "before": "before", "slow": "slow"}
 def read(name):
     path = work / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
@@ -344,6 +350,10 @@ for label, calls in [("system calls per push (all)", ["sys_enter"]),
                      ("  waits (epoll_wait, epoll_pwait, epoll_pwait2, poll, ppoll)", ["epoll_wait", "epoll_pwait", "epoll_pwait2", "poll", "ppoll"]),
                      ("  reads (read, readv, recvfrom, recvmsg)", ["read", "readv", "recvfrom", "recvmsg"])]:
     row(label, [per_push(k, calls) for k in gateways], "", 3)
+if any(r.get("slow_readers") for k in gateways for r in loads(k)):
+    row("slow readers dropped (all runs)", [sum(r.get("slow_readers_dropped", 0) for r in loads(k)) if any(r.get("slow_readers") for r in loads(k)) else None for k in gateways], "", 0, ratio=False)
+    row("  of slow readers (all runs)", [sum(r.get("slow_readers", 0) for r in loads(k)) if any(r.get("slow_readers") for r in loads(k)) else None for k in gateways], "", 0, ratio=False)
+    row("  dropped after they stopped reading, median", [median(k, "slow_reader_drop_p50_s") for k in gateways], " s", 2, ratio=False)
 row("presence-loadgen CPU over the changes", [median(k, "loadgen_cpu_pct") for k in gateways], " % core", 1, ratio=False)
 many = {k: read(f"{k}-many.json") for k in gateways}
 if any(many.values()):
