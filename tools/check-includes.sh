@@ -3,6 +3,8 @@
 # not: dependencies point one way (README "Development"), and the client never includes the
 # gateway nor the gateway the client. Only includes written from the repository root
 # ("models/FriendListModel.h") are checked; a folder may always include itself.
+# It also fails when the picture in docs/architecture.md (its ```layers block) draws other arrows
+# than the table below, so that what people read is what the test enforces.
 # The test command runs it over the repository (CTest include_direction).
 set -euo pipefail
 root=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -79,8 +81,108 @@ if ((checked == 0)); then
     echo "check-includes: no source files under $root" >&2
     exit 2
 fi
+
+# The picture: one ```layers block of lines "from/ -> to/ to/ ...", a line starting with a space
+# continuing the arrow line above, a folder alone including nothing, `#` starting a comment. It
+# must draw exactly the arrows of `allowed`, and list each folder above every folder it may
+# include, which is what "dependencies point down the picture" claims.
+doc=docs/architecture.md
+picture_problems=()
+problem() { picture_problems+=("$*"); }
+declare -A drawn=() rank=()
+# Folders as the picture writes them, with their slash; a single file (a dot in it) without.
+shown() { if [[ $1 == *.* ]]; then echo "$1"; else echo "$1/"; fi; }
+read_picture() {
+    local number=0 blocks=0 inside=false from="" line rest target
+    local arrow='^([^[:space:]]+)([[:space:]]+->([[:space:]].*)?)?[[:space:]]*$'
+    while IFS= read -r line || [[ -n $line ]]; do
+        ((number += 1))
+        line=${line%$'\r'}
+        if ! $inside; then
+            [[ $line =~ ^\`\`\`layers[[:space:]]*$ ]] && { inside=true; ((blocks += 1)); from=""; }
+            continue
+        fi
+        [[ $line =~ ^\`\`\` ]] && { inside=false; continue; }
+        line=${line%%#*}
+        if [[ $line =~ ^[[:space:]]*$ ]]; then
+            from=""
+            continue
+        elif [[ $line =~ ^[[:space:]] ]]; then
+            [[ -n $from ]] || {
+                problem "$doc:$number: continues no arrow line"
+                continue
+            }
+            rest=$line
+        elif [[ $line =~ $arrow ]]; then
+            from=${BASH_REMATCH[1]%/}
+            [[ -v rank[$from] ]] || rank[$from]=$number
+            [[ -n ${BASH_REMATCH[2]} ]] || from=""
+            rest=${BASH_REMATCH[3]}
+        else
+            problem "$doc:$number: not a line of the picture (\"from/ -> to/ ...\")"
+            continue
+        fi
+        read -ra targets <<<"$rest"
+        for target in "${targets[@]}"; do
+            [[ -v drawn["$from -> ${target%/}"] ]] || drawn["$from -> ${target%/}"]=$number
+        done
+    done <"$root/$doc"
+    $inside && problem "$doc: the \`\`\`layers block is never closed"
+    ((blocks == 1)) || problem "$doc: $blocks \`\`\`layers blocks, expected one"
+}
+if [[ -f $root/$doc ]]; then
+    read_picture
+    declare -A permitted=()
+    for from in "${!allowed[@]}"; do
+        [[ -v rank[$from] ]] ||
+            problem "$doc: no line for $(shown "$from"), a folder of the allowed table"
+        for target in ${allowed[$from]}; do
+            permitted["$from -> $target"]=1
+            [[ -v drawn["$from -> $target"] ]] || problem "$doc: missing arrow" \
+                "$(shown "$from") -> $(shown "$target"), which the allowed table holds"
+        done
+    done
+    for from in "${!rank[@]}"; do
+        [[ -v allowed[$from] ]] || problem "$doc:${rank[$from]}: $(shown "$from")" \
+            "is no folder of the allowed table"
+    done
+    for pair in "${!drawn[@]}"; do
+        from=${pair%% -> *} target=${pair#* -> } number=${drawn[$pair]}
+        [[ -v permitted[$pair] ]] || problem "$doc:$number: extra arrow" \
+            "$(shown "$from") -> $(shown "$target"), which the allowed table lacks"
+        # The folders the target stands for: its own line, the line of the folder it lies in
+        # (session/ChatController.h), or the lines of the folders inside it (server-mock/).
+        covered=()
+        node=$target
+        while [[ -n $node && $node != . && ! -v rank[$node] ]]; do node=$(dirname "$node"); done
+        if [[ -v rank[$node] ]]; then
+            covered=("$node")
+        else
+            for node in "${!rank[@]}"; do
+                [[ $node == "$target"/* && $node != "$from" ]] && covered+=("$node")
+            done
+        fi
+        for node in "${covered[@]}"; do
+            [[ -v rank[$from] && ${rank[$node]} -le ${rank[$from]} ]] &&
+                problem "$doc:$number: $(shown "$from") -> $(shown "$target") points" \
+                    "up: list $(shown "$node") below $(shown "$from")"
+        done
+    done
+else
+    problem "$doc: not found; its picture must draw the allowed arrows"
+fi
+if ((${#picture_problems[@]} > 0)); then
+    # Line-numbered problems after the others, in the picture's order.
+    printf '%s\n' "${picture_problems[@]}" | sort -t: -k2,2n -k3 >&2
+fi
+
 if ((failures > 0)); then
     echo "check-includes: $failures include(s) against the layers in $checked files" >&2
-    exit 1
 fi
-echo "check-includes: $checked files, every include points the allowed way"
+if ((${#picture_problems[@]} > 0)); then
+    echo "check-includes: ${#picture_problems[@]} problem(s) with the picture in $doc, which" \
+        "must draw the allowed table" >&2
+fi
+((failures == 0 && ${#picture_problems[@]} == 0)) || exit 1
+echo "check-includes: $checked files, every include points the allowed way;" \
+    "$doc draws the same ${#drawn[@]} arrows"
