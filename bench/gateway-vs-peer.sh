@@ -14,7 +14,10 @@
 # its column compares a change with the version it changes, in the same sitting; "slow" is
 # our gateway again with PRESENCE_BENCH_SLOW_READERS, default 20, of the N connections slow
 # readers (presence-loadgen --slow-readers): its column shows whether everyone else's latency
-# holds while the gateway drops them at its output bound),
+# holds while the gateway drops them at its output bound; "redis" is our gateway again with
+# --redis, on a redis-server of its own started in the work directory and flushed before each
+# run: its column compares the fan-out through Redis with the fan-out in memory, and counts
+# Redis's own CPU apart),
 # PRESENCE_BENCH_MAX_CONNECTIONS (the most connections tried, default 19000; 0 skips that step),
 # PRESENCE_BENCH_THREADS (load generator threads, default 2),
 # PRESENCE_BENCH_GATEWAY_ARGS (extra options for our gateway, split on spaces, for example
@@ -41,8 +44,8 @@ batch_ms=${PRESENCE_BENCH_BATCH_MS:-50}
 slow_readers=${PRESENCE_BENCH_SLOW_READERS:-20}
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/common.sh"
 for peer in "${peers[@]}"; do
-    [[ $peer == node || $peer == bun || $peer == batched || $peer == before || $peer == slow ]] \
-        || presence_die "PRESENCE_BENCH_PEERS: node, bun, batched, before and/or slow, not '$peer'"
+    [[ $peer =~ ^(node|bun|batched|before|slow|redis)$ ]] \
+        || presence_die "PRESENCE_BENCH_PEERS: node, bun, batched, before, slow and/or redis, not '$peer'"
 done
 for value in "${saturation_rates[@]}"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || presence_die "PRESENCE_BENCH_SATURATION: rates in changes/s, not '$value'"
@@ -139,13 +142,29 @@ stop_gateway() {
     wait "$gateway_pid" 2>/dev/null || true
     gateway_pid=
 }
-trap 'stop_gateway; rm -rf "$work"' EXIT
+redis_pid=
+stop_redis() { [[ -z $redis_pid ]] || { kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; } || true; }
+trap 'stop_gateway; stop_redis; rm -rf "$work"' EXIT
+if has_peer redis; then
+    for _ in 1 2 3 4 5 6 7 8; do
+        redis_port=$((20000 + RANDOM % 40000))
+        redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
+            --dir "$work" --logfile "$work/redis.log" --daemonize no &
+        redis_pid=$!
+        for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+        redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
+        stop_redis; redis_pid= # the port was taken: another
+    done
+    [[ -n $redis_pid ]] || presence_die "could not start redis-server (see $work/redis.log)"
+fi
+# Redis's CPU seconds so far (user + system), for the "redis" kind.
+redis_cpu() { redis-cli -p "$redis_port" info cpu | awk -F: '/^used_cpu_(user|sys):/ {s += $2} END {printf "%.3f", s}'; }
 
 # start_gateway ours|node|bun USERS_FILE LOG: sets gateway_pid and gateway_url (a free port).
 start_gateway() {
     local kind=$1 users=$2 log=$3
     case $kind in
-        ours | batched | before | slow)
+        ours | batched | before | slow | redis)
             # Ours makes the same population itself (same generator and seed): the freed memory
             # of a parsed users file stays resident and new connections reuse it, so its RSS
             # per connection would read several times too low.
@@ -153,7 +172,12 @@ start_gateway() {
             [[ -z ${generated[$users]:-} ]] || read -ra population <<<"${generated[$users]}"
             local bin=$ours_bin
             [[ $kind != before ]] || bin=$before_bin
-            "$bin" "${population[@]}" --listen 127.0.0.1:0 "${gateway_args[@]}" >"$log" 2>&1 &
+            local store=()
+            if [[ $kind == redis ]]; then
+                redis-cli -p "$redis_port" flushall >/dev/null || presence_die "redis-server is gone"
+                store=(--redis "redis://127.0.0.1:$redis_port/0")
+            fi
+            "$bin" "${population[@]}" --listen 127.0.0.1:0 "${store[@]}" "${gateway_args[@]}" >"$log" 2>&1 &
             ;;
         node) node "$node_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 & ;;
         bun) "$bun_bin" "$bun_js" --users "$users" --listen 127.0.0.1:0 >"$log" 2>&1 & ;;
@@ -210,6 +234,8 @@ load() {
     [[ $kind != batched ]] || batch=(--presence-batch-ms "$batch_ms")
     # "slow": some connections stop reading while the changes run (not while idle).
     [[ $kind != slow || " $* " == *" --no-subscribe "* ]] || batch=(--slow-readers "$slow_readers")
+    local redis_before=
+    [[ $kind != redis ]] || redis_before=$(redis_cpu)
     output=$(timeout 900 "$loadgen" --url "$gateway_url" --users "$work/users.json" \
         --gateway-pid "$gateway_pid" --threads "$threads" --mark "$mark" "${batch[@]}" "$@") || true
     touch "$mark.end"
@@ -217,6 +243,14 @@ load() {
     stop_gateway
     sed -n '/^{/!s/^/    /p' <<<"$output" | sed "1s/^    /  [$kind] /"
     grep '^{' <<<"$output" | tail -n 1 >"$result" || presence_die "no result from presence-loadgen"
+    # The whole run's Redis CPU (set-up included), as a share of the run's changes window.
+    [[ -z $redis_before ]] || python3 - "$result" "$redis_before" "$(redis_cpu)" <<'PY'
+import json, sys
+path, before, after = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+r = json.loads(open(path).read())
+r["redis_cpu_s"] = after - before
+open(path, "w").write(json.dumps(r) + "\n")
+PY
 }
 
 # holds RESULT_FILE: the run kept up (p99 under the saturation bound, no push lost).
@@ -297,8 +331,9 @@ gateways, rates = sys.argv[4].split(), [int(r) for r in sys.argv[5].split()]
 bound, seconds = float(sys.argv[6]), sys.argv[7]
 peers = gateways[1:]
 names = {"ours": "ours", "node": "Node ws", "bun": "Bun (uWS)", "batched": "ours, batched",
-         "before": "ours, before", "slow": "ours, slow rdrs"}
-short = {"node": "Node", "bun": "Bun", "batched": "batched", "before": "before", "slow": "slow"}
+         "before": "ours, before", "slow": "ours, slow rdrs", "redis": "ours, Redis"}
+short = {"node": "Node", "bun": "Bun", "batched": "batched", "before": "before", "slow": "slow",
+         "redis": "Redis"}
 def read(name):
     path = work / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
@@ -350,6 +385,13 @@ for label, calls in [("system calls per push (all)", ["sys_enter"]),
                      ("  waits (epoll_wait, epoll_pwait, epoll_pwait2, poll, ppoll)", ["epoll_wait", "epoll_pwait", "epoll_pwait2", "poll", "ppoll"]),
                      ("  reads (read, readv, recvfrom, recvmsg)", ["read", "readv", "recvfrom", "recvmsg"])]:
     row(label, [per_push(k, calls) for k in gateways], "", 3)
+def cpu_per_push(kind):
+    values = [10000.0 * r["gateway_cpu_pct"] * r["change_s"] / r["received"] for r in loads(kind)
+              if r.get("gateway_cpu_pct") is not None and r.get("received")]
+    return statistics.median(values) if values else None
+row("gateway CPU per push received", [cpu_per_push(k) for k in gateways], " us", 2)
+if any("redis_cpu_s" in r for k in gateways for r in loads(k)):
+    row("redis-server CPU, whole run (set-up included)", [median(k, "redis_cpu_s") for k in gateways], " s", 2, ratio=False)
 if any(r.get("slow_readers") for k in gateways for r in loads(k)):
     row("slow readers dropped (all runs)", [sum(r.get("slow_readers_dropped", 0) for r in loads(k)) if any(r.get("slow_readers") for r in loads(k)) else None for k in gateways], "", 0, ratio=False)
     row("  of slow readers (all runs)", [sum(r.get("slow_readers", 0) for r in loads(k)) if any(r.get("slow_readers") for r in loads(k)) else None for k in gateways], "", 0, ratio=False)
