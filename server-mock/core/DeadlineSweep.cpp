@@ -26,6 +26,13 @@ DeadlineSweep::Member::~Member()
     leaveSweep();
 }
 
+void DeadlineSweep::Member::setDue(Clock::time_point due)
+{
+    m_due = due;
+    if (m_sweep)
+        m_sweep->m_dueTimes[m_index] = due;
+}
+
 void DeadlineSweep::Member::leaveSweep()
 {
     if (m_sweep)
@@ -36,7 +43,7 @@ std::chrono::milliseconds DeadlineSweep::tickFor(
     std::initializer_list<std::chrono::milliseconds> deadlines)
 {
     const std::chrono::milliseconds shortest = std::min(deadlines);
-    return std::clamp(shortest / 10, std::chrono::milliseconds(5), std::chrono::milliseconds(250));
+    return std::clamp(shortest / 100, std::chrono::milliseconds(5), std::chrono::milliseconds(50));
 }
 
 void DeadlineSweep::add(Member *member)
@@ -46,6 +53,7 @@ void DeadlineSweep::add(Member *member)
     member->m_sweep = this;
     member->m_index = m_members.size();
     m_members.push_back(member);
+    m_dueTimes.push_back(member->m_due);
     if (!m_timer.isActive())
         m_timer.start();
 }
@@ -60,6 +68,8 @@ void DeadlineSweep::remove(Member *member)
     m_members[index] = m_members.back();
     m_members[index]->m_index = index;
     m_members.pop_back();
+    m_dueTimes[index] = m_dueTimes.back();
+    m_dueTimes.pop_back();
     // A member removed while a sweep holds it must not be called back.
     std::replace(m_due.begin(), m_due.end(), member, static_cast<Member *>(nullptr));
     if (m_members.empty())
@@ -70,9 +80,9 @@ void DeadlineSweep::sweep(Clock::time_point now)
 {
     // Collected first: a callback may add or remove members (a close ends a connection).
     m_due.clear();
-    for (Member *member : m_members) {
-        if (member->m_due <= now)
-            m_due.push_back(member);
+    for (std::size_t i = 0; i < m_dueTimes.size(); ++i) {
+        if (m_dueTimes[i] <= now)
+            m_due.push_back(m_members[i]);
     }
     for (std::size_t i = 0; i < m_due.size(); ++i) {
         if (Member *member = m_due[i])

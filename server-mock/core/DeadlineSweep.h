@@ -16,6 +16,11 @@ namespace Presence::Server {
 // (due()), and a sweep every tick calls back only the members whose time has come. As in
 // uWebSockets' timeout sweep, a deadline is never honoured early and at most one tick late.
 //
+// The due times also sit in one array of the sweep's, so that a sweep reads 8 bytes per member
+// in a row instead of visiting 19,000 connections scattered over the heap. That makes a short
+// tick cheap, and a short tick matters: what falls due in one tick (19,000 connections' pings
+// every 25 s) is done in one loop iteration, ahead of every push waiting behind it.
+//
 // A member may be called before its real deadline (a due time that is too early is allowed:
 // it just recomputes and moves due() on), never after it by more than a tick.
 class DeadlineSweep : public QObject {
@@ -37,7 +42,7 @@ public:
         // Called by a sweep once due() has passed. Acts on what is late and sets due() again
         // (Clock::time_point::max() when it waits for nothing).
         virtual void deadlineReached(Clock::time_point now) = 0;
-        void setDue(Clock::time_point due) { m_due = due; }
+        void setDue(Clock::time_point due);
         void leaveSweep();
 
     private:
@@ -60,7 +65,7 @@ public:
     // Whether the sweep timer runs (only while there are members).
     [[nodiscard]] bool isRunning() const { return m_timer.isActive(); }
 
-    // The tick that keeps each of these deadlines within a tenth of itself (5–250 ms).
+    // The tick that keeps each of these deadlines within a hundredth of itself (5–50 ms).
     [[nodiscard]] static std::chrono::milliseconds tickFor(
         std::initializer_list<std::chrono::milliseconds> deadlines);
 
@@ -70,6 +75,7 @@ public:
 private:
     std::chrono::milliseconds m_tick;
     std::vector<Member *> m_members;
+    std::vector<Clock::time_point> m_dueTimes; // m_members[i]->due(), read by a sweep
     std::vector<Member *> m_due; // scratch of one sweep
     QTimer m_timer;
 };

@@ -62,7 +62,8 @@ private Q_SLOTS:
     void addingToAnotherSweepLeavesTheFirst();
     void timerRunsOnlyWithMembers();
     void realTimerHonoursADeadlineWithinATick();
-    void tickForKeepsDeadlinesWithinATenth();
+    void aMemberMovedByARemovalKeepsItsDueTime();
+    void tickForKeepsDeadlinesWithinAHundredth();
 };
 
 void TestDeadlineSweep::calledOnceDueHasPassed()
@@ -217,12 +218,37 @@ void TestDeadlineSweep::realTimerHonoursADeadlineWithinATick()
     QVERIFY(probe.calledAt >= due); // never early
 }
 
-void TestDeadlineSweep::tickForKeepsDeadlinesWithinATenth()
+// A removal moves the last member into the gap: its due time, and later changes to it, go
+// with it.
+void TestDeadlineSweep::aMemberMovedByARemovalKeepsItsDueTime()
 {
-    QCOMPARE(DeadlineSweep::tickFor({ 5s, 25s, 2s }), 200ms);
-    QCOMPARE(DeadlineSweep::tickFor({ 1s, 300ms }), 30ms);
+    DeadlineSweep sweep(100ms);
+    Probe a(t0 + 10ms), b(t0 + 1h), c(t0 + 20ms);
+    sweep.add(&a);
+    sweep.add(&b);
+    sweep.add(&c);
+    sweep.remove(&a); // c takes a's place
+    sweep.sweep(t0 + 15ms); // a's old due time: nobody is due
+    QCOMPARE(b.calls + c.calls, 0);
+    sweep.sweep(t0 + 20ms);
+    QCOMPARE(c.calls, 1);
+    c.moveDue(t0 + 30ms);
+    b.moveDue(t0 + 40ms);
+    sweep.sweep(t0 + 35ms);
+    QCOMPARE(c.calls, 2);
+    QCOMPARE(b.calls, 0);
+    sweep.sweep(t0 + 40ms);
+    QCOMPARE(b.calls, 1);
+    QCOMPARE(a.calls, 0);
+}
+
+void TestDeadlineSweep::tickForKeepsDeadlinesWithinAHundredth()
+{
+    QCOMPARE(DeadlineSweep::tickFor({ 5s, 25s, 2s }), 20ms);
+    QCOMPARE(DeadlineSweep::tickFor({ 3s, 25s }), 30ms);
     QCOMPARE(DeadlineSweep::tickFor({ 10ms }), 5ms); // floor: the sweep is not a busy loop
-    QCOMPARE(DeadlineSweep::tickFor({ 1h }), 250ms); // ceiling: deadlines stay near on time
+    QCOMPARE(
+        DeadlineSweep::tickFor({ 1h }), 50ms); // ceiling: what falls due in one tick stays small
 }
 
 QTEST_GUILESS_MAIN(TestDeadlineSweep)
