@@ -10,10 +10,10 @@
 
 // Presence
 #include "protocol/ClientMessages.h"
+#include "server-mock/core/SlicedRounds.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/presence/SubscriptionRegistry.h"
 #include "server-mock/server/AvailabilityFanout.h"
-#include "server-mock/server/DigestRounds.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/StoreInterest.h"
 
@@ -85,7 +85,7 @@ private:
     SubscriptionRegistry m_subscriptions;
     StoreInterest m_interest; // what the store follows: subscriptions and availability sets
     AvailabilityFanout m_availability;
-    DigestRounds m_digests;
+    SlicedRounds m_digests;
     PushHook m_pushHook;
 };
 

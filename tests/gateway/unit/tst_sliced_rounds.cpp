@@ -1,4 +1,4 @@
-// DigestRounds on its own, on real (short) timers: every connection once a round, in slices
+// SlicedRounds on its own, on real (short) timers: every connection once a round, in slices
 // of the size asked, spread over the interval, and a slice that waits (a store read) holds back
 // the rest of its round and the next one.
 
@@ -12,11 +12,11 @@
 #include <QTest>
 
 // Presence
-#include "server-mock/server/DigestRounds.h"
+#include "server-mock/core/SlicedRounds.h"
 
 using namespace std::chrono_literals;
 using Presence::Server::ConnectionId;
-using Presence::Server::DigestRounds;
+using Presence::Server::SlicedRounds;
 
 namespace {
 
@@ -36,7 +36,7 @@ std::vector<ConnectionId> range(ConnectionId first, ConnectionId last)
 
 } // namespace
 
-class TestDigestRounds : public QObject {
+class TestSlicedRounds : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -47,12 +47,12 @@ private Q_SLOTS:
     void anEmptyRosterSendsNothing();
 };
 
-void TestDigestRounds::aRoundSendsEveryConnectionOnceInSlices()
+void TestSlicedRounds::aRoundSendsEveryConnectionOnceInSlices()
 {
     std::vector<Slice> slices;
     QElapsedTimer clock;
     clock.start();
-    DigestRounds rounds(
+    SlicedRounds rounds(
         100ms, 3, [] { return range(1, 10); },
         [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
             slices.push_back(
@@ -71,14 +71,14 @@ void TestDigestRounds::aRoundSendsEveryConnectionOnceInSlices()
     QCOMPARE(slices.at(4).round, 2);
 }
 
-void TestDigestRounds::slicesAreSpreadOverTheInterval()
+void TestSlicedRounds::slicesAreSpreadOverTheInterval()
 {
     // 4 slices in a 400 ms interval: one every 100 ms, the last 300 ms after the first. Timers
     // never fire much early, so half of that is a bound a busy machine cannot break.
     std::vector<Slice> slices;
     QElapsedTimer clock;
     clock.start();
-    DigestRounds rounds(
+    SlicedRounds rounds(
         400ms, 5, [] { return range(1, 20); },
         [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
             slices.push_back(
@@ -92,11 +92,11 @@ void TestDigestRounds::slicesAreSpreadOverTheInterval()
     QCOMPARE(slices.at(3).round, 1);
 }
 
-void TestDigestRounds::eachRoundReadsTheRosterAgain()
+void TestSlicedRounds::eachRoundReadsTheRosterAgain()
 {
     std::vector<ConnectionId> connected = range(1, 2);
     std::vector<std::vector<ConnectionId>> slices;
-    DigestRounds rounds(
+    SlicedRounds rounds(
         50ms, 10, [&] { return connected; },
         [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
             slices.emplace_back(slice.begin(), slice.end());
@@ -110,11 +110,11 @@ void TestDigestRounds::eachRoundReadsTheRosterAgain()
     QCOMPARE(slices.back(), (std::vector<ConnectionId> { 2, 7 }));
 }
 
-void TestDigestRounds::aWaitingSliceHoldsBackItsRoundAndTheNext()
+void TestSlicedRounds::aWaitingSliceHoldsBackItsRoundAndTheNext()
 {
     std::vector<std::vector<ConnectionId>> slices;
     std::function<void()> pending;
-    DigestRounds rounds(
+    SlicedRounds rounds(
         50ms, 2, [] { return range(1, 4); },
         [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
             slices.emplace_back(slice.begin(), slice.end());
@@ -138,10 +138,10 @@ void TestDigestRounds::aWaitingSliceHoldsBackItsRoundAndTheNext()
     QCOMPARE(rounds.roundsStarted(), 2);
 }
 
-void TestDigestRounds::anEmptyRosterSendsNothing()
+void TestSlicedRounds::anEmptyRosterSendsNothing()
 {
     int sent = 0;
-    DigestRounds rounds(
+    SlicedRounds rounds(
         20ms, 4, [] { return std::vector<ConnectionId> {}; },
         [&](std::span<const ConnectionId>, const std::function<void()> &done) {
             ++sent;
@@ -153,5 +153,5 @@ void TestDigestRounds::anEmptyRosterSendsNothing()
     QVERIFY(!rounds.isRoundRunning());
 }
 
-QTEST_GUILESS_MAIN(TestDigestRounds)
-#include "tst_digest_rounds.moc"
+QTEST_GUILESS_MAIN(TestSlicedRounds)
+#include "tst_sliced_rounds.moc"

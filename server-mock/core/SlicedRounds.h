@@ -15,26 +15,26 @@
 
 namespace Presence::Server {
 
-// When each connection gets its digest (docs/protocol.md §4): every interval a round over the
-// connections there are, a slice at a time, the slices spread evenly over the interval. Sent in
-// one go, a round over 19,000 connections stalls the loop for every push behind it.
+// Periodic work over every connection, done a slice at a time: every interval a round over the
+// connections there are, the slices spread evenly over the interval. Done in one go, a round
+// over 19,000 connections stalls the loop (or Redis) for every push behind it. The digests
+// (docs/protocol.md §4) and the Redis store's TTL refresh go this way.
 //
 // A slice may finish later (a store read that waits for Redis): the next starts only after
 // that, and a round still running when the interval comes round again carries on instead of
 // a second one starting.
-class DigestRounds : public QObject {
+class SlicedRounds : public QObject {
     Q_OBJECT
 public:
-    // Who gets a digest this round, read when it starts.
+    // The connections of this round, read when it starts.
     using Roster = std::function<std::vector<ConnectionId>()>;
-    // Sends the digests of these connections (some may have gone since), now or later, and
-    // calls done after. The span lives only as long as the call.
-    using SendSlice
-        = std::function<void(std::span<const ConnectionId>, std::function<void()> done)>;
+    // Does the work for these connections (some may have gone since), now or later, and calls
+    // done after. The span lives only as long as the call.
+    using RunSlice = std::function<void(std::span<const ConnectionId>, std::function<void()> done)>;
 
     // interval > 0, sliceSize > 0.
-    DigestRounds(std::chrono::milliseconds interval, int sliceSize, Roster roster,
-        SendSlice sendSlice, QObject *parent = nullptr);
+    SlicedRounds(std::chrono::milliseconds interval, int sliceSize, Roster roster,
+        RunSlice runSlice, QObject *parent = nullptr);
 
     void start();
     [[nodiscard]] bool isRoundRunning() const { return m_running; }
@@ -44,12 +44,12 @@ public:
 
 private:
     void beginRound();
-    void sendNextSlice();
+    void runNextSlice();
 
     const std::chrono::milliseconds m_interval;
     const int m_sliceSize;
     Roster m_roster;
-    SendSlice m_sendSlice;
+    RunSlice m_runSlice;
     QTimer m_roundTimer;
     QTimer m_sliceTimer;
     std::vector<ConnectionId> m_round;

@@ -1,4 +1,4 @@
-#include "server-mock/server/DigestRounds.h"
+#include "server-mock/core/SlicedRounds.h"
 
 // C++
 #include <algorithm>
@@ -8,26 +8,26 @@
 
 namespace Presence::Server {
 
-DigestRounds::DigestRounds(std::chrono::milliseconds interval, int sliceSize, Roster roster,
-    SendSlice sendSlice, QObject *parent)
+SlicedRounds::SlicedRounds(std::chrono::milliseconds interval, int sliceSize, Roster roster,
+    RunSlice runSlice, QObject *parent)
     : QObject(parent)
     , m_interval(interval)
     , m_sliceSize(std::max(sliceSize, 1))
     , m_roster(std::move(roster))
-    , m_sendSlice(std::move(sendSlice))
+    , m_runSlice(std::move(runSlice))
 {
     m_roundTimer.setInterval(m_interval);
-    connect(&m_roundTimer, &QTimer::timeout, this, &DigestRounds::beginRound);
+    connect(&m_roundTimer, &QTimer::timeout, this, &SlicedRounds::beginRound);
     m_sliceTimer.setSingleShot(true);
-    connect(&m_sliceTimer, &QTimer::timeout, this, &DigestRounds::sendNextSlice);
+    connect(&m_sliceTimer, &QTimer::timeout, this, &SlicedRounds::runNextSlice);
 }
 
-void DigestRounds::start()
+void SlicedRounds::start()
 {
     m_roundTimer.start();
 }
 
-void DigestRounds::beginRound()
+void SlicedRounds::beginRound()
 {
     if (m_running) {
         ++m_roundsSkipped; // the last round's slices still wait on the store: none on top
@@ -42,15 +42,15 @@ void DigestRounds::beginRound()
     // The slices end within the interval: the last one starts one spacing before the next round.
     const auto slices = qsizetype((m_round.size() + size_t(m_sliceSize) - 1) / size_t(m_sliceSize));
     m_sliceTimer.setInterval(m_interval / slices);
-    sendNextSlice();
+    runNextSlice();
 }
 
-void DigestRounds::sendNextSlice()
+void SlicedRounds::runNextSlice()
 {
     const size_t end = std::min(m_round.size(), m_next + size_t(m_sliceSize));
     const std::span<const ConnectionId> slice(m_round.data() + m_next, end - m_next);
     m_next = end;
-    m_sendSlice(slice, [this, guard = QPointer<DigestRounds>(this)] {
+    m_runSlice(slice, [this, guard = QPointer<SlicedRounds>(this)] {
         if (!guard)
             return;
         if (m_next < m_round.size())
