@@ -27,6 +27,16 @@ void SlicedRounds::start()
     m_roundTimer.start();
 }
 
+void SlicedRounds::stop()
+{
+    m_roundTimer.stop();
+    m_sliceTimer.stop();
+    m_running = false;
+    m_round.clear();
+    m_next = 0;
+    ++m_generation; // a slice still out calls done in vain
+}
+
 void SlicedRounds::beginRound()
 {
     if (m_running) {
@@ -34,6 +44,9 @@ void SlicedRounds::beginRound()
         return;
     }
     m_round = m_roster();
+    // In order, so that a connection's place in the round only moves forward as others leave:
+    // its turns stay about one interval apart.
+    std::sort(m_round.begin(), m_round.end());
     m_next = 0;
     ++m_roundsStarted;
     if (m_round.empty())
@@ -50,8 +63,8 @@ void SlicedRounds::runNextSlice()
     const size_t end = std::min(m_round.size(), m_next + size_t(m_sliceSize));
     const std::span<const ConnectionId> slice(m_round.data() + m_next, end - m_next);
     m_next = end;
-    m_runSlice(slice, [this, guard = QPointer<SlicedRounds>(this)] {
-        if (!guard)
+    m_runSlice(slice, [this, guard = QPointer<SlicedRounds>(this), generation = m_generation] {
+        if (!guard || generation != m_generation)
             return;
         if (m_next < m_round.size())
             m_sliceTimer.start();

@@ -26,7 +26,7 @@ namespace Presence::Server {
 class SlicedRounds : public QObject {
     Q_OBJECT
 public:
-    // The connections of this round, read when it starts.
+    // The connections of this round, read when it starts (in any order).
     using Roster = std::function<std::vector<ConnectionId>()>;
     // Does the work for these connections (some may have gone since), now or later, and calls
     // done after. The span lives only as long as the call.
@@ -37,6 +37,8 @@ public:
         RunSlice runSlice, QObject *parent = nullptr);
 
     void start();
+    // Ends the round under way too; a slice that has not called done yet never will need to.
+    void stop();
     [[nodiscard]] bool isRoundRunning() const { return m_running; }
     [[nodiscard]] int roundsStarted() const { return m_roundsStarted; }
     // Intervals that came round while a round was still running.
@@ -55,6 +57,7 @@ private:
     std::vector<ConnectionId> m_round;
     size_t m_next = 0;
     bool m_running = false;
+    int m_generation = 0; // of the rounds: stop() starts a new one
     int m_roundsStarted = 0;
     int m_roundsSkipped = 0;
 };

@@ -60,6 +60,12 @@ RedisPresenceStore::RedisPresenceStore(RedisStoreOptions options, QObject *paren
     : PresenceStore(parent)
     , m_options(std::move(options))
     , m_instance(QByteArray::number(QRandomGenerator::global()->generate64(), 36))
+    , m_refresh(
+          std::max(m_options.ttl / 3, std::chrono::milliseconds(10)), m_options.refreshChunk,
+          [this] { return std::vector<ConnectionId>(m_devices.keyBegin(), m_devices.keyEnd()); },
+          [this](std::span<const ConnectionId> connections, const std::function<void()> &done) {
+              refreshDevices(connections, done);
+          })
 {
     connect(&m_client, &RedisClient::ready, this, &RedisPresenceStore::onClientReady);
     connect(&m_client, &RedisClient::connectionLost, this, &RedisPresenceStore::onUnavailable);
@@ -69,8 +75,6 @@ RedisPresenceStore::RedisPresenceStore(RedisStoreOptions options, QObject *paren
     connect(&m_subscriber, &RedisSubscriber::channelSubscribed, this,
         &RedisPresenceStore::onChannelSettled);
 
-    m_refreshTimer.setInterval(std::max(m_options.ttl / 3, std::chrono::milliseconds(10)));
-    connect(&m_refreshTimer, &QTimer::timeout, this, &RedisPresenceStore::refreshAll);
     m_sweepTimer.setSingleShot(true);
     connect(&m_sweepTimer, &QTimer::timeout, this, &RedisPresenceStore::sweep);
 
@@ -177,7 +181,7 @@ void RedisPresenceStore::onClientReady()
     auto waiting = std::exchange(m_waitingSnapshots, {});
     for (PendingSnapshot &request : waiting)
         runSnapshot(std::move(request));
-    m_refreshTimer.start();
+    m_refresh.start();
     scheduleSweep(m_options.sweepInterval);
 }
 
@@ -196,7 +200,7 @@ void RedisPresenceStore::onUnavailable(const QString &reason)
     }
     m_available = false;
     m_epoch.clear(); // Redis may come back empty; the reset after resubscribing covers that
-    m_refreshTimer.stop();
+    m_refresh.stop();
     m_sweepTimer.stop();
     m_sweepRunning = false;
 }
@@ -213,42 +217,37 @@ void RedisPresenceStore::onGarbage(const QString &what)
         m_garbageBackoff.next(), this, [this] { m_client.connectTo(m_options.url); });
 }
 
-void RedisPresenceStore::refreshAll()
+void RedisPresenceStore::refreshDevices(
+    std::span<const ConnectionId> connections, const std::function<void()> &done)
 {
-    if (!m_available || m_devices.isEmpty())
-        return;
-    constexpr int kPairsPerCall = 500;
     QList<QByteArray> args { m_options.prefix, number(m_options.ttl.count()) };
-    const auto flush = [this, &args] {
-        if (args.size() <= 2)
-            return;
-        evalScript(RedisScripts::refresh(),
-            std::exchange(args, { m_options.prefix, number(m_options.ttl.count()) }),
-            [this](const RedisReply &reply) {
-                if (reply.isConnectionError())
-                    return;
-                if (!reply.isArray() || reply.elements.size() % 2 != 0) {
-                    onGarbage(u"the refresh script answered %1"_s.arg(reply.errorMessage()));
-                    return;
-                }
-                // Devices Redis lost (a restart, or a sweep while this gateway stalled).
-                for (qsizetype i = 0; i + 1 < reply.elements.size(); i += 2) {
-                    const auto member = reply.elements.at(i + 1).toBytes();
-                    const qint64 connection
-                        = member ? member->mid(member->indexOf('/') + 1).toLongLong() : -1;
-                    const auto device = m_devices.constFind(ConnectionId(connection));
-                    if (device != m_devices.constEnd())
-                        writeDeviceMember(
-                            device->userId, *member, device->status, ChangeCause::DeviceJoined);
-                }
-            });
-    };
-    for (auto it = m_devices.cbegin(); it != m_devices.cend(); ++it) {
-        args << it->userId.toUtf8() << memberOf(it.key());
-        if (args.size() >= 2 + 2 * kPairsPerCall)
-            flush();
+    for (const ConnectionId connection : connections) {
+        if (const auto device = m_devices.constFind(connection); device != m_devices.constEnd())
+            args << device->userId.toUtf8() << memberOf(connection);
     }
-    flush();
+    if (!m_available || args.size() <= 2) {
+        done();
+        return;
+    }
+    evalScript(RedisScripts::refresh(), std::move(args), [this, done](const RedisReply &reply) {
+        done();
+        if (reply.isConnectionError())
+            return;
+        if (!reply.isArray() || reply.elements.size() % 2 != 0) {
+            onGarbage(u"the refresh script answered %1"_s.arg(reply.errorMessage()));
+            return;
+        }
+        // Devices Redis lost (a restart, or a sweep while this gateway stalled).
+        for (qsizetype i = 0; i + 1 < reply.elements.size(); i += 2) {
+            const auto member = reply.elements.at(i + 1).toBytes();
+            const qint64 connection
+                = member ? member->mid(member->indexOf('/') + 1).toLongLong() : -1;
+            const auto device = m_devices.constFind(ConnectionId(connection));
+            if (device != m_devices.constEnd())
+                writeDeviceMember(
+                    device->userId, *member, device->status, ChangeCause::DeviceJoined);
+        }
+    });
 }
 
 void RedisPresenceStore::onEpoch(const QByteArray &epoch)

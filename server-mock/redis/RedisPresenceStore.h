@@ -4,6 +4,7 @@
 #include <chrono>
 #include <deque>
 #include <list>
+#include <span>
 
 // Qt
 #include <QHash>
@@ -13,6 +14,7 @@
 
 // Presence
 #include "protocol/Backoff.h"
+#include "server-mock/core/SlicedRounds.h"
 #include "server-mock/presence/PresenceRules.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/redis/RedisScripts.h"
@@ -87,7 +89,10 @@ private:
         std::optional<Protocol::ChosenStatus> status, ChangeCause cause);
     void evalScript(const RedisScript &script, QList<QByteArray> args,
         std::function<void(const RedisReply &)> done);
-    void refreshAll();
+    // Renews the TTL of these connections' devices (the TTL refresh is a SlicedRounds, so it
+    // goes a slice at a time over its interval, not every device in one burst).
+    void refreshDevices(
+        std::span<const ConnectionId> connections, const std::function<void()> &done);
     void sweep();
     void scheduleSweep(std::chrono::milliseconds in);
     // A sweep read the store's epoch: a new one means Redis lost its data.
@@ -118,7 +123,7 @@ private:
     // until that snapshot is delivered.
     QHash<QString, int> m_reading; // id -> snapshots being read that include it
     QList<Protocol::UserPresence> m_heldPushes;
-    QTimer m_refreshTimer;
+    SlicedRounds m_refresh; // every device's TTL, renewed every third of the TTL
     QTimer m_sweepTimer;
     QByteArray m_epoch; // the store's, as the last sweep read it; empty until one has
     bool m_available = false; // the command connection is ready and the devices are written

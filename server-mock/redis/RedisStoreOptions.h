@@ -24,6 +24,9 @@ struct RedisStoreOptions {
     std::chrono::milliseconds sweepInterval { 1'000 };
     // Ids per pipelined snapshot round trip.
     int snapshotChunk = 500;
+    // Devices renewed per refresh script run: the refresh goes a chunk at a time, the chunks
+    // spread over its interval, so that Redis never holds everyone else up for all of them.
+    int refreshChunk = 500;
     // Users settled per sweep script run (a long script blocks Redis for everyone).
     int sweepLimit = 200;
 };

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <vector>
 
 // Qt
 #include <QDateTime>
@@ -62,8 +63,10 @@ namespace {
 constexpr auto kTtl = 600ms;
 constexpr auto kGrace = 300ms;
 constexpr auto kSweepInterval = 100ms;
-// The store refreshes every device every third of the TTL.
+// The store refreshes every device every third of the TTL, two devices a script run here, so
+// that a gateway's few test devices take several runs.
 constexpr auto kRefreshInterval = kTtl / 3;
+constexpr int kRefreshChunk = 2;
 // The longest a Redis connection waits before its next attempt (RedisAsyncConnection's default
 // retryMax, which the store uses): after Redis comes back, the store is connected within this.
 constexpr std::chrono::milliseconds kReconnectCap = 5s;
@@ -190,6 +193,7 @@ private Q_SLOTS:
 
     void friendsOnTwoGatewaysSeeEachOther();
     void userOnTwoGatewaysStaysOnline();
+    void devicesRefreshedInChunksOutliveTheTtl();
     void invisibleNeverLeaksAcrossGateways();
     void awayAggregatesAcrossGateways();
     void channelSubscribedOnlyWhileWatched();
@@ -215,6 +219,8 @@ private:
     // Redis as the test sees it, under this test's prefix.
     [[nodiscard]] QByteArray key(const char *kind, const QString &userId) const;
     [[nodiscard]] int deviceCount(const QString &userId);
+    // When the user's device that expires last does so, in Redis's milliseconds (0: none).
+    [[nodiscard]] qint64 deviceExpiry(const QString &userId);
     [[nodiscard]] bool gracePending(const QString &userId);
     [[nodiscard]] QList<QByteArray> channels();
     [[nodiscard]] int subscriberCount(const QString &userId);
@@ -257,6 +263,7 @@ RedisStoreOptions TestRedisStore::storeOptions(const RedisUrl &url) const
     options.ttl = kTtl;
     options.grace = kGrace;
     options.sweepInterval = kSweepInterval;
+    options.refreshChunk = kRefreshChunk;
     return options;
 }
 
@@ -291,6 +298,13 @@ QByteArray TestRedisStore::key(const char *kind, const QString &userId) const
 int TestRedisStore::deviceCount(const QString &userId)
 {
     return int(integerOf(m_redis.run({ "ZCARD", key("dev:", userId) })));
+}
+
+qint64 TestRedisStore::deviceExpiry(const QString &userId)
+{
+    const RedisReply reply
+        = m_redis.run({ "ZRANGE", key("dev:", userId), "-1", "-1", "WITHSCORES" });
+    return reply.elements.size() == 2 ? reply.elements.at(1).bytes.toLongLong() : 0;
 }
 
 bool TestRedisStore::gracePending(const QString &userId)
@@ -398,6 +412,32 @@ void TestRedisStore::userOnTwoGatewaysStaysOnline()
     QCOMPARE(
         presenceFrames(*alice), (QList<QJsonObject> { push(u"bob"_s, u"online"_s, 1), offline }));
     QCOMPARE(deviceCount(u"bob"_s), 0);
+}
+
+// Four devices on A are refreshed two at a time, the runs spread over the refresh interval:
+// every one of them stays alive for several TTLs, and their watcher on B hears nothing.
+void TestRedisStore::devicesRefreshedInChunksOutliveTheTtl()
+{
+    QVERIFY(startGateways(m_redis.url()));
+    const QStringList onA { u"bob"_s, u"carol"_s, u"dave"_s, u"erin"_s };
+    std::vector<std::unique_ptr<TestClient>> clients;
+    for (const QString &id : onA) {
+        clients.push_back(login(*m_a, id));
+        QVERIFY(clients.back());
+    }
+    auto alice = login(*m_b, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s, u"carol"_s, u"erin"_s }),
+        (QJsonArray { entry(u"bob"_s, u"online"_s, 1), entry(u"carol"_s, u"online"_s, 1),
+            entry(u"erin"_s, u"online"_s, 1) }));
+
+    // Each device renewed at least twice more than a TTL from now.
+    const qint64 renewedBeyond = nowMs() + 3 * kTtl.count();
+    for (const QString &id : onA)
+        QTRY_VERIFY_WITH_TIMEOUT(deviceExpiry(id) >= renewedBeyond, 10'000);
+    for (const QString &id : onA)
+        QCOMPARE(deviceCount(id), 1);
+    QVERIFY2(presenceFrames(*alice).isEmpty(), dump(presenceFrames(*alice)).constData());
 }
 
 void TestRedisStore::invisibleNeverLeaksAcrossGateways()

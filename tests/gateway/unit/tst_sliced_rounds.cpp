@@ -5,6 +5,7 @@
 // C++
 #include <chrono>
 #include <functional>
+#include <utility>
 #include <vector>
 
 // Qt
@@ -45,6 +46,8 @@ private Q_SLOTS:
     void eachRoundReadsTheRosterAgain();
     void aWaitingSliceHoldsBackItsRoundAndTheNext();
     void anEmptyRosterSendsNothing();
+    void aRoundGoesInTheOrderOfTheIds();
+    void stopEndsTheRoundAndItsLateSliceIsIgnored();
 };
 
 void TestSlicedRounds::aRoundSendsEveryConnectionOnceInSlices()
@@ -151,6 +154,52 @@ void TestSlicedRounds::anEmptyRosterSendsNothing()
     QTRY_VERIFY(rounds.roundsStarted() >= 3);
     QCOMPARE(sent, 0);
     QVERIFY(!rounds.isRoundRunning());
+}
+
+void TestSlicedRounds::aRoundGoesInTheOrderOfTheIds()
+{
+    std::vector<std::vector<ConnectionId>> slices;
+    SlicedRounds rounds(
+        50ms, 2,
+        [] {
+            return std::vector<ConnectionId> { 9, 4, 7, 1 };
+        },
+        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+            slices.emplace_back(slice.begin(), slice.end());
+            done();
+        });
+    rounds.start();
+    QTRY_VERIFY(slices.size() >= 2);
+    QCOMPARE(slices.at(0), (std::vector<ConnectionId> { 1, 4 }));
+    QCOMPARE(slices.at(1), (std::vector<ConnectionId> { 7, 9 }));
+}
+
+// A store that went away answers nothing: stopping forgets the round, a start later begins a
+// fresh one, and the old round's answer, should it come after all, moves nothing on.
+void TestSlicedRounds::stopEndsTheRoundAndItsLateSliceIsIgnored()
+{
+    std::vector<std::vector<ConnectionId>> slices;
+    std::function<void()> pending;
+    SlicedRounds rounds(
+        50ms, 2, [] { return range(1, 4); },
+        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+            slices.emplace_back(slice.begin(), slice.end());
+            pending = done;
+        });
+    rounds.start();
+    QTRY_COMPARE(slices.size(), size_t(1));
+    const std::function<void()> late = std::exchange(pending, {});
+    rounds.stop();
+    QVERIFY(!rounds.isRoundRunning());
+    rounds.start();
+    QTRY_COMPARE(slices.size(), size_t(2));
+    QCOMPARE(slices.back(), range(1, 2)); // a new round, from the start
+    late();
+    // Intervals go by while the new round's first slice waits: nothing else is sent.
+    const int skipped = rounds.roundsSkipped();
+    QTRY_VERIFY(rounds.roundsSkipped() >= skipped + 2);
+    QCOMPARE(slices.size(), size_t(2));
+    QCOMPARE(rounds.roundsStarted(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestSlicedRounds)
