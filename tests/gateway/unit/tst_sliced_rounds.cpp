@@ -35,6 +35,29 @@ std::vector<ConnectionId> range(ConnectionId first, ConnectionId last)
     return ids;
 }
 
+// Rounds over a fixed roster, started at once, whose slices are recorded (ids, when, which
+// round) and done at once.
+class RecordedRounds {
+public:
+    RecordedRounds(
+        std::chrono::milliseconds interval, int sliceSize, std::vector<ConnectionId> roster)
+        : rounds(
+            interval, sliceSize, [roster] { return roster; },
+            [this](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+                slices.push_back(
+                    { { slice.begin(), slice.end() }, clock.elapsed(), rounds.roundsStarted() });
+                done();
+            })
+    {
+        clock.start();
+        rounds.start();
+    }
+
+    std::vector<Slice> slices;
+    QElapsedTimer clock;
+    SlicedRounds rounds; // last: its callbacks use the members above
+};
+
 } // namespace
 
 class TestSlicedRounds : public QObject {
@@ -52,17 +75,8 @@ private Q_SLOTS:
 
 void TestSlicedRounds::aRoundSendsEveryConnectionOnceInSlices()
 {
-    std::vector<Slice> slices;
-    QElapsedTimer clock;
-    clock.start();
-    SlicedRounds rounds(
-        100ms, 3, [] { return range(1, 10); },
-        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
-            slices.push_back(
-                { { slice.begin(), slice.end() }, clock.elapsed(), rounds.roundsStarted() });
-            done();
-        });
-    rounds.start();
+    RecordedRounds recorded(100ms, 3, range(1, 10));
+    const std::vector<Slice> &slices = recorded.slices;
     QTRY_VERIFY_WITH_TIMEOUT(slices.size() >= 5, 5000);
     QCOMPARE(slices.at(0).ids, range(1, 3));
     QCOMPARE(slices.at(1).ids, range(4, 6));
@@ -78,17 +92,8 @@ void TestSlicedRounds::slicesAreSpreadOverTheInterval()
 {
     // 4 slices in a 400 ms interval: one every 100 ms, the last 300 ms after the first. Timers
     // never fire much early, so half of that is a bound a busy machine cannot break.
-    std::vector<Slice> slices;
-    QElapsedTimer clock;
-    clock.start();
-    SlicedRounds rounds(
-        400ms, 5, [] { return range(1, 20); },
-        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
-            slices.push_back(
-                { { slice.begin(), slice.end() }, clock.elapsed(), rounds.roundsStarted() });
-            done();
-        });
-    rounds.start();
+    RecordedRounds recorded(400ms, 5, range(1, 20));
+    const std::vector<Slice> &slices = recorded.slices;
     QTRY_VERIFY_WITH_TIMEOUT(slices.size() >= 4, 5000);
     QVERIFY2(slices.at(1).atMs - slices.at(0).atMs >= 50, "the second slice came at once");
     QVERIFY2(slices.at(3).atMs - slices.at(0).atMs >= 150, "the slices were not spread");
@@ -158,20 +163,10 @@ void TestSlicedRounds::anEmptyRosterSendsNothing()
 
 void TestSlicedRounds::aRoundGoesInTheOrderOfTheIds()
 {
-    std::vector<std::vector<ConnectionId>> slices;
-    SlicedRounds rounds(
-        50ms, 2,
-        [] {
-            return std::vector<ConnectionId> { 9, 4, 7, 1 };
-        },
-        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
-            slices.emplace_back(slice.begin(), slice.end());
-            done();
-        });
-    rounds.start();
-    QTRY_VERIFY(slices.size() >= 2);
-    QCOMPARE(slices.at(0), (std::vector<ConnectionId> { 1, 4 }));
-    QCOMPARE(slices.at(1), (std::vector<ConnectionId> { 7, 9 }));
+    RecordedRounds recorded(50ms, 2, { 9, 4, 7, 1 });
+    QTRY_VERIFY(recorded.slices.size() >= 2);
+    QCOMPARE(recorded.slices.at(0).ids, (std::vector<ConnectionId> { 1, 4 }));
+    QCOMPARE(recorded.slices.at(1).ids, (std::vector<ConnectionId> { 7, 9 }));
 }
 
 // A store that went away answers nothing: stopping forgets the round, a start later begins a
