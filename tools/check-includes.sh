@@ -21,7 +21,7 @@ declare -A allowed=(
     [app]="models protocol session ui"
     # The event loop sits below everything and includes nothing of ours.
     [server-mock/loop]=""
-    [server-mock/core]="protocol"
+    [server-mock/core]=""
     # Pure over bytes, Qt Core only: the HTTP request head, read for http/ and websocket/ alike.
     [server-mock/httphead]=""
     # Pure over bytes: Qt Core and the head reader only (the transport builds on it).
