@@ -22,6 +22,15 @@ namespace {
 
 constexpr quint8 kToldMask = 0x7f;
 constexpr quint8 kDirty = 0x80;
+// Phases of a batch window: each flushes a sixteenth of its connections.
+constexpr int kBatchPhases = 16;
+
+qint64 steadyMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 quint8 toldByte(PresenceStatus status)
 {
@@ -58,21 +67,36 @@ std::chrono::milliseconds AvailabilityFanout::windowOf(const Watcher &watcher)
     return std::max(watcher.batchWindow, std::chrono::milliseconds(0));
 }
 
-AvailabilityFanout::Pending &AvailabilityFanout::pendingFor(std::chrono::milliseconds batchWindow)
+AvailabilityFanout::Pending &AvailabilityFanout::pendingFor(
+    ConnectionId connection, std::chrono::milliseconds batchWindow)
 {
     if (batchWindow.count() <= 0)
         return m_unbatched;
-    std::unique_ptr<Pending> &pending = m_batched[batchWindow];
+    const int phase = int(connection % kBatchPhases);
+    std::unique_ptr<Pending> &pending = m_batched[{ batchWindow, phase }];
     if (!pending) {
         pending = std::make_unique<Pending>();
         pending->window = batchWindow;
-        pending->timer.setInterval(batchWindow);
+        pending->phase = phase;
         pending->timer.setSingleShot(true);
         pending->timer.setTimerType(Qt::PreciseTimer);
         Pending *raw = pending.get();
         connect(&raw->timer, &QTimer::timeout, this, [this, raw] { flushPending(*raw); });
     }
     return *pending;
+}
+
+void AvailabilityFanout::armForNextTurn(Pending &pending)
+{
+    // The phase's turns are fixed points of the steady clock, one window apart, so a change
+    // waits at most about one window; and never sooner than a window after the last flush (a
+    // late one), so a connection hears at most once per window.
+    const qint64 window = pending.window.count();
+    const qint64 offset = window * pending.phase / kBatchPhases;
+    const qint64 now = steadyMs();
+    const qint64 turn = offset + window * ((now - offset) / window + 1);
+    const qint64 next = std::max(turn, pending.lastFlushMs + window);
+    pending.timer.start(std::chrono::milliseconds(next - now));
 }
 
 void AvailabilityFanout::forgetPending(Watcher &watcher)
@@ -254,10 +278,14 @@ void AvailabilityFanout::presencePublished(const UserPresence &presence)
             continue;
         // Started by the first change after a flush: a connection hears at most once per
         // interval (or window), and a change waits at most that long.
-        Pending &pending = pendingFor(watcher->batchWindow);
+        Pending &pending = pendingFor(connection, watcher->batchWindow);
         watcher->pending = true;
         pending.connections.push_back(connection);
-        if (!pending.timer.isActive())
+        if (pending.timer.isActive())
+            continue;
+        if (pending.window.count() > 0)
+            armForNextTurn(pending);
+        else
             pending.timer.start();
     }
 }
@@ -272,6 +300,8 @@ void AvailabilityFanout::flush()
 void AvailabilityFanout::flushPending(Pending &pending)
 {
     pending.timer.stop();
+    if (pending.window.count() > 0)
+        pending.lastFlushMs = steadyMs();
     const std::vector<ConnectionId> connections = std::exchange(pending.connections, {});
     QList<Outgoing> out;
     for (const ConnectionId connection : connections) {

@@ -28,8 +28,10 @@ class UserDirectory;
 // is online" for the rows nobody looks at. One timer serves every connection.
 //
 // A connection that asked for batches (hello's presence_batch_ms) hears instead each changed
-// friend's latest presence in a presence_batch, at most once per its own window; one timer
-// serves every connection with the same window.
+// friend's latest presence in a presence_batch, at most once per its own window. Connections
+// with the same window are split into phases, each flushed on its own turn of the window, so
+// that the window's batches leave a phase at a time rather than all in one loop iteration
+// (at 1,000 changes/s, 2,500 connections' batches every 50 ms).
 //
 // Compact, for 10,000 connections covering 50 to 2,000 friends each: users are the
 // directory's dense indexes, and a connection holds its covered friends as a sorted vector of
@@ -110,6 +112,8 @@ private:
     // Connections with changes to hear, and the timer that tells them.
     struct Pending {
         std::chrono::milliseconds window { 0 }; // 0: the unbatched interval
+        int phase = 0; // batches: leaves at window × phase / kBatchPhases into each window
+        qint64 lastFlushMs = 0; // batches: on the steady clock
         std::vector<ConnectionId> connections;
         QTimer timer;
     };
@@ -122,7 +126,10 @@ private:
     [[nodiscard]] Protocol::PresenceStatus latestOf(UserIndex user) const;
     [[nodiscard]] Protocol::Availability tell(Watcher &watcher);
     void setLatest(Covered &covered, const Protocol::UserPresence &presence);
-    [[nodiscard]] Pending &pendingFor(std::chrono::milliseconds batchWindow);
+    [[nodiscard]] Pending &pendingFor(
+        ConnectionId connection, std::chrono::milliseconds batchWindow);
+    // Starts a batch phase's timer for its next turn.
+    static void armForNextTurn(Pending &pending);
     static void forgetPending(Watcher &watcher);
     [[nodiscard]] static std::chrono::milliseconds windowOf(const Watcher &watcher);
     [[nodiscard]] std::optional<Outgoing> changesFor(ConnectionId connection, Watcher &watcher);
@@ -137,8 +144,9 @@ private:
     QHash<UserIndex, Covered> m_covered;
     quint64 m_published = 0; // publications counted, for Covered::order
     Pending m_unbatched; // every interval
-    // By batch window; few, as clients pick round numbers, and never more than the range.
-    std::map<std::chrono::milliseconds, std::unique_ptr<Pending>> m_batched;
+    // By batch window and phase; few windows, as clients pick round numbers, and never more
+    // than the range.
+    std::map<std::pair<std::chrono::milliseconds, int>, std::unique_ptr<Pending>> m_batched;
 };
 
 } // namespace Presence::Server

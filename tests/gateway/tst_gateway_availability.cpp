@@ -442,14 +442,19 @@ void TestGatewayAvailability::aBlipWithinAWindowIsItsLatestState()
     const qint64 seq
         = snapshot.value("users"_L1).toArray().at(0).toObject().value("seq"_L1).toInteger();
 
-    // Away and back within one window: one entry, bob's latest state, with its seq.
+    // A batch has just left: the connection's next turn is a whole window away.
     QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    const QJsonArray first { QJsonObject {
+        { "id"_L1, u"bob"_s }, { "status"_L1, u"away"_s }, { "seq"_L1, seq + 1 } } };
+    QCOMPARE(alice.waitFor(u"presence_batch"_s).value("updates"_L1).toArray(), first);
+    // Back and away again within that window: one entry, bob's latest state, with its seq.
     QCOMPARE(setStatus(*bob, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
     const QJsonObject batch = alice.waitFor(u"presence_batch"_s);
     const QJsonArray expected { QJsonObject {
-        { "id"_L1, u"bob"_s }, { "status"_L1, u"online"_s }, { "seq"_L1, seq + 2 } } };
+        { "id"_L1, u"bob"_s }, { "status"_L1, u"away"_s }, { "seq"_L1, seq + 3 } } };
     QCOMPARE(batch.value("updates"_L1).toArray(), expected);
-    QCOMPARE(alice.pending(u"presence"_s).size(), 2);
+    QCOMPARE(alice.pending(u"presence"_s).size(), 3);
     roundTrip(alice);
     QVERIFY(alice.pending(u"presence_batch"_s).isEmpty());
 }

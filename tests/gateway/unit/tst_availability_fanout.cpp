@@ -1,16 +1,20 @@
 // AvailabilityFanout on its own, over a small directory: who is covered, what a snapshot
 // tells, how changes are coalesced per connection (availability_changed) or batched in
 // publication order (presence_batch), and that connections which left or watched again hear
-// nothing stale. The timers are not waited for: flush() sends what is pending.
+// nothing stale. The timers are not waited for (flush() sends what is pending), except by the
+// one test of when batches leave.
 
 // C++
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
 // Qt
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -97,6 +101,7 @@ private Q_SLOTS:
     void resetSendsEveryReadyWatcherTheWholeTruth();
     void strangersAndUnknownUsersAreIgnored();
     void coveredUsersAreTheUnionOfWatchers();
+    void aWindowsBatchesLeaveInPhases();
 
 private:
     std::vector<AvailabilityFanout::UserIndex> friendsOf(const QString &id) const
@@ -119,6 +124,35 @@ private:
     std::unique_ptr<AvailabilityFanout> m_fanout;
     QList<Sent> m_sent;
 };
+
+// 32 connections of one window hear the same change: their batches leave on 16 turns spread
+// over the window, not all in one loop iteration, each within about one window of the change.
+void TestAvailabilityFanout::aWindowsBatchesLeaveInPhases()
+{
+    constexpr auto kWindow = 320ms;
+    QElapsedTimer clock;
+    clock.start();
+    QList<qint64> at; // ms after the change, one per batch
+    QSet<ConnectionId> heard;
+    m_fanout = std::make_unique<AvailabilityFanout>(
+        m_directory, 1h, [&](ConnectionId connection, const QString &type, const QByteArray &) {
+            QCOMPARE(type, u"presence_batch"_s);
+            heard.insert(connection);
+            at.append(clock.elapsed());
+        });
+    for (ConnectionId connection = 1; connection <= 32; ++connection)
+        watchTold(connection, u"bob"_s, 2, kWindow);
+    clock.restart();
+    m_fanout->presencePublished(presence(u"alice"_s, PresenceStatus::Online, 1));
+    QTRY_COMPARE_WITH_TIMEOUT(at.size(), 32, 5000);
+    QCOMPARE(heard.size(), 32);
+    std::sort(at.begin(), at.end());
+    // Turns 20 ms apart: the first and the last batch are most of a window apart.
+    QVERIFY2(at.constLast() - at.constFirst() >= kWindow.count() / 2,
+        qPrintable(u"batches from %1 to %2 ms"_s.arg(at.constFirst()).arg(at.constLast())));
+    QVERIFY2(at.constLast() <= kWindow.count() + 100,
+        qPrintable(u"last at %1 ms"_s.arg(at.constLast())));
+}
 
 void TestAvailabilityFanout::firstCovererAndLastAreAnnounced()
 {
