@@ -325,7 +325,7 @@ private:
 
 } // namespace
 
-class TestSession : public QObject {
+class TestGatewaySession : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -382,7 +382,7 @@ private Q_SLOTS:
 
 // ---- Backoff -------------------------------------------------------------------------------
 
-void TestSession::backoffCeilingDoublesUpToTheCap()
+void TestGatewaySession::backoffCeilingDoublesUpToTheCap()
 {
     const Backoff::Policy policy; // 500 ms doubling, capped at 30 s
     const QList<qint64> expected { 500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000 };
@@ -391,7 +391,7 @@ void TestSession::backoffCeilingDoublesUpToTheCap()
     QCOMPARE(Backoff::ceiling(policy, 40).count(), 30000); // no overflow far out
 }
 
-void TestSession::backoffDrawsStayWithinBoundsAndAreJittered()
+void TestGatewaySession::backoffDrawsStayWithinBoundsAndAreJittered()
 {
     const Backoff::Policy policy;
     constexpr int kDraws = 300;
@@ -427,7 +427,7 @@ void TestSession::backoffDrawsStayWithinBoundsAndAreJittered()
     }
 }
 
-void TestSession::backoffSeedsGiveDifferentSequences()
+void TestGatewaySession::backoffSeedsGiveDifferentSequences()
 {
     const Backoff::Policy policy;
     auto drawTen = [&](quint32 seed) {
@@ -441,7 +441,7 @@ void TestSession::backoffSeedsGiveDifferentSequences()
     QCOMPARE(drawTen(7), drawTen(7)); // the seed is the only source of randomness
 }
 
-void TestSession::backoffResetStartsOver()
+void TestGatewaySession::backoffResetStartsOver()
 {
     Backoff::Policy policy;
     policy.floor = 100ms;
@@ -460,7 +460,7 @@ void TestSession::backoffResetStartsOver()
 
 // ---- Signing in ----------------------------------------------------------------------------
 
-void TestSession::availabilityCoversEveryFriend()
+void TestGatewaySession::availabilityCoversEveryFriend()
 {
     GatewayConfig config = testConfig();
     config.availabilityInterval = 50ms;
@@ -490,7 +490,7 @@ void TestSession::availabilityCoversEveryFriend()
     QCOMPARE(availability.at(1).at(1).toBool(), false);
 }
 
-void TestSession::aLostPushIsCorrectedByTheDigest()
+void TestGatewaySession::aLostPushIsCorrectedByTheDigest()
 {
     GatewayConfig config = testConfig();
     config.digestInterval = 300ms;
@@ -531,7 +531,7 @@ void TestSession::aLostPushIsCorrectedByTheDigest()
 
 // The changes of the availability set within the session's batch window, not the gateway's
 // interval (a minute here): the session asked for presence_batch in hello.
-void TestSession::availabilityChangesComeInBatches()
+void TestGatewaySession::availabilityChangesComeInBatches()
 {
     GatewayConfig config = testConfig();
     config.availabilityInterval = 60s;
@@ -555,7 +555,7 @@ void TestSession::availabilityChangesComeInBatches()
         R"(presence_frames_out_total{type="presence_batch"} 1)"));
 }
 
-void TestSession::availabilityChangesUnbatchedWhenAskedForNone()
+void TestGatewaySession::availabilityChangesUnbatchedWhenAskedForNone()
 {
     GatewayConfig config = testConfig();
     config.availabilityInterval = 50ms;
@@ -578,7 +578,7 @@ void TestSession::availabilityChangesUnbatchedWhenAskedForNone()
     QVERIFY(!metrics.contains(R"(presence_frames_out_total{type="presence_batch"} 1)"));
 }
 
-void TestSession::noAvailabilityFromAGatewayWithoutIt()
+void TestGatewaySession::noAvailabilityFromAGatewayWithoutIt()
 {
     GatewayConfig config = testConfig();
     config.maxAvailabilityFriends = 0; // says max_availability_friends 0, as if it predated it
@@ -594,7 +594,7 @@ void TestSession::noAvailabilityFromAGatewayWithoutIt()
     QCOMPARE(gateway->availability().watcherCount(), 0);
 }
 
-void TestSession::logInGoesOnlineWithFriends()
+void TestGatewaySession::logInGoesOnlineWithFriends()
 {
     auto gateway = startGateway(smallPopulation());
     QVERIFY(gateway);
@@ -634,7 +634,7 @@ void TestSession::logInGoesOnlineWithFriends()
     QVERIFY(retries.isEmpty());
 }
 
-void TestSession::friendsArePagedCompletely_data()
+void TestGatewaySession::friendsArePagedCompletely_data()
 {
     QTest::addColumn<int>("friendCount");
     QTest::addColumn<int>("pageSize");
@@ -644,7 +644,7 @@ void TestSession::friendsArePagedCompletely_data()
     QTest::addRow("100,000 in pages of 1000") << 100000 << 1000;
 }
 
-void TestSession::friendsArePagedCompletely()
+void TestGatewaySession::friendsArePagedCompletely()
 {
     QFETCH(int, friendCount);
     QFETCH(int, pageSize);
@@ -674,14 +674,14 @@ void TestSession::friendsArePagedCompletely()
     QCOMPARE(session.state(), State::Online);
 }
 
-void TestSession::badTokenFailsWithoutRetrying_data()
+void TestGatewaySession::badTokenFailsWithoutRetrying_data()
 {
     QTest::addColumn<QString>("token");
     QTest::addRow("unknown token") << u"nobody-secret"_s;
     QTest::addRow("empty token") << QString();
 }
 
-void TestSession::badTokenFailsWithoutRetrying()
+void TestGatewaySession::badTokenFailsWithoutRetrying()
 {
     QFETCH(QString, token);
     auto gateway = startGateway(smallPopulation());
@@ -717,7 +717,7 @@ void TestSession::badTokenFailsWithoutRetrying()
     QCOMPARE(gateway->connectionCount(), 0);
 }
 
-void TestSession::aWebServerIsNotAGateway_data()
+void TestGatewaySession::aWebServerIsNotAGateway_data()
 {
     QTest::addColumn<QByteArray>("statusLine");
     QTest::addColumn<bool>("gaveUp");
@@ -730,7 +730,7 @@ void TestSession::aWebServerIsNotAGateway_data()
     QTest::addRow("503") << QByteArray("503 Service Unavailable") << false << QString();
 }
 
-void TestSession::aWebServerIsNotAGateway()
+void TestGatewaySession::aWebServerIsNotAGateway()
 {
     QFETCH(QByteArray, statusLine);
     QFETCH(bool, gaveUp);
@@ -760,7 +760,7 @@ void TestSession::aWebServerIsNotAGateway()
     }
 }
 
-void TestSession::theWebServerDiagnosisBelongsToOneAttempt()
+void TestGatewaySession::theWebServerDiagnosisBelongsToOneAttempt()
 {
     // QWebSocket keeps the error of an earlier handshake: an address where nothing listens,
     // tried after a web server's, must be unreachable (and retried), not "a web server".
@@ -788,7 +788,7 @@ void TestSession::theWebServerDiagnosisBelongsToOneAttempt()
 
 // ---- Reconnecting --------------------------------------------------------------------------
 
-void TestSession::reconnectsAndResubscribesAfterGatewayRestart()
+void TestGatewaySession::reconnectsAndResubscribesAfterGatewayRestart()
 {
     const QList<TestUser> users = smallPopulation();
     auto gateway = startGateway(users);
@@ -844,7 +844,7 @@ void TestSession::reconnectsAndResubscribesAfterGatewayRestart()
         QVERIFY2(p.status == PresenceStatus::Offline, qPrintable(p.id));
 }
 
-void TestSession::heartbeatDetectsADeadPath()
+void TestGatewaySession::heartbeatDetectsADeadPath()
 {
     auto gateway = startGateway(smallPopulation());
     QVERIFY(gateway);
@@ -890,7 +890,7 @@ void TestSession::heartbeatDetectsADeadPath()
     QCOMPARE(retries.size(), 1); // the first retry got through once the path healed
 }
 
-void TestSession::connectTimeoutRetriesABlackHoledConnect()
+void TestGatewaySession::connectTimeoutRetriesABlackHoledConnect()
 {
     auto gateway = startGateway(smallPopulation());
     QVERIFY(gateway);
@@ -915,7 +915,7 @@ void TestSession::connectTimeoutRetriesABlackHoledConnect()
     QTRY_COMPARE(session.state(), State::Online);
 }
 
-void TestSession::droppedConnectionReconnectsThroughProxyToNewTarget()
+void TestGatewaySession::droppedConnectionReconnectsThroughProxyToNewTarget()
 {
     const QList<TestUser> users = smallPopulation();
     auto oldGateway = startGateway(users);
@@ -951,7 +951,7 @@ void TestSession::droppedConnectionReconnectsThroughProxyToNewTarget()
     QCOMPARE(lost.size(), 1);
 }
 
-void TestSession::retriesWithGrowingJitteredDelays()
+void TestGatewaySession::retriesWithGrowingJitteredDelays()
 {
     GatewaySession::Options options;
     options.backoff.floor = 20ms;
@@ -1006,7 +1006,7 @@ void TestSession::retriesWithGrowingJitteredDelays()
     session.close();
 }
 
-void TestSession::retryNowSkipsTheWait()
+void TestGatewaySession::retryNowSkipsTheWait()
 {
     GatewaySession::Options options;
     options.backoff.floor = 10s;
@@ -1032,7 +1032,7 @@ void TestSession::retryNowSkipsTheWait()
     session.close();
 }
 
-void TestSession::stableSessionResetsTheBackoff_data()
+void TestGatewaySession::stableSessionResetsTheBackoff_data()
 {
     QTest::addColumn<std::chrono::milliseconds>("stableAfter");
     QTest::addColumn<bool>("resets");
@@ -1040,7 +1040,7 @@ void TestSession::stableSessionResetsTheBackoff_data()
     QTest::addRow("not stable yet") << std::chrono::milliseconds(30s) << false;
 }
 
-void TestSession::stableSessionResetsTheBackoff()
+void TestGatewaySession::stableSessionResetsTheBackoff()
 {
     QFETCH(std::chrono::milliseconds, stableAfter);
     QFETCH(bool, resets);
@@ -1077,7 +1077,7 @@ void TestSession::stableSessionResetsTheBackoff()
     session.close();
 }
 
-void TestSession::reopenWhileOnlineStartsClean()
+void TestGatewaySession::reopenWhileOnlineStartsClean()
 {
     auto gateway = startGateway(smallPopulation());
     QVERIFY(gateway);
@@ -1116,7 +1116,7 @@ void TestSession::reopenWhileOnlineStartsClean()
 
 // ---- Subscriptions -------------------------------------------------------------------------
 
-void TestSession::subscriptionsFollowWanted()
+void TestGatewaySession::subscriptionsFollowWanted()
 {
     GatewayConfig config = testConfig();
     config.maxIdsPerRequest = 5;
@@ -1180,7 +1180,7 @@ void TestSession::subscriptionsFollowWanted()
     QVERIFY2(errors.isEmpty(), qPrintable(errors.value(0).value(0).toString()));
 }
 
-void TestSession::subscriptionsNeverExceedTheGatewayLimit()
+void TestGatewaySession::subscriptionsNeverExceedTheGatewayLimit()
 {
     GatewayConfig config = testConfig();
     config.maxIdsPerRequest = 5;
@@ -1240,7 +1240,7 @@ void TestSession::subscriptionsNeverExceedTheGatewayLimit()
 
 // ---- A misbehaving peer --------------------------------------------------------------------
 
-void TestSession::staleSequenceNumbersAreIgnored()
+void TestGatewaySession::staleSequenceNumbersAreIgnored()
 {
     ScriptedGateway peer;
     peer.snapshotOf.insert(u"pal"_s, presence(u"pal"_s, PresenceStatus::Offline, 4));
@@ -1263,7 +1263,7 @@ void TestSession::staleSequenceNumbersAreIgnored()
     QCOMPARE(session.state(), State::Online);
 }
 
-void TestSession::pushOvertakingSnapshotWins()
+void TestGatewaySession::pushOvertakingSnapshotWins()
 {
     ScriptedGateway peer;
     // The snapshot was taken at seq 7, but a push of seq 8 overtakes it on the way.
@@ -1281,7 +1281,7 @@ void TestSession::pushOvertakingSnapshotWins()
             presence(u"pal"_s, PresenceStatus::Away, 9) }));
 }
 
-void TestSession::resetSnapshotReplacesEvenLowerSequenceNumbers()
+void TestGatewaySession::resetSnapshotReplacesEvenLowerSequenceNumbers()
 {
     ScriptedGateway peer;
     peer.snapshotOf.insert(u"pal"_s, presence(u"pal"_s, PresenceStatus::Online, 40));
@@ -1305,7 +1305,7 @@ void TestSession::resetSnapshotReplacesEvenLowerSequenceNumbers()
         QList<UserPresence> { presence(u"pal"_s, PresenceStatus::Online, 2) });
 }
 
-void TestSession::malformedFramesAreSurvived()
+void TestGatewaySession::malformedFramesAreSurvived()
 {
     ScriptedGateway peer;
     peer.snapshotOf.insert(u"pal"_s, presence(u"pal"_s, PresenceStatus::Offline, 5));
@@ -1345,7 +1345,7 @@ void TestSession::malformedFramesAreSurvived()
 
 // ---- Closing -------------------------------------------------------------------------------
 
-void TestSession::closeStopsForGood_data()
+void TestGatewaySession::closeStopsForGood_data()
 {
     QTest::addColumn<State>("closeIn");
     QTest::addRow("online") << State::Online;
@@ -1353,7 +1353,7 @@ void TestSession::closeStopsForGood_data()
     QTest::addRow("connecting") << State::Connecting;
 }
 
-void TestSession::closeStopsForGood()
+void TestGatewaySession::closeStopsForGood()
 {
     QFETCH(State, closeIn);
     auto gateway = startGateway(smallPopulation());
@@ -1411,7 +1411,7 @@ void TestSession::closeStopsForGood()
     QTRY_COMPARE_WITH_TIMEOUT(gateway->connectionCount(), 0, 1500);
 }
 
-void TestSession::dropAfterARefusedTokenStillReconnects()
+void TestGatewaySession::dropAfterARefusedTokenStillReconnects()
 {
     // QWebSocket keeps the close code of an earlier connection: a refused token once must not
     // turn every later ordinary drop into "token refused".
@@ -1432,7 +1432,7 @@ void TestSession::dropAfterARefusedTokenStillReconnects()
     QTRY_COMPARE(session.state(), GatewaySession::State::Online);
 }
 
-void TestSession::statusChosenWhileSigningInIsKept()
+void TestGatewaySession::statusChosenWhileSigningInIsKept()
 {
     // Invisible chosen after hello left must still reach the gateway: nobody sees alice.
     auto gateway = startGateway(smallPopulation());
@@ -1460,7 +1460,7 @@ void TestSession::statusChosenWhileSigningInIsKept()
     QCOMPARE(store->presenceOf(u"alice"_s).seq, 0);
 }
 
-void TestSession::requestsStayUnderTheFrameSizeLimit()
+void TestGatewaySession::requestsStayUnderTheFrameSizeLimit()
 {
     // 64-character ids and the smallest frame limit: batches are cut by size too, or the
     // gateway would close with 1009 and the session would loop reconnecting.
@@ -1491,7 +1491,7 @@ void TestSession::requestsStayUnderTheFrameSizeLimit()
         QVariantList { QVariant::fromValue(GatewaySession::State::Reconnecting) }));
 }
 
-void TestSession::closedForFloodingBacksOffToTheCap()
+void TestGatewaySession::closedForFloodingBacksOffToTheCap()
 {
     // 4029 means "you flooded us": coming back within 100 ms would flood again.
     ScriptedGateway peer;
@@ -1508,5 +1508,5 @@ void TestSession::closedForFloodingBacksOffToTheCap()
     QVERIFY(delay <= shortBackoff().cap);
 }
 
-QTEST_MAIN(TestSession)
-#include "tst_session.moc"
+QTEST_MAIN(TestGatewaySession)
+#include "tst_gateway_session.moc"
