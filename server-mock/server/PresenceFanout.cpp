@@ -4,7 +4,6 @@
 #include <algorithm>
 
 // Qt
-#include <QPointer>
 #include <QSet>
 
 // Presence
@@ -196,10 +195,12 @@ void PresenceFanout::onStoreReset()
             [this](const QList<UserPresence> &users) { m_availability.resetFrom(users); });
     }
     // Ids subscribed since the read got their own snapshot with their subscribe.
-    readWatchedThen([](ClientConnection *connection, const QList<UserPresence> &watched) {
-        if (!watched.isEmpty())
-            connection->sendFrame(u"snapshot"_s, serializeFrame(Snapshot { watched, {} }));
-    });
+    const auto &all = m_connections.all();
+    readWatchedThen({ all.keyBegin(), all.keyEnd() },
+        [](ClientConnection *connection, const QList<UserPresence> &watched) {
+            if (!watched.isEmpty())
+                connection->sendFrame(u"snapshot"_s, serializeFrame(Snapshot { watched, {} }));
+        });
 }
 
 void PresenceFanout::sendDigests(
@@ -207,56 +208,42 @@ void PresenceFanout::sendDigests(
 {
     // The store's word, read once for the slice: a push lost on its way (between gateways, or
     // here) shows as a difference.
+    readWatchedThen(
+        { slice.begin(), slice.end() },
+        [this](ClientConnection *connection, const QList<UserPresence> &watched) {
+            if (connection->state() != ClientConnection::State::Authenticated)
+                return;
+            Digest digest { watchedDigest(watched), std::nullopt };
+            if (const auto told = m_availability.toldTo(connection->id()))
+                digest.availability = availabilityDigest(*told);
+            connection->send(toJson(digest)); // counted in frames_out by the connection
+        },
+        done);
+}
+
+void PresenceFanout::readWatchedThen(std::vector<ConnectionId> connections, const WatchedRead &each,
+    const std::function<void()> &finished)
+{
     QSet<QString> watched;
-    for (const ConnectionId id : slice) {
+    for (const ConnectionId id : connections) {
         for (const QString &user : m_subscriptions.subscriptionsOf(id))
             watched.insert(user);
     }
     m_store->snapshot(watched.values(), this,
-        [this, ids = std::vector<ConnectionId>(slice.begin(), slice.end()), done](
+        [this, connections = std::move(connections), each, finished](
             const QList<UserPresence> &users) {
             QHash<QString, UserPresence> byId;
             byId.reserve(users.size());
             for (const UserPresence &user : users)
                 byId.insert(user.id, user);
             // Sending may close a connection (a peer that reads nothing): look each one up.
-            for (const ConnectionId id : ids) {
+            for (const ConnectionId id : connections) {
                 ClientConnection *connection = m_connections.find(id);
-                if (!connection || connection->state() != ClientConnection::State::Authenticated)
+                if (!connection)
                     continue;
                 QList<UserPresence> mine;
                 for (const QString &user : m_subscriptions.subscriptionsOf(id)) {
                     if (const auto it = byId.constFind(user); it != byId.constEnd())
-                        mine.append(*it);
-                }
-                Digest digest { watchedDigest(std::move(mine)), std::nullopt };
-                if (const auto told = m_availability.toldTo(id))
-                    digest.availability = availabilityDigest(*told);
-                connection->send(toJson(digest)); // counted in frames_out by the connection
-            }
-            done();
-        });
-}
-
-void PresenceFanout::readWatchedThen(const WatchedRead &each, const std::function<void()> &finished)
-{
-    QSet<QString> watched;
-    for (const ClientConnection *connection : m_connections.all()) {
-        const QStringList ids = m_subscriptions.subscriptionsOf(connection->id());
-        watched.unite(QSet<QString>(ids.cbegin(), ids.cend()));
-    }
-    m_store->snapshot(
-        watched.values(), this, [this, each, finished](const QList<UserPresence> &users) {
-            QHash<QString, UserPresence> byId;
-            for (const UserPresence &user : users)
-                byId.insert(user.id, user);
-            // Sending may close a connection (a peer that reads nothing): act on guarded ones.
-            for (const QPointer<ClientConnection> &connection : m_connections.guarded()) {
-                if (!connection || !m_connections.contains(connection->id()))
-                    continue;
-                QList<UserPresence> mine;
-                for (const QString &id : m_subscriptions.subscriptionsOf(connection->id())) {
-                    if (const auto it = byId.constFind(id); it != byId.constEnd())
                         mine.append(*it);
                 }
                 each(connection, mine);

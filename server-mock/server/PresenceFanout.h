@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <vector>
 
 // Qt
 #include <QObject>
@@ -65,11 +66,12 @@ private:
     void onPresencePublished(const Protocol::UserPresence &presence);
     void push(const Protocol::UserPresence &presence);
     void onStoreReset();
-    // One store read of everything watched here, then `each` for every connection still here
-    // with what it watches, as read; `finished` after the last.
+    // One store read of everything `connections` watch, then `each` for every one of them still
+    // here with what it watches, as read; `finished` after the last.
     using WatchedRead
         = std::function<void(ClientConnection *, const QList<Protocol::UserPresence> &)>;
-    void readWatchedThen(const WatchedRead &each, const std::function<void()> &finished = {});
+    void readWatchedThen(std::vector<ConnectionId> connections, const WatchedRead &each,
+        const std::function<void()> &finished = {});
     // Every connection gets a digest of what it should hold (docs/protocol.md §4), a slice of
     // connections at a time, each slice with its own store read.
     void sendDigests(std::span<const ConnectionId> slice, const std::function<void()> &done);
