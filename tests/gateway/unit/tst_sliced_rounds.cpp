@@ -36,17 +36,22 @@ std::vector<ConnectionId> range(ConnectionId first, ConnectionId last)
 }
 
 // Rounds over a fixed roster, started at once, whose slices are recorded (ids, when, which
-// round) and done at once.
+// round) and done at once, or left `pending` for the test to answer (a store that waits).
 class RecordedRounds {
 public:
-    RecordedRounds(
-        std::chrono::milliseconds interval, int sliceSize, std::vector<ConnectionId> roster)
+    enum class Answer { AtOnce, Later };
+
+    RecordedRounds(std::chrono::milliseconds interval, int sliceSize,
+        std::vector<ConnectionId> roster, Answer answer = Answer::AtOnce)
         : rounds(
             interval, sliceSize, [roster] { return roster; },
-            [this](std::span<const ConnectionId> slice, const std::function<void()> &done) {
+            [this, answer](std::span<const ConnectionId> slice, const std::function<void()> &done) {
                 slices.push_back(
                     { { slice.begin(), slice.end() }, clock.elapsed(), rounds.roundsStarted() });
-                done();
+                if (answer == Answer::AtOnce)
+                    done();
+                else
+                    pending = done;
             })
     {
         clock.start();
@@ -54,6 +59,7 @@ public:
     }
 
     std::vector<Slice> slices;
+    std::function<void()> pending; // Answer::Later: the last slice's done
     QElapsedTimer clock;
     SlicedRounds rounds; // last: its callbacks use the members above
 };
@@ -120,15 +126,10 @@ void TestSlicedRounds::eachRoundReadsTheRosterAgain()
 
 void TestSlicedRounds::aWaitingSliceHoldsBackItsRoundAndTheNext()
 {
-    std::vector<std::vector<ConnectionId>> slices;
-    std::function<void()> pending;
-    SlicedRounds rounds(
-        50ms, 2, [] { return range(1, 4); },
-        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
-            slices.emplace_back(slice.begin(), slice.end());
-            pending = done; // the store has not answered yet
-        });
-    rounds.start();
+    // The store has not answered yet.
+    RecordedRounds recorded(50ms, 2, range(1, 4), RecordedRounds::Answer::Later);
+    const std::vector<Slice> &slices = recorded.slices;
+    SlicedRounds &rounds = recorded.rounds;
     QTRY_COMPARE(slices.size(), size_t(1));
     // Several intervals go by: no second slice, no second round.
     QTRY_VERIFY(rounds.roundsSkipped() >= 3);
@@ -136,13 +137,13 @@ void TestSlicedRounds::aWaitingSliceHoldsBackItsRoundAndTheNext()
     QCOMPARE(rounds.roundsStarted(), 1);
     QVERIFY(rounds.isRoundRunning());
 
-    std::exchange(pending, {})(); // the store answers
+    std::exchange(recorded.pending, {})(); // the store answers
     QTRY_COMPARE(slices.size(), size_t(2));
-    QCOMPARE(slices.back(), range(3, 4));
-    std::exchange(pending, {})();
+    QCOMPARE(slices.back().ids, range(3, 4));
+    std::exchange(recorded.pending, {})();
     QVERIFY(!rounds.isRoundRunning());
     QTRY_COMPARE(slices.size(), size_t(3));
-    QCOMPARE(slices.back(), range(1, 2));
+    QCOMPARE(slices.back().ids, range(1, 2));
     QCOMPARE(rounds.roundsStarted(), 2);
 }
 
@@ -173,22 +174,16 @@ void TestSlicedRounds::aRoundGoesInTheOrderOfTheIds()
 // fresh one, and the old round's answer, should it come after all, moves nothing on.
 void TestSlicedRounds::stopEndsTheRoundAndItsLateSliceIsIgnored()
 {
-    std::vector<std::vector<ConnectionId>> slices;
-    std::function<void()> pending;
-    SlicedRounds rounds(
-        50ms, 2, [] { return range(1, 4); },
-        [&](std::span<const ConnectionId> slice, const std::function<void()> &done) {
-            slices.emplace_back(slice.begin(), slice.end());
-            pending = done;
-        });
-    rounds.start();
+    RecordedRounds recorded(50ms, 2, range(1, 4), RecordedRounds::Answer::Later);
+    const std::vector<Slice> &slices = recorded.slices;
+    SlicedRounds &rounds = recorded.rounds;
     QTRY_COMPARE(slices.size(), size_t(1));
-    const std::function<void()> late = std::exchange(pending, {});
+    const std::function<void()> late = std::exchange(recorded.pending, {});
     rounds.stop();
     QVERIFY(!rounds.isRoundRunning());
     rounds.start();
     QTRY_COMPARE(slices.size(), size_t(2));
-    QCOMPARE(slices.back(), range(1, 2)); // a new round, from the start
+    QCOMPARE(slices.back().ids, range(1, 2)); // a new round, from the start
     late();
     // Intervals go by while the new round's first slice waits: nothing else is sent.
     const int skipped = rounds.roundsSkipped();
