@@ -146,16 +146,9 @@ redis_pid=
 stop_redis() { [[ -z $redis_pid ]] || { kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; } || true; }
 trap 'stop_gateway; stop_redis; rm -rf "$work"' EXIT
 if has_peer redis; then
-    for _ in 1 2 3 4 5 6 7 8; do
-        redis_port=$((20000 + RANDOM % 40000))
-        redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
-            --dir "$work" --logfile "$work/redis.log" --daemonize no &
-        redis_pid=$!
-        for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
-        redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
-        stop_redis; redis_pid= # the port was taken: another
-    done
-    [[ -n $redis_pid ]] || presence_die "could not start redis-server (see $work/redis.log)"
+    presence_start_redis "$work" || presence_die "could not start redis-server (see $work/redis.log)"
+    redis_pid=$PRESENCE_REDIS_PID
+    redis_port=$PRESENCE_REDIS_PORT
 fi
 # Redis's CPU seconds so far (user + system), for the "redis" kind.
 redis_cpu() { redis-cli -p "$redis_port" info cpu | awk -F: '/^used_cpu_(user|sys):/ {s += $2} END {printf "%.3f", s}'; }

@@ -58,6 +58,32 @@ presence_ensure_packages() {
         "${missing[@]}" || presence_die "could not install: ${missing[*]}"
 }
 
+# presence_start_redis DIR: a redis-server in the background on a free loopback port, without
+# persistence, its files in DIR; sets PRESENCE_REDIS_PID and PRESENCE_REDIS_PORT, or returns 1
+# (DIR/redis.log says why). The caller stops it.
+presence_start_redis() {
+    local dir=$1 port pid
+    for _ in 1 2 3 4 5 6 7 8; do
+        port=$((20000 + RANDOM % 40000))
+        redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir" \
+            --logfile "$dir/redis.log" --daemonize no &
+        pid=$!
+        for _ in $(seq 50); do
+            redis-cli -p "$port" ping >/dev/null 2>&1 && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        if redis-cli -p "$port" ping >/dev/null 2>&1; then
+            PRESENCE_REDIS_PID=$pid
+            PRESENCE_REDIS_PORT=$port
+            return 0
+        fi
+        kill "$pid" 2>/dev/null || true # the port was taken: another
+        wait "$pid" 2>/dev/null || true
+    done
+    return 1
+}
+
 # presence_build NAME [CMAKE ARGS...]: configures build/NAME, then builds incrementally.
 presence_build() {
     local name=$1

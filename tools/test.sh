@@ -25,23 +25,9 @@ stop_redis() {
     rm -rf "$redis_dir"
 }
 trap 'stop_redis; rm -rf "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR"' EXIT
-for attempt in 1 2 3 4 5 6 7 8; do
-    port=$((20000 + RANDOM % 40000))
-    redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$redis_dir" \
-        --logfile "$redis_dir/redis.log" --daemonize no &
-    redis_pid=$!
-    for _ in $(seq 50); do
-        redis-cli -p "$port" ping >/dev/null 2>&1 && break
-        kill -0 "$redis_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if redis-cli -p "$port" ping >/dev/null 2>&1; then
-        export PRESENCE_TEST_REDIS_URL="redis://127.0.0.1:$port/0"
-        break
-    fi
-    kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; redis_pid= # port taken: another
-done
-[[ -n ${PRESENCE_TEST_REDIS_URL:-} ]] || presence_die "could not start redis-server (see $redis_dir/redis.log)"
+presence_start_redis "$redis_dir" || presence_die "could not start redis-server (see $redis_dir/redis.log)"
+redis_pid=$PRESENCE_REDIS_PID
+export PRESENCE_TEST_REDIS_URL="redis://127.0.0.1:$PRESENCE_REDIS_PORT/0"
 presence_log "redis-server for the tests on $PRESENCE_TEST_REDIS_URL"
 
 presence_log "running the tests"
