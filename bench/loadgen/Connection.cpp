@@ -375,15 +375,16 @@ void Connection::flood()
         floodLater();
         return;
     }
-    if (m_stoppedReadingMicros < 0)
+    if (m_stoppedReadingMicros < 0) {
         m_stoppedReadingMicros = m_context.nowMicros(); // the read in flight is its last
-    // Ids no one has: each comes back in the answer's denied list.
-    const std::string prefix = "\"nobody-" + std::to_string(m_user) + '-';
-    std::string frame = R"({"type":"subscribe","ref":"slow","ids":[)";
-    for (std::int64_t i = 0; i < m_maxIdsPerRequest; ++i)
-        frame += (i == 0 ? "" : ",") + prefix + std::to_string(i) + '"';
-    frame += "]}";
-    send(std::move(frame));
+        // Ids no one has: each comes back in the answer's denied list. The same every time.
+        const std::string prefix = "\"nobody-" + std::to_string(m_user) + '-';
+        m_floodFrame = R"({"type":"subscribe","ref":"slow","ids":[)";
+        for (std::int64_t i = 0; i < m_maxIdsPerRequest; ++i)
+            m_floodFrame += (i == 0 ? "" : ",") + prefix + std::to_string(i) + '"';
+        m_floodFrame += "]}";
+    }
+    send(m_floodFrame);
     floodLater();
 }
 

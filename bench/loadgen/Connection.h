@@ -93,6 +93,7 @@ private:
     const bool m_slowReader;
     boost::asio::steady_timer m_floodTimer;
     std::int64_t m_stoppedReadingMicros = -1; // a slow reader's, once it has
+    std::string m_floodFrame; // what a slow reader keeps asking
     SetUpDone m_done;
     State m_state = State::Connecting;
     std::deque<std::string> m_outbox;
