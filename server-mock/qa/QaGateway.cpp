@@ -46,21 +46,21 @@ void QaGateway::onFaultStarted(const QString &id, const FaultSpec &fault)
     Q_UNUSED(id)
     switch (fault.kind) {
     case FaultKind::Drop:
-        for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
-            if (connection)
+        for (const ConnectionId connectionId : connections().ids(fault.user)) {
+            if (ClientConnection *connection = connections().find(connectionId))
                 connection->abortAbruptly();
         }
         break;
     case FaultKind::Close:
-        for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
-            if (connection)
+        for (const ConnectionId connectionId : connections().ids(fault.user)) {
+            if (ClientConnection *connection = connections().find(connectionId))
                 connection->close(fault.code, fault.reason);
         }
         break;
     case FaultKind::Delay:
     case FaultKind::Stall:
-        for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
-            if (connection)
+        for (const ConnectionId connectionId : connections().ids(fault.user)) {
+            if (ClientConnection *connection = connections().find(connectionId))
                 applyFaults(connection);
         }
         break;
@@ -80,8 +80,8 @@ void QaGateway::onFaultEnded(const QString &id, const FaultSpec &fault)
     Q_UNUSED(id)
     if (fault.kind != FaultKind::Delay && fault.kind != FaultKind::Stall)
         return;
-    for (const QPointer<ClientConnection> &connection : connections().guarded(fault.user)) {
-        if (connection)
+    for (const ConnectionId connectionId : connections().ids(fault.user)) {
+        if (ClientConnection *connection = connections().find(connectionId))
             applyFaults(connection);
     }
 }

@@ -1,8 +1,5 @@
 #include "server-mock/server/ChatRelay.h"
 
-// Qt
-#include <QPointer>
-
 // Presence
 #include "protocol/Frame.h"
 #include "server-mock/directory/UserDirectory.h"
@@ -56,9 +53,11 @@ void ChatRelay::sendMessage(ClientConnection *connection, const SendMessageReque
             ref });
         return;
     }
-    QPointer<ClientConnection> sender(connection);
+    // The store may answer after the sender has gone: looked up again then.
+    const ConnectionId senderId = connection->id();
     m_chats->storeMessage(connection->userId(), request.to, text, this,
-        [this, sender, ref](const std::optional<ChatMessage> &message) {
+        [this, senderId, ref](const std::optional<ChatMessage> &message) {
+            ClientConnection *sender = m_connections.find(senderId);
             if (!message) {
                 if (sender) {
                     sender->sendError({ ErrorCode::Unavailable,
@@ -114,17 +113,20 @@ void ChatRelay::history(
             u"history: you can only read conversations with your friends"_s, ref });
         return;
     }
-    m_chats->readPage(connection->userId(), request.with, request.before, request.limit, connection,
-        [connection, with = request.with, ref](const auto &result) {
+    m_chats->readPage(connection->userId(), request.with, request.before, request.limit, this,
+        [this, id = connection->id(), with = request.with, ref](const auto &result) {
+            ClientConnection *asker = m_connections.find(id);
+            if (!asker) // gone while the store read
+                return;
             if (const auto *page = std::get_if<ChatStore::Page>(&result)) {
-                connection->send(toJson(HistoryPage { with, page->messages, page->more }), ref);
+                asker->send(toJson(HistoryPage { with, page->messages, page->more }), ref);
             } else if (std::get<ChatStore::Failure>(result) == ChatStore::Failure::NotHeld) {
-                connection->sendError({ ErrorCode::BadRequest,
+                asker->sendError({ ErrorCode::BadRequest,
                     u"history: 'before' is not a message of this conversation held by the "
                     "gateway"_s,
                     ref });
             } else {
-                connection->sendError({ ErrorCode::Unavailable,
+                asker->sendError({ ErrorCode::Unavailable,
                     u"history: the gateway cannot read conversations right now; try again "
                     "later"_s,
                     ref });
@@ -141,14 +143,17 @@ void ChatRelay::conversations(ClientConnection *connection, const ConversationsR
         const auto other = m_directory.indexOfId(otherId);
         return me && other && m_directory.areFriends(*me, *other);
     };
-    m_chats->readSummaries(connection->userId(), request.limit, isFriendOfMine, connection,
-        [connection, ref](const std::variant<ChatStore::Summaries, ChatStore::Failure> &result) {
+    m_chats->readSummaries(connection->userId(), request.limit, isFriendOfMine, this,
+        [this, id = connection->id(), ref](
+            const std::variant<ChatStore::Summaries, ChatStore::Failure> &result) {
+            ClientConnection *asker = m_connections.find(id);
+            if (!asker) // gone while the store read
+                return;
             if (const auto *summaries = std::get_if<ChatStore::Summaries>(&result)) {
-                connection->send(
-                    toJson(ConversationsPage { summaries->items, summaries->more }), ref);
+                asker->send(toJson(ConversationsPage { summaries->items, summaries->more }), ref);
                 return;
             }
-            connection->sendError({ ErrorCode::Unavailable,
+            asker->sendError({ ErrorCode::Unavailable,
                 u"conversations: the gateway cannot read conversations right now; try again "
                 "later"_s,
                 ref });
@@ -164,17 +169,20 @@ void ChatRelay::read(
             u"read: you can only mark conversations with your friends as read"_s, ref });
         return;
     }
-    m_chats->markRead(connection->userId(), request.with, request.upTo, connection,
-        [connection, ref](const std::optional<ChatStore::Failure> &failure) {
+    m_chats->markRead(connection->userId(), request.with, request.upTo, this,
+        [this, id = connection->id(), ref](const std::optional<ChatStore::Failure> &failure) {
+            ClientConnection *asker = m_connections.find(id);
+            if (!asker) // gone while the store wrote
+                return;
             if (!failure) {
-                connection->send(toJson(Ok {}), ref);
+                asker->send(toJson(Ok {}), ref);
             } else if (*failure == ChatStore::Failure::NotHeld) {
-                connection->sendError({ ErrorCode::BadRequest,
+                asker->sendError({ ErrorCode::BadRequest,
                     u"read: unknown message: 'up_to' is not a message of this conversation held "
                     "by the gateway"_s,
                     ref });
             } else {
-                connection->sendError({ ErrorCode::Unavailable,
+                asker->sendError({ ErrorCode::Unavailable,
                     u"read: the gateway cannot store read markers right now; try again later"_s,
                     ref });
             }

@@ -18,10 +18,8 @@ namespace Presence::Server {
 using namespace Protocol;
 
 ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
-    const GatewayConfig &config, DeadlineSweep *sweep, Owner *owner, GatewayMetrics *metrics,
-    QObject *parent)
-    : QObject(parent)
-    , m_transport(transport)
+    const GatewayConfig &config, DeadlineSweep *sweep, Owner *owner, GatewayMetrics *metrics)
+    : m_transport(transport)
     , m_id(id)
     , m_config(config)
     , m_owner(owner)
@@ -31,23 +29,18 @@ ClientConnection::ClientConnection(ClientTransport *transport, ConnectionId id,
     , m_stateDeadline(DeadlineSweep::Clock::now() + config.helloTimeout)
     , m_lastHeard(DeadlineSweep::Clock::now())
 {
-    attachTransport();
+    m_transport->setReceiver(this);
     setDue(m_stateDeadline);
     sweep->add(this);
-}
-
-void ClientConnection::attachTransport()
-{
-    m_transport->setParent(this);
-    m_transport->setReceiver(this);
 }
 
 void ClientConnection::interposeTransport(ClientTransport *outer)
 {
     // May run while the old transport is handing us a frame: the rest of its frames then
     // reach us through `outer`, in order. `outer` took the old transport's receiver over.
-    m_transport = outer;
-    attachTransport();
+    [[maybe_unused]] ClientTransport *adopted = m_transport.release(); // outer's now
+    m_transport.reset(outer);
+    m_transport->setReceiver(this);
 }
 
 ClientConnection::~ClientConnection()

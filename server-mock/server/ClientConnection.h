@@ -2,10 +2,8 @@
 
 // C++
 #include <chrono>
+#include <memory>
 #include <optional>
-
-// Qt
-#include <QObject>
 
 // Presence
 #include "protocol/ClientMessages.h"
@@ -24,11 +22,9 @@ class GatewayMetrics;
 // (hello deadline, heartbeat, frame size and rate limits, decoding, close codes), over a
 // ClientTransport that carries the frames. What requests mean is the Gateway's business; this
 // class only hands them over. Its deadlines (hello, ping, silence, close) are kept by the
-// gateway's one DeadlineSweep, not by timers of its own.
-class ClientConnection : public QObject,
-                         private DeadlineSweep::Member,
-                         private ClientTransport::Receiver {
-    Q_OBJECT
+// gateway's one DeadlineSweep, not by timers of its own. A plain object, not a QObject: it has
+// no signals, and every byte of it is paid once per connection.
+class ClientConnection : private DeadlineSweep::Member, private ClientTransport::Receiver {
 public:
     enum class State { AwaitingHello, Authenticated, Closing };
 
@@ -42,7 +38,8 @@ public:
         virtual void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
             const std::optional<QString> &ref)
             = 0;
-        // Told once; the owner may delete the connection (later, not from inside the call).
+        // Told once; the owner deletes the connection, later (not from inside the call: the
+        // transport that told it may still be on the stack).
         virtual void onDisconnected(ClientConnection *connection) = 0;
 
     protected:
@@ -52,18 +49,20 @@ public:
     // Adopts transport. config and sweep must outlive the connection's life as a peer (until
     // the owner hears onDisconnected()); metrics, when given, must outlive the connection.
     ClientConnection(ClientTransport *transport, ConnectionId id, const GatewayConfig &config,
-        DeadlineSweep *sweep, Owner *owner, GatewayMetrics *metrics = nullptr,
-        QObject *parent = nullptr);
+        DeadlineSweep *sweep, Owner *owner, GatewayMetrics *metrics = nullptr);
     ~ClientConnection() override;
+    ClientConnection(const ClientConnection &) = delete;
+    ClientConnection &operator=(const ClientConnection &) = delete;
 
     [[nodiscard]] ConnectionId id() const { return m_id; }
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] const QString &userId() const { return m_userId; }
     [[nodiscard]] Protocol::ChosenStatus chosenStatus() const { return m_status; }
     [[nodiscard]] QString peer() const;
-    [[nodiscard]] ClientTransport *transport() const { return m_transport; }
-    // Puts `outer`, which has adopted this connection's transport, between the two from now
-    // on (QA's FaultyTransport, interposed only on connections a fault reaches).
+    [[nodiscard]] ClientTransport *transport() const { return m_transport.get(); }
+    // Puts `outer`, which has adopted (and will delete) this connection's transport, between
+    // the two from now on (QA's FaultyTransport, interposed only on connections a fault
+    // reaches).
     void interposeTransport(ClientTransport *outer);
 
     // Hello accepted: remembers who this is and starts the heartbeat. The caller sends welcome.
@@ -89,7 +88,6 @@ public:
     void setOwner(Owner *owner) { m_owner = owner; }
 
 private:
-    void attachTransport();
     // ClientTransport::Receiver
     void transportText(const QString &text) override { handleText(text); }
     void transportBinary() override { onBinaryMessage(); }
@@ -106,7 +104,7 @@ private:
     void onTransportDisconnected(quint16 closeCode);
     void handleText(const QString &text);
 
-    ClientTransport *m_transport;
+    std::unique_ptr<ClientTransport> m_transport; // the outermost, which owns any inner one
     ConnectionId m_id;
     const GatewayConfig &m_config; // the gateway's: one copy for every connection
     Owner *m_owner;

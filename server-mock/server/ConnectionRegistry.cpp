@@ -41,14 +41,13 @@ void ConnectionRegistry::clear()
     m_byUser.clear();
 }
 
-QList<QPointer<ClientConnection>> ConnectionRegistry::guarded(const QString &userId) const
+QList<ConnectionId> ConnectionRegistry::ids(const QString &userId) const
 {
-    QList<QPointer<ClientConnection>> result;
-    const QList<ClientConnection *> connections
-        = userId.isEmpty() ? m_connections.values() : m_byUser.values(userId);
-    result.reserve(connections.size());
-    for (ClientConnection *connection : connections)
-        result.append(connection);
+    if (userId.isEmpty())
+        return m_connections.keys();
+    QList<ConnectionId> result;
+    for (const ClientConnection *connection : m_byUser.values(userId))
+        result.append(connection->id());
     return result;
 }
 

@@ -5,7 +5,6 @@
 #include <QList>
 #include <QMultiHash>
 #include <QObject>
-#include <QPointer>
 
 // Presence
 #include "server-mock/presence/PresenceStore.h"
@@ -15,7 +14,7 @@ namespace Presence::Server {
 class ClientConnection;
 
 // Who is connected to this gateway: every open connection by id, and the signed-in ones by
-// user. It owns nothing (connections are the Gateway's children); it tells when a user's first
+// user. It owns nothing (the Gateway owns the connections); it tells when a user's first
 // connection signs in and when their last one goes, which is what chats and admin care about.
 class ConnectionRegistry : public QObject {
     Q_OBJECT
@@ -47,8 +46,9 @@ public:
     {
         return m_connections;
     }
-    // Every connection (userId empty) or userId's, guarded: acting on one may close others.
-    [[nodiscard]] QList<QPointer<ClientConnection>> guarded(const QString &userId = {}) const;
+    // Every connection (userId empty) or userId's, by id: acting on one may close others, so
+    // a loop over them looks each up with find() when its turn comes.
+    [[nodiscard]] QList<ConnectionId> ids(const QString &userId = {}) const;
 
 Q_SIGNALS:
     void userArrived(const QString &userId);

@@ -46,13 +46,20 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
         m_server, &QWebSocketServer::originAuthenticationRequired, this, &Gateway::onOriginCheck);
     registerGauges();
 
+    m_departedTimer.setSingleShot(true);
+    m_departedTimer.setInterval(0);
+    connect(&m_departedTimer, &QTimer::timeout, this, &Gateway::deleteDeparted);
     m_shutdownTimer.setSingleShot(true);
     connect(&m_shutdownTimer, &QTimer::timeout, this, [this] {
         qCWarning(lcGateway) << m_connections.count()
                              << "connections did not acknowledge the shutdown in time";
-        for (ClientConnection *connection : m_connections.all())
+        // Given up on: deleted (their sockets closed) on the loop's next turn.
+        for (ClientConnection *connection : m_connections.all()) {
             connection->setOwner(nullptr);
+            m_departed.emplace_back(connection);
+        }
         m_connections.clear();
+        m_departedTimer.start();
         Q_EMIT shutdownFinished();
     });
 }
@@ -63,9 +70,10 @@ Gateway::~Gateway()
     const QList<ClientConnection *> connections = m_connections.all().values();
     for (ClientConnection *connection : connections)
         connection->setOwner(nullptr);
-    // Before the members they use (metrics, registry) go: children outlive members.
+    // Before the members they use (metrics, registry, sweep) go.
     m_connections.clear();
     qDeleteAll(connections);
+    deleteDeparted();
 }
 
 QList<Gateway::ConnectionView> Gateway::connectionsOf(const QString &userId) const
@@ -219,8 +227,7 @@ void Gateway::onNewConnection()
 void Gateway::addConnection(ClientTransport *transport)
 {
     const ConnectionId id = m_connections.nextId();
-    auto *connection
-        = new ClientConnection(transport, id, m_config, &m_sweep, this, &m_metrics, this);
+    auto *connection = new ClientConnection(transport, id, m_config, &m_sweep, this, &m_metrics);
     m_connections.add(connection);
     qCDebug(lcGateway) << "connection" << id << "from" << connection->peer();
     Q_EMIT connectionCountChanged(connectionCount());
@@ -315,7 +322,8 @@ void Gateway::onDisconnected(ClientConnection *connection)
         qCDebug(lcGateway) << "connection" << connection->id() << "of" << connection->userId()
                            << "closed";
     }
-    connection->deleteLater();
+    m_departed.emplace_back(connection);
+    m_departedTimer.start();
     Q_EMIT connectionCountChanged(connectionCount());
     finishShutdownIfDone();
 }
@@ -330,9 +338,9 @@ void Gateway::shutdown()
         m_acceptor->close();
     qCInfo(lcGateway) << "shutting down: closing" << m_connections.count() << "connections";
     // A close can report the disconnect at once, which removes the connection from the
-    // registry: iterate over a guarded copy, or a rehash skips some (seen: 1 run in 20).
-    for (const QPointer<ClientConnection> &connection : m_connections.guarded()) {
-        if (connection)
+    // registry: iterate over a copy of the ids, or a rehash skips some (seen: 1 run in 20).
+    for (const ConnectionId id : m_connections.ids()) {
+        if (ClientConnection *connection = m_connections.find(id))
             connection->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);
     }
     m_shutdownTimer.start(m_config.shutdownTimeout);

@@ -3,7 +3,9 @@
 // C++
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <vector>
 
 // Qt
 #include <QHash>
@@ -119,6 +121,7 @@ private:
     [[nodiscard]] QTcpSocket *takeAccepted(const QWebSocket *socket);
     void finishShutdownIfDone();
     void registerGauges();
+    void deleteDeparted() { m_departed.clear(); }
 
     GatewayConfig m_config;
     DeadlineSweep m_sweep; // every connection's deadlines
@@ -128,7 +131,11 @@ private:
     QTcpServer *m_listener; // accepts TCP, so that sockets get TCP_NODELAY before the handshake
     QWebSocketServer *m_server;
     WebSocketAcceptor *m_acceptor = nullptr; // our own transport (config.transport == Own)
-    ConnectionRegistry m_connections;
+    ConnectionRegistry m_connections; // the open ones, which the gateway owns
+    // Ended connections, deleted on the loop's next turn: the transport that told of the end
+    // may still be on the stack.
+    std::vector<std::unique_ptr<ClientConnection>> m_departed;
+    QTimer m_departedTimer;
     PresenceFanout m_presence;
     ChatRelay m_chat;
     AdmissionCheck m_admissionCheck;

@@ -101,11 +101,11 @@ void PresenceFanout::watchAvailability(
     }
     const ConnectionId id = connection->id();
     m_availability.watch(id, std::move(covered), int(friends.size()), connection->presenceBatch());
-    m_store->snapshot(
-        coveredIds, connection, [this, connection, id, ref](const QList<UserPresence> &users) {
-            if (m_availability.isWatching(id))
-                connection->send(toJson(m_availability.snapshotRead(id, users)), ref);
-        });
+    m_store->snapshot(coveredIds, this, [this, id, ref](const QList<UserPresence> &users) {
+        ClientConnection *watcher = m_connections.find(id);
+        if (watcher && m_availability.isWatching(id))
+            watcher->send(toJson(m_availability.snapshotRead(id, users)), ref);
+    });
 }
 
 void PresenceFanout::unwatchAvailability(
@@ -160,9 +160,10 @@ void PresenceFanout::subscribe(ClientConnection *connection, const SubscribeRequ
     }
     for (const QString &id : std::as_const(allowed))
         m_subscriptions.add(connection->id(), id);
-    m_store->snapshot(
-        allowed, connection, [connection, denied, ref](const QList<UserPresence> &users) {
-            connection->sendFrame(u"snapshot"_s, serializeFrame(Snapshot { users, denied }, ref));
+    m_store->snapshot(allowed, this,
+        [this, id = connection->id(), denied, ref](const QList<UserPresence> &users) {
+            if (ClientConnection *watcher = m_connections.find(id)) // not gone meanwhile
+                watcher->sendFrame(u"snapshot"_s, serializeFrame(Snapshot { users, denied }, ref));
         });
 }
 

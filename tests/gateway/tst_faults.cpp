@@ -401,10 +401,10 @@ void TestFaults::faultLayerOnlyWhereAFaultReaches()
 {
     // The delay and stall layer costs memory: a connection gets it when a fault reaches it.
     const auto faulty = [this](const QString &user) {
-        const QList<QPointer<ClientConnection>> connections
-            = m_gateway->connections().guarded(user);
-        return connections.size() == 1 && connections.front()
-            && qobject_cast<FaultyTransport *>(connections.front()->transport());
+        const QList<Presence::Server::ConnectionId> ids = m_gateway->connections().ids(user);
+        const ClientConnection *connection
+            = ids.size() == 1 ? m_gateway->connections().find(ids.front()) : nullptr;
+        return connection && qobject_cast<FaultyTransport *>(connection->transport());
     };
     auto alice = login(u"alice"_s);
     auto bob = login(u"bob"_s);

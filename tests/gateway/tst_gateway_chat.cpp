@@ -4,10 +4,13 @@
 // the conversation list (`conversations`) and read markers (`read`, `read_marker`).
 
 // C++
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 // Qt
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -113,6 +116,26 @@ void compareClient(const ClientMessage &actual, const ClientMessage &expected)
     }
 }
 
+// Holds every history read until told to answer: the store of a gateway whose Redis answers
+// after a client has hung up.
+class HeldChatStore : public MemoryChatStore {
+public:
+    void readPage(const QString &a, const QString &b, const std::optional<QString> &before,
+        int limit, QObject *context, PageCallback done) override
+    {
+        m_held.append([=, this] { MemoryChatStore::readPage(a, b, before, limit, context, done); });
+    }
+    [[nodiscard]] qsizetype heldCount() const { return m_held.size(); }
+    void answerAll()
+    {
+        for (const auto &answer : std::exchange(m_held, {}))
+            answer();
+    }
+
+private:
+    QList<std::function<void()>> m_held;
+};
+
 ChatMessage sampleMessage(int n)
 {
     return { u"m0000abcd.%1"_s.arg(n), u"alice"_s, u"bob.b"_s, u"hello %1 🙂 \"q\"\n"_s.arg(n),
@@ -161,6 +184,7 @@ private Q_SLOTS:
     void badReadAndConversationsRequests_data();
     void badReadAndConversationsRequests();
     void strangerLearnsNothing();
+    void answerForAGoneAskerReachesNobody();
 
     // MemoryChatStore on its own.
     void storeTimestampsNeverGoBack();
@@ -1141,6 +1165,35 @@ void TestGatewayChat::strangerLearnsNothing()
     for (TestClient *client : { alice.get(), carol.get(), dave.get() })
         QVERIFY2(markersAfterRoundTrip(*client).isEmpty(), dump(client->received()));
     QCOMPARE(conversations(*alice), page({ item(u"bob"_s, hi, 0) }));
+}
+
+void TestGatewayChat::answerForAGoneAskerReachesNobody()
+{
+    // The store answers after the asker has gone and been deleted: the answer goes nowhere,
+    // and another device of the same user that asked the same gets its page.
+    auto *store = new HeldChatStore;
+    m_gateway.reset();
+    m_gateway = startGateway(population(), testConfig(), nullptr, store);
+    QVERIFY(m_gateway);
+    auto leaving = login(u"alice"_s);
+    auto staying = login(u"alice"_s);
+    QVERIFY(leaving && staying);
+    QCOMPARE(sendMessage(*staying, u"bob"_s, u"hi"_s).value("type"_L1).toString(), u"ok"_s);
+    const auto ask = [](const QString &ref) {
+        return QJsonObject { { "type"_L1, "history"_L1 }, { "with"_L1, "bob"_L1 },
+            { "ref"_L1, ref } };
+    };
+    leaving->sendJson(ask(u"gone"_s));
+    staying->sendJson(ask(u"kept"_s));
+    QTRY_COMPARE(store->heldCount(), 2);
+    QVERIFY(closeAndWait(*leaving));
+    QCoreApplication::processEvents(); // a departed connection is deleted on the next turn
+
+    store->answerAll();
+    const QJsonObject page = staying->waitFor(u"history"_s);
+    QCOMPARE(page.value("ref"_L1).toString(), u"kept"_s);
+    QCOMPARE(page.value("messages"_L1).toArray().size(), 1);
+    QCOMPARE(m_gateway->connectionCount(), 1);
 }
 
 // ---- MemoryChatStore -------------------------------------------------------------------------
