@@ -5,15 +5,13 @@
 
 namespace Presence::Server {
 
-FaultyTransport::FaultyTransport(ClientTransport *inner, QObject *parent)
-    : ClientTransport(parent)
-    , m_inner(inner)
+FaultyTransport::FaultyTransport(ClientTransport *inner)
+    : m_inner(inner)
     , m_pausedByOwner(inner->isReadingPaused())
 {
-    m_inner->setParent(this);
     m_inner->setReceiver(this);
     m_outboxTimer.setSingleShot(true);
-    connect(&m_outboxTimer, &QTimer::timeout, this, &FaultyTransport::writeDue);
+    QObject::connect(&m_outboxTimer, &QTimer::timeout, &m_outboxTimer, [this] { writeDue(); });
 }
 
 void FaultyTransport::setOutgoingDelay(std::chrono::milliseconds delay)

@@ -3,6 +3,7 @@
 // C++
 #include <chrono>
 #include <deque>
+#include <memory>
 
 // Qt
 #include <QStringList>
@@ -19,9 +20,8 @@ namespace Presence::Server {
 // order: what it wrote, what it had read, then what waited in TCP. Everything else passes
 // through to the transport it decorates, which it adopts.
 class FaultyTransport : public ClientTransport, private ClientTransport::Receiver {
-    Q_OBJECT
 public:
-    explicit FaultyTransport(ClientTransport *inner, QObject *parent = nullptr);
+    explicit FaultyTransport(ClientTransport *inner);
 
     void setOutgoingDelay(std::chrono::milliseconds delay);
     void setStalled(bool stalled);
@@ -49,14 +49,14 @@ private:
         std::chrono::steady_clock::time_point due;
         QByteArray frame;
     };
-    ClientTransport *m_inner;
+    std::unique_ptr<ClientTransport> m_inner;
     std::chrono::milliseconds m_delay { 0 };
     bool m_stalled = false;
     bool m_pausedByOwner = false; // reading paused by the connection itself, not by the stall
     bool m_ending = false; // closed or aborted: nothing more is written
     std::deque<Queued> m_outbox; // frames held by a delay or a stall, in order
     QStringList m_inbox; // frames read just before the stall began, handed over at its end
-    QTimer m_outboxTimer;
+    QTimer m_outboxTimer; // also the context of its timeout's connection
 };
 
 } // namespace Presence::Server

@@ -91,7 +91,7 @@ void QaGateway::applyFaults(ClientConnection *connection)
     const QString &user = connection->userId();
     const std::chrono::milliseconds delay = m_faults.outgoingDelayFor(user);
     const bool stalled = m_faults.isStalled(user);
-    auto *transport = qobject_cast<FaultyTransport *>(connection->transport());
+    auto *transport = dynamic_cast<FaultyTransport *>(connection->transport());
     if (!transport) {
         // The fault layer costs a connection nothing (about 1.3 KiB measured) until a fault
         // reaches it; once there it stays, holding frames in order.

@@ -1,7 +1,6 @@
 #pragma once
 
 // Qt
-#include <QObject>
 #include <QString>
 
 namespace Presence::Server {
@@ -10,9 +9,9 @@ namespace Presence::Server {
 // ping and pong, close with a code, abort, and pausing reads. The protocol's rules (hello,
 // heartbeat, limits) stay in ClientConnection; framing and sockets stay behind this seam, so a
 // transport can be swapped (Qt's QWebSocket, kept for comparison) or decorated
-// (qa/FaultyTransport).
-class ClientTransport : public QObject {
-    Q_OBJECT
+// (qa/FaultyTransport). A plain object, not a QObject: one lives for every connection, and it
+// has nothing to signal that Receiver does not carry. Whoever adopts it deletes it.
+class ClientTransport {
 public:
     // Hears what the peer does: the one that adopted the transport. A plain interface, not
     // signals: five signal connections cost each connection about 700 bytes (heaptrack).
@@ -31,7 +30,10 @@ public:
         virtual ~Receiver() = default;
     };
 
-    using QObject::QObject;
+    ClientTransport() = default;
+    virtual ~ClientTransport() = default;
+    ClientTransport(const ClientTransport &) = delete;
+    ClientTransport &operator=(const ClientTransport &) = delete;
 
     // Nobody (nullptr) hears nothing; a receiver must set nullptr before it goes.
     void setReceiver(Receiver *receiver) { m_receiver = receiver; }

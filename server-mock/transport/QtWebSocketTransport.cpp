@@ -2,7 +2,6 @@
 
 // Qt
 #include <QTcpSocket>
-#include <QWebSocket>
 
 // Presence
 #include "server-mock/transport/TransportLimits.h"
@@ -11,24 +10,24 @@ using namespace Qt::StringLiterals;
 
 namespace Presence::Server {
 
-QtWebSocketTransport::QtWebSocketTransport(QWebSocket *socket, QTcpSocket *tcp,
-    qsizetype maxFrameBytes, qint64 maxQueuedBytes, QObject *parent)
-    : ClientTransport(parent)
-    , m_socket(socket)
+QtWebSocketTransport::QtWebSocketTransport(
+    QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes, qint64 maxQueuedBytes)
+    : m_socket(socket)
     , m_tcp(tcp)
     , m_maxQueuedBytes(maxQueuedBytes)
 {
-    m_socket->setParent(this);
+    m_socket->setParent(nullptr);
     // Qt closes with 1009 (too much data) on its own when a peer exceeds these.
     m_socket->setMaxAllowedIncomingFrameSize(quint64(maxFrameBytes));
     m_socket->setMaxAllowedIncomingMessageSize(quint64(maxFrameBytes));
 
-    connect(m_socket, &QWebSocket::textMessageReceived, this,
-        [this](const QString &text) { tellText(text); });
-    connect(m_socket, &QWebSocket::binaryMessageReceived, this, [this] { tellBinary(); });
-    connect(m_socket, &QWebSocket::pong, this, [this] { tellPong(); });
-    connect(m_socket, &QWebSocket::disconnected, this, &QtWebSocketTransport::onDisconnected);
-    connect(m_socket, &QWebSocket::stateChanged, this, [this](QAbstractSocket::SocketState state) {
+    QWebSocket *ws = m_socket.get();
+    QObject::connect(
+        ws, &QWebSocket::textMessageReceived, ws, [this](const QString &text) { tellText(text); });
+    QObject::connect(ws, &QWebSocket::binaryMessageReceived, ws, [this] { tellBinary(); });
+    QObject::connect(ws, &QWebSocket::pong, ws, [this] { tellPong(); });
+    QObject::connect(ws, &QWebSocket::disconnected, ws, [this] { onDisconnected(); });
+    QObject::connect(ws, &QWebSocket::stateChanged, ws, [this](QAbstractSocket::SocketState state) {
         m_closeHandshake = m_closeHandshake || state == QAbstractSocket::ClosingState;
     });
 
@@ -36,13 +35,13 @@ QtWebSocketTransport::QtWebSocketTransport(QWebSocket *socket, QTcpSocket *tcp,
     // will never come, so report it ourselves once the receiver is set.
     if (m_socket->state() != QAbstractSocket::ConnectedState)
         QMetaObject::invokeMethod(
-            this, &QtWebSocketTransport::onDisconnected, Qt::QueuedConnection);
+            ws, [this] { onDisconnected(); }, Qt::QueuedConnection);
 }
 
 QtWebSocketTransport::~QtWebSocketTransport()
 {
     // The socket dies with us and says so; nobody may hear that from a half-destroyed owner.
-    m_socket->disconnect(this);
+    QObject::disconnect(m_socket.get(), nullptr, m_socket.get(), nullptr);
     if (m_tcp)
         m_tcp->blockSignals(false);
 }
@@ -127,7 +126,8 @@ bool QtWebSocketTransport::unpause()
     m_tcp->setReadBufferSize(m_readBufferSize);
     if (m_tcp->state() == QAbstractSocket::ConnectedState)
         return true;
-    QMetaObject::invokeMethod(this, &QtWebSocketTransport::onDisconnected, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_socket.get(), [this] { onDisconnected(); }, Qt::QueuedConnection);
     return false;
 }
 

@@ -1,26 +1,28 @@
 #pragma once
 
+// C++
+#include <memory>
+
 // Qt
 #include <QPointer>
+#include <QWebSocket>
 
 // Presence
 #include "server-mock/transport/ClientTransport.h"
 
 class QTcpSocket;
-class QWebSocket;
 
 namespace Presence::Server {
 
 // ClientTransport on Qt's QWebSocket. It also holds the TCP socket under it, taken at accept
 // time, because QWebSocket does not expose it and pausing reads needs it.
 class QtWebSocketTransport : public ClientTransport {
-    Q_OBJECT
 public:
     // Adopts socket; tcp is the socket the handshake came on (may be null: no pausing then).
     // Past maxQueuedBytes of unread output the peer is dropped with 4010, as our own transport
     // does.
-    QtWebSocketTransport(QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes,
-        qint64 maxQueuedBytes, QObject *parent = nullptr);
+    QtWebSocketTransport(
+        QWebSocket *socket, QTcpSocket *tcp, qsizetype maxFrameBytes, qint64 maxQueuedBytes);
     ~QtWebSocketTransport() override;
 
     [[nodiscard]] QString peer() const override;
@@ -39,7 +41,7 @@ private:
     // the end is then told from here.
     bool unpause();
 
-    QWebSocket *m_socket;
+    std::unique_ptr<QWebSocket> m_socket; // also the context of its signals' connections
     QPointer<QTcpSocket> m_tcp;
     qint64 m_maxQueuedBytes;
     qint64 m_readBufferSize = 0; // what QWebSocket had set on the TCP socket

@@ -29,10 +29,8 @@ using Opcode = WebSocketProtocol::Opcode;
 } // namespace
 
 RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
-    const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller, WriteBatch *batch,
-    QObject *parent)
-    : ClientTransport(parent)
-    , m_descriptor(descriptor)
+    const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller, WriteBatch *batch)
+    : m_descriptor(descriptor)
     , m_limits(limits)
     , m_readBuffer(readBuffer)
     , m_poller(poller)
@@ -52,8 +50,7 @@ RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArra
         return;
     }
     if (!m_unread.isEmpty()) // later, once whoever adopts us is our receiver
-        QMetaObject::invokeMethod(
-            this, &RawWebSocketTransport::consumeUnread, Qt::QueuedConnection);
+        defer(ConsumeUnread);
 }
 
 RawWebSocketTransport::~RawWebSocketTransport()
@@ -233,11 +230,23 @@ template <typename Encode> bool RawWebSocketTransport::queue(qsizetype frameSize
     return true;
 }
 
+void RawWebSocketTransport::defer(Deferred work)
+{
+    m_deferred |= work;
+    if (!std::exchange(m_inBatch, true))
+        m_batch->add(this);
+}
+
 void RawWebSocketTransport::flushBatch()
 {
     m_inBatch = false;
+    const quint8 deferred = std::exchange(m_deferred, 0);
+    if ((deferred & ConsumeUnread) != 0 && !m_ended)
+        consumeUnread();
     if (!m_ended && m_writable)
         flush();
+    if ((deferred & TellClosed) != 0)
+        tellClosed(m_endCode); // last: the receiver may delete us (later) on hearing it
 }
 
 void RawWebSocketTransport::socketWritable()
@@ -293,9 +302,9 @@ void RawWebSocketTransport::end(quint16 code, bool flushFirst)
     m_poller->unwatch(int(m_descriptor), this);
     ::close(int(m_descriptor));
     m_descriptor = -1;
-    // Later: the caller may be a slot of the connection that is about to hear of it.
-    QMetaObject::invokeMethod(
-        this, [this, code] { tellClosed(code); }, Qt::QueuedConnection);
+    // Later: the caller may be the connection that is about to hear of it.
+    m_endCode = code;
+    defer(TellClosed);
 }
 
 } // namespace Presence::Server

@@ -24,14 +24,13 @@ class WriteBatch;
 // 4010 (slow consumer). A pong counts only when it answers our ping. An idle connection holds
 // no buffer of its own.
 class RawWebSocketTransport : public ClientTransport, private SocketPoller::Watcher {
-    Q_OBJECT
 public:
     // Takes the descriptor. `early` holds bytes read after the upgrade request (a client may
     // send its first frame at once). limits, readBuffer (the loop's shared scratch), poller and
     // batch must outlive the transport.
     RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
         const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller,
-        WriteBatch *batch, QObject *parent = nullptr);
+        WriteBatch *batch);
     ~RawWebSocketTransport() override;
 
     [[nodiscard]] QString peer() const override;
@@ -46,8 +45,15 @@ public:
 
 private:
     friend class WriteBatch;
-    void flushBatch(); // WriteBatch: the iteration is over
+    // WriteBatch: the iteration is over. Does what was deferred to then: reads what came with
+    // the upgrade, flushes the output, tells the end.
+    void flushBatch();
     void leftBatch() { m_inBatch = false; } // WriteBatch: gone before flushing
+    // Work for the end of the iteration, not for inside the call that caused it: the receiver
+    // is set only once the transport is adopted, and a receiver may be on the stack when the
+    // connection ends.
+    enum Deferred : quint8 { ConsumeUnread = 1, TellClosed = 2 };
+    void defer(Deferred work);
 
     void socketReadable() override;
     void socketWritable() override;
@@ -78,6 +84,8 @@ private:
     qsizetype m_outSent = 0;
     qsizetype m_outFrames = 0; // frames added since the output was last empty
     bool m_inBatch = false;
+    quint8 m_deferred = 0; // Deferred bits
+    quint16 m_endCode = 0; // told at TellClosed
     bool m_writable = true; // false while waiting for the kernel to take more
     bool m_paused = false;
     bool m_pingOutstanding = false;

@@ -113,7 +113,7 @@ void WebSocketAcceptor::onReadable(qintptr descriptor)
         return;
     }
     Q_EMIT transportReady(new RawWebSocketTransport(
-        descriptor, early, m_limits, &m_readBuffer, &m_poller, &m_writeBatch, nullptr));
+        descriptor, early, m_limits, &m_readBuffer, &m_poller, &m_writeBatch));
 }
 
 void WebSocketAcceptor::sweep()

@@ -15,7 +15,8 @@ class RawWebSocketTransport;
 // run at the start of the next iteration) each one flushes everything it holds in one send().
 // A connection that gets K pushes in an iteration costs one system call, not K; the idea is
 // uWebSockets' cork. Transports waiting for the kernel to drain are flushed by their write
-// notifier instead.
+// notifier instead. What a transport defers to the end of the iteration (reading the bytes that
+// came with the upgrade, telling its end) is done at the same turn.
 class WriteBatch : public QObject {
     Q_OBJECT
 public:

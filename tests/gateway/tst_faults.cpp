@@ -404,7 +404,7 @@ void TestFaults::faultLayerOnlyWhereAFaultReaches()
         const QList<Presence::Server::ConnectionId> ids = m_gateway->connections().ids(user);
         const ClientConnection *connection
             = ids.size() == 1 ? m_gateway->connections().find(ids.front()) : nullptr;
-        return connection && qobject_cast<FaultyTransport *>(connection->transport());
+        return connection && dynamic_cast<FaultyTransport *>(connection->transport());
     };
     auto alice = login(u"alice"_s);
     auto bob = login(u"bob"_s);

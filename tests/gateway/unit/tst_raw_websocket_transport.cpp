@@ -71,6 +71,8 @@ private Q_SLOTS:
     void hangUpWhilePausedEndsWhenReadingResumes();
     void brokenPeerEndsAPausedConnectionWaitingToWrite();
     void aDescriptorThePollerRefusesEndsAt1006();
+    void theEndIsToldAfterTheCallThatCausedIt();
+    void noEndIsToldOnceTheTransportIsGone();
 
 private:
     void start(const QByteArray &early = {});
@@ -330,6 +332,30 @@ void TestRawWebSocketTransport::aDescriptorThePollerRefusesEndsAt1006()
     m_transport->setReceiver(&m_receiver); // told after this, not from inside the constructor
     QVERIFY(!m_transport->isOpen());
     QTRY_COMPARE(m_receiver.closed, QList<quint16> { 1006 });
+}
+
+void TestRawWebSocketTransport::theEndIsToldAfterTheCallThatCausedIt()
+{
+    // The receiver may be the one aborting: it hears of the end at the iteration's end, with
+    // the write batch, and once.
+    start();
+    m_transport->abort();
+    QVERIFY(m_receiver.closed.isEmpty());
+    QCOMPARE(m_batch->size(), std::size_t(1));
+    m_batch->flush();
+    QCOMPARE(m_receiver.closed, QList<quint16> { 1006 });
+    m_transport->abort();
+    QCOMPARE(m_batch->size(), std::size_t(0));
+}
+
+void TestRawWebSocketTransport::noEndIsToldOnceTheTransportIsGone()
+{
+    start();
+    m_transport->abort();
+    m_transport.reset();
+    QCOMPARE(m_batch->size(), std::size_t(0));
+    m_batch->flush(); // nothing to touch
+    QVERIFY(m_receiver.closed.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRawWebSocketTransport)
