@@ -86,17 +86,32 @@ AvailabilityFanout::Pending &AvailabilityFanout::pendingFor(
     return *pending;
 }
 
-void AvailabilityFanout::armForNextTurn(Pending &pending)
+qint64 AvailabilityFanout::nextTurnMs(
+    qint64 now, qint64 window, int phase, qint64 lastFlush, qint64 lastLate)
 {
     // The phase's turns are fixed points of the steady clock, one window apart, so a change
     // waits at most about one window; and never sooner than a window after the last flush (a
     // late one), so a connection hears at most once per window.
-    const qint64 window = pending.window.count();
-    const qint64 offset = window * pending.phase / kBatchPhases;
+    const qint64 offset = window * phase / kBatchPhases;
+    const auto firstPointFrom = [&](qint64 t) { // the phase's first fixed point at or after t
+        return offset + window * ((t - offset + window - 1) / window);
+    };
+    const qint64 turn = firstPointFrom(now + 1);
+    if (lastLate <= window / 4)
+        return std::max(turn, lastFlush + window);
+    // The last turn came well after it was due: the loop is behind. It gets that much more
+    // room, and the turn goes back to the phase's own points: one long iteration runs every
+    // phase whose turn it passed, and they would otherwise stay in step from then on, all
+    // leaving at once and making every iteration long.
+    return std::max(turn, firstPointFrom(lastFlush + window + lastLate));
+}
+
+void AvailabilityFanout::armForNextTurn(Pending &pending)
+{
     const qint64 now = steadyMs();
-    const qint64 turn = offset + window * ((now - offset) / window + 1);
-    const qint64 next = std::max(turn, pending.lastFlushMs + window);
-    pending.timer.start(std::chrono::milliseconds(next - now));
+    pending.dueMs = nextTurnMs(
+        now, pending.window.count(), pending.phase, pending.lastFlushMs, pending.lastLateMs);
+    pending.timer.start(std::chrono::milliseconds(pending.dueMs - now));
 }
 
 void AvailabilityFanout::forgetPending(Watcher &watcher)
@@ -300,8 +315,13 @@ void AvailabilityFanout::flush()
 void AvailabilityFanout::flushPending(Pending &pending)
 {
     pending.timer.stop();
-    if (pending.window.count() > 0)
-        pending.lastFlushMs = steadyMs();
+    if (pending.window.count() > 0) {
+        const qint64 now = steadyMs();
+        // How late its turn came; an early flush() is on time.
+        pending.lastLateMs = pending.dueMs > 0 ? std::max<qint64>(now - pending.dueMs, 0) : 0;
+        pending.dueMs = 0;
+        pending.lastFlushMs = now;
+    }
     const std::vector<ConnectionId> connections = std::exchange(pending.connections, {});
     QList<Outgoing> out;
     for (const ConnectionId connection : connections) {

@@ -31,7 +31,9 @@ class UserDirectory;
 // friend's latest presence in a presence_batch, at most once per its own window. Connections
 // with the same window are split into phases, each flushed on its own turn of the window, so
 // that the window's batches leave a phase at a time rather than all in one loop iteration
-// (at 1,000 changes/s, 2,500 connections' batches every 50 ms).
+// (at 1,000 changes/s, 2,500 connections' batches every 50 ms). A gateway that falls behind
+// sees its turns come late; it then spaces them out by as much, so batches grow instead of
+// the backlog.
 //
 // Compact, for 10,000 connections covering 50 to 2,000 friends each: users are the
 // directory's dense indexes, and a connection holds its covered friends as a sorted vector of
@@ -84,6 +86,13 @@ public:
     // Sends what is pending now, batches included (tests; the timers do it otherwise).
     void flush();
 
+    // The batch schedule, on the steady clock in ms. A phase's next turn after `now`: the next
+    // of its fixed points (window apart, `phase` sixteenths in), never sooner than a window
+    // after its last flush; and when that flush came more than a quarter window late, never
+    // sooner than a window plus that lateness, and on one of its points again.
+    [[nodiscard]] static qint64 nextTurnMs(
+        qint64 now, qint64 window, int phase, qint64 lastFlush, qint64 lastLate);
+
 Q_SIGNALS:
     // The first connection here covers userId / the last one stopped.
     void userCovered(const QString &userId);
@@ -114,6 +123,8 @@ private:
         std::chrono::milliseconds window { 0 }; // 0: the unbatched interval
         int phase = 0; // batches: leaves at window × phase / kBatchPhases into each window
         qint64 lastFlushMs = 0; // batches: on the steady clock
+        qint64 dueMs = 0; // batches: when the timer is due; 0 when not started
+        qint64 lastLateMs = 0; // batches: how late its last turn came
         std::vector<ConnectionId> connections;
         QTimer timer;
     };

@@ -102,6 +102,8 @@ private Q_SLOTS:
     void strangersAndUnknownUsersAreIgnored();
     void coveredUsersAreTheUnionOfWatchers();
     void aWindowsBatchesLeaveInPhases();
+    void batchTurns_data();
+    void batchTurns();
 
 private:
     std::vector<AvailabilityFanout::UserIndex> friendsOf(const QString &id) const
@@ -360,6 +362,46 @@ void TestAvailabilityFanout::coveredUsersAreTheUnionOfWatchers()
     QStringList covered = m_fanout->coveredUsers();
     covered.sort();
     QCOMPARE(covered, (QStringList { u"alice"_s, u"bob"_s, u"carol"_s }));
+}
+
+void TestAvailabilityFanout::batchTurns_data()
+{
+    // A 50 ms window: phase 0's points are at multiples of 50, phase 8's 25 ms later.
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<int>("phase");
+    QTest::addColumn<qint64>("lastFlush");
+    QTest::addColumn<qint64>("lastLate");
+    QTest::addColumn<qint64>("next");
+
+    QTest::addRow("idle: its next point")
+        << qint64(1010) << 0 << qint64(0) << qint64(0) << qint64(1050);
+    QTest::addRow("idle: a later phase's point")
+        << qint64(1010) << 8 << qint64(0) << qint64(0) << qint64(1025);
+    QTest::addRow("flushed on time: the next point")
+        << qint64(1010) << 0 << qint64(1000) << qint64(0) << qint64(1050);
+    QTest::addRow("a little late: a window after the flush")
+        << qint64(1004) << 0 << qint64(1003) << qint64(3) << qint64(1053);
+    QTest::addRow("a quarter window late is not yet behind")
+        << qint64(1013) << 0 << qint64(1012) << qint64(12) << qint64(1062);
+    // Two phases run by one long iteration at 1040 go back to points 25 ms apart.
+    QTest::addRow("behind: more room, back on its points")
+        << qint64(1041) << 0 << qint64(1040) << qint64(40) << qint64(1150);
+    QTest::addRow("behind: another phase stays apart")
+        << qint64(1041) << 8 << qint64(1040) << qint64(40) << qint64(1175);
+}
+
+void TestAvailabilityFanout::batchTurns()
+{
+    QFETCH(qint64, now);
+    QFETCH(int, phase);
+    QFETCH(qint64, lastFlush);
+    QFETCH(qint64, lastLate);
+    QFETCH(qint64, next);
+    constexpr qint64 window = 50;
+    const qint64 turn = AvailabilityFanout::nextTurnMs(now, window, phase, lastFlush, lastLate);
+    QCOMPARE(turn, next);
+    QVERIFY(turn > now);
+    QVERIFY(turn >= lastFlush + window); // at most one batch per window
 }
 
 QTEST_GUILESS_MAIN(TestAvailabilityFanout)
