@@ -24,6 +24,8 @@ constexpr quint8 kToldMask = 0x7f;
 constexpr quint8 kDirty = 0x80;
 // Phases of a batch window: each flushes a sixteenth of its connections.
 constexpr int kBatchPhases = 16;
+// The most a loop that is behind spaces a phase's turns out by, in windows.
+constexpr qint64 kMaxStretchWindows = 20;
 
 qint64 steadyMs()
 {
@@ -87,7 +89,7 @@ AvailabilityFanout::Pending &AvailabilityFanout::pendingFor(
 }
 
 qint64 AvailabilityFanout::nextTurnMs(
-    qint64 now, qint64 window, int phase, qint64 lastFlush, qint64 lastLate)
+    qint64 now, qint64 window, int phase, qint64 lastFlush, qint64 stretch)
 {
     // The phase's turns are fixed points of the steady clock, one window apart, so a change
     // waits at most about one window; and never sooner than a window after the last flush (a
@@ -97,20 +99,30 @@ qint64 AvailabilityFanout::nextTurnMs(
         return offset + window * ((t - offset + window - 1) / window);
     };
     const qint64 turn = firstPointFrom(now + 1);
-    if (lastLate <= window / 4)
+    if (stretch == 0)
         return std::max(turn, lastFlush + window);
-    // The last turn came well after it was due: the loop is behind. It gets that much more
-    // room, and the turn goes back to the phase's own points: one long iteration runs every
-    // phase whose turn it passed, and they would otherwise stay in step from then on, all
-    // leaving at once and making every iteration long.
-    return std::max(turn, firstPointFrom(lastFlush + window + lastLate));
+    // The loop is behind: the phase waits that much longer, and its turn goes back to one of
+    // its own points. One long iteration runs every phase whose turn it passed; without that
+    // they would stay in step from then on, all leaving at once and making every iteration
+    // long, with the changes waiting unread behind them.
+    return std::max(turn, firstPointFrom(lastFlush + window + stretch));
+}
+
+qint64 AvailabilityFanout::stretchAfterTurnMs(qint64 stretch, qint64 late, qint64 window)
+{
+    // Turn after late turn adds up, until the loop keeps up again (a gateway past saturation
+    // otherwise never catches up); a turn on time, or nearly, ends it at once, so that one slow
+    // iteration costs a normal load one later batch, no more.
+    if (late <= window / 4)
+        return 0;
+    return std::min(stretch + late, kMaxStretchWindows * window);
 }
 
 void AvailabilityFanout::armForNextTurn(Pending &pending)
 {
     const qint64 now = steadyMs();
     pending.dueMs = nextTurnMs(
-        now, pending.window.count(), pending.phase, pending.lastFlushMs, pending.lastLateMs);
+        now, pending.window.count(), pending.phase, pending.lastFlushMs, pending.stretchMs);
     pending.timer.start(std::chrono::milliseconds(pending.dueMs - now));
 }
 
@@ -318,7 +330,8 @@ void AvailabilityFanout::flushPending(Pending &pending)
     if (pending.window.count() > 0) {
         const qint64 now = steadyMs();
         // How late its turn came; an early flush() is on time.
-        pending.lastLateMs = pending.dueMs > 0 ? std::max<qint64>(now - pending.dueMs, 0) : 0;
+        const qint64 late = pending.dueMs > 0 ? now - pending.dueMs : 0;
+        pending.stretchMs = stretchAfterTurnMs(pending.stretchMs, late, pending.window.count());
         pending.dueMs = 0;
         pending.lastFlushMs = now;
     }

@@ -88,10 +88,13 @@ public:
 
     // The batch schedule, on the steady clock in ms. A phase's next turn after `now`: the next
     // of its fixed points (window apart, `phase` sixteenths in), never sooner than a window
-    // after its last flush; and when that flush came more than a quarter window late, never
-    // sooner than a window plus that lateness, and on one of its points again.
+    // after its last flush; with a stretch (the loop is behind), never sooner than a window
+    // plus the stretch, and on one of its points again.
     [[nodiscard]] static qint64 nextTurnMs(
-        qint64 now, qint64 window, int phase, qint64 lastFlush, qint64 lastLate);
+        qint64 now, qint64 window, int phase, qint64 lastFlush, qint64 stretch);
+    // The stretch once a turn came `late` ms after it was due: grown by each turn more than a
+    // quarter window late (up to 20 windows), back to 0 at a turn that was not.
+    [[nodiscard]] static qint64 stretchAfterTurnMs(qint64 stretch, qint64 late, qint64 window);
 
 Q_SIGNALS:
     // The first connection here covers userId / the last one stopped.
@@ -124,7 +127,7 @@ private:
         int phase = 0; // batches: leaves at window × phase / kBatchPhases into each window
         qint64 lastFlushMs = 0; // batches: on the steady clock
         qint64 dueMs = 0; // batches: when the timer is due; 0 when not started
-        qint64 lastLateMs = 0; // batches: how late its last turn came
+        qint64 stretchMs = 0; // batches: how much longer its turns wait, the loop being behind
         std::vector<ConnectionId> connections;
         QTimer timer;
     };

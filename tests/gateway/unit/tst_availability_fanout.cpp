@@ -104,6 +104,8 @@ private Q_SLOTS:
     void aWindowsBatchesLeaveInPhases();
     void batchTurns_data();
     void batchTurns();
+    void batchStretch_data();
+    void batchStretch();
 
 private:
     std::vector<AvailabilityFanout::UserIndex> friendsOf(const QString &id) const
@@ -370,7 +372,7 @@ void TestAvailabilityFanout::batchTurns_data()
     QTest::addColumn<qint64>("now");
     QTest::addColumn<int>("phase");
     QTest::addColumn<qint64>("lastFlush");
-    QTest::addColumn<qint64>("lastLate");
+    QTest::addColumn<qint64>("stretch");
     QTest::addColumn<qint64>("next");
 
     QTest::addRow("idle: its next point")
@@ -379,15 +381,15 @@ void TestAvailabilityFanout::batchTurns_data()
         << qint64(1010) << 8 << qint64(0) << qint64(0) << qint64(1025);
     QTest::addRow("flushed on time: the next point")
         << qint64(1010) << 0 << qint64(1000) << qint64(0) << qint64(1050);
-    QTest::addRow("a little late: a window after the flush")
-        << qint64(1004) << 0 << qint64(1003) << qint64(3) << qint64(1053);
-    QTest::addRow("a quarter window late is not yet behind")
-        << qint64(1013) << 0 << qint64(1012) << qint64(12) << qint64(1062);
+    QTest::addRow("flushed a little late: a window after the flush")
+        << qint64(1004) << 0 << qint64(1003) << qint64(0) << qint64(1053);
     // Two phases run by one long iteration at 1040 go back to points 25 ms apart.
     QTest::addRow("behind: more room, back on its points")
         << qint64(1041) << 0 << qint64(1040) << qint64(40) << qint64(1150);
     QTest::addRow("behind: another phase stays apart")
         << qint64(1041) << 8 << qint64(1040) << qint64(40) << qint64(1175);
+    QTest::addRow("far behind: several windows")
+        << qint64(1041) << 0 << qint64(1040) << qint64(200) << qint64(1300);
 }
 
 void TestAvailabilityFanout::batchTurns()
@@ -395,13 +397,36 @@ void TestAvailabilityFanout::batchTurns()
     QFETCH(qint64, now);
     QFETCH(int, phase);
     QFETCH(qint64, lastFlush);
-    QFETCH(qint64, lastLate);
+    QFETCH(qint64, stretch);
     QFETCH(qint64, next);
     constexpr qint64 window = 50;
-    const qint64 turn = AvailabilityFanout::nextTurnMs(now, window, phase, lastFlush, lastLate);
+    const qint64 turn = AvailabilityFanout::nextTurnMs(now, window, phase, lastFlush, stretch);
     QCOMPARE(turn, next);
     QVERIFY(turn > now);
-    QVERIFY(turn >= lastFlush + window); // at most one batch per window
+    QVERIFY(turn >= lastFlush + window + stretch); // at most one batch per window
+}
+
+void TestAvailabilityFanout::batchStretch_data()
+{
+    QTest::addColumn<qint64>("stretch");
+    QTest::addColumn<qint64>("late");
+    QTest::addColumn<qint64>("after");
+
+    QTest::addRow("on time") << qint64(0) << qint64(0) << qint64(0);
+    QTest::addRow("a quarter window late is on time") << qint64(0) << qint64(12) << qint64(0);
+    QTest::addRow("later: the loop is behind") << qint64(0) << qint64(13) << qint64(13);
+    QTest::addRow("late again: adds up") << qint64(45) << qint64(40) << qint64(85);
+    QTest::addRow("at most 20 windows") << qint64(990) << qint64(40) << qint64(1000);
+    QTest::addRow("on time again: over at once") << qint64(500) << qint64(2) << qint64(0);
+    QTest::addRow("an early flush() is on time") << qint64(85) << qint64(-30) << qint64(0);
+}
+
+void TestAvailabilityFanout::batchStretch()
+{
+    QFETCH(qint64, stretch);
+    QFETCH(qint64, late);
+    QFETCH(qint64, after);
+    QCOMPARE(AvailabilityFanout::stretchAfterTurnMs(stretch, late, 50), after);
 }
 
 QTEST_GUILESS_MAIN(TestAvailabilityFanout)
