@@ -84,15 +84,29 @@ presence_start_redis() {
     return 1
 }
 
-# presence_build NAME [CMAKE ARGS...]: configures build/NAME, then builds incrementally.
-presence_build() {
+# presence_configure NAME [CMAKE ARGS...]: configures build/NAME. Configuring again is cheap
+# when nothing changed, and applies changed options.
+presence_configure() {
     local name=$1
     shift
-    local dir="$PRESENCE_ROOT/build/$name"
-    # Configuring again is cheap when nothing changed, and applies changed options.
     presence_log "configuring build/$name"
-    cmake -S "$PRESENCE_ROOT" -B "$dir" -G Ninja "$@" >/dev/null \
+    cmake -S "$PRESENCE_ROOT" -B "$PRESENCE_ROOT/build/$name" -G Ninja "$@" >/dev/null \
         || presence_die "cmake configure failed"
-    presence_log "building build/$name"
-    cmake --build "$dir" --parallel "$(nproc)" || presence_die "build failed"
+}
+
+# presence_build_targets NAME [TARGET...]: builds build/NAME incrementally (everything when no
+# target is named).
+presence_build_targets() {
+    local name=$1 target_args=()
+    shift
+    (($# > 0)) && target_args=(--target "$@")
+    presence_log "building build/$name${1:+ ($*)}"
+    cmake --build "$PRESENCE_ROOT/build/$name" --parallel "$(nproc)" "${target_args[@]}" \
+        || presence_die "build failed"
+}
+
+# presence_build NAME [CMAKE ARGS...]: configures build/NAME, then builds all of it.
+presence_build() {
+    presence_configure "$@"
+    presence_build_targets "$1"
 }

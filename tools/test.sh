@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # The whole test suite, headless: installs what is missing, builds with warnings as errors,
-# runs every test through CTest. Exits non-zero on any failure.
-# Extra arguments go to ctest (e.g. tools/test.sh -R gateway).
+# runs every test through CTest, then builds the gateway side again with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build/asan) and runs its tests there. Exits non-zero on any
+# failure.
+#   tools/test.sh                   everything (what CI runs)
+#   tools/test.sh ARGS...           ARGS go to ctest on the plain build only (e.g. -R gateway)
+#   tools/test.sh --asan [ARGS...]  the sanitized build only, ARGS to its ctest
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
+mode=all
+if [[ ${1-} == --asan ]]; then
+    mode=asan
+    shift
+elif (($# > 0)); then
+    mode=plain
+fi
+
 presence_ensure_packages "${PRESENCE_PACKAGES[@]}"
-presence_build test -DCMAKE_BUILD_TYPE=Debug -DPRESENCE_WARNINGS_AS_ERRORS=ON -DPRESENCE_BUILD_TESTS=ON
+if [[ $mode != asan ]]; then
+    presence_build test -DCMAKE_BUILD_TYPE=Debug -DPRESENCE_WARNINGS_AS_ERRORS=ON -DPRESENCE_BUILD_TESTS=ON
+fi
 
 export QT_QPA_PLATFORM=offscreen
 # Tests must never touch a developer's real settings or runtime files.
@@ -30,6 +44,23 @@ redis_pid=$PRESENCE_REDIS_PID
 export PRESENCE_TEST_REDIS_URL="redis://127.0.0.1:$PRESENCE_REDIS_PORT/0"
 presence_log "redis-server for the tests on $PRESENCE_TEST_REDIS_URL"
 
-presence_log "running the tests"
-cd "$PRESENCE_ROOT/build/test"
-ctest --output-on-failure --parallel "$(nproc)" --timeout 300 "$@"
+status=0
+if [[ $mode != asan ]]; then
+    presence_log "running the tests"
+    (cd "$PRESENCE_ROOT/build/test" && ctest --output-on-failure --parallel "$(nproc)" --timeout 300 "$@") \
+        || status=1
+fi
+if [[ $mode != plain ]]; then
+    # Only what the sanitized tests need is built: the protocol, the gateway and their tests.
+    presence_configure asan -DCMAKE_BUILD_TYPE=Debug -DPRESENCE_WARNINGS_AS_ERRORS=ON \
+        -DPRESENCE_BUILD_TESTS=ON -DPRESENCE_BUILD_BENCHMARKS=OFF -DPRESENCE_BUILD_TOOLS=OFF \
+        -DPRESENCE_SANITIZE=address,undefined
+    presence_build_targets asan presence_sanitized_tests
+    # Any finding fails its test: ASan and UBSan stop the process, LeakSanitizer runs at exit.
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    presence_log "running the gateway side's tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+    (cd "$PRESENCE_ROOT/build/asan" && ctest --output-on-failure --parallel "$(nproc)" --timeout 300 \
+        -L sanitized "$@") || status=1
+fi
+exit $status

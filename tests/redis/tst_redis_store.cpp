@@ -84,6 +84,7 @@ using ClientSteps::closeAndWait;
 using ClientSteps::setStatus;
 using ClientSteps::signIn;
 using ClientSteps::unsubscribe;
+using PresenceFrames::compact;
 using PresenceFrames::dump;
 using PresenceFrames::entry;
 using PresenceFrames::nowMs;
@@ -407,7 +408,7 @@ void TestRedisStore::userOnTwoGatewaysStaysOnline()
     QVERIFY2(sinceClose.elapsed() >= kGrace.count(),
         qPrintable(u"offline after %1 ms"_s.arg(sinceClose.elapsed())));
     const qint64 lastSeen = lastSeenOf(offline);
-    QVERIFY2(lastSeen >= beforeClose, toString(offline));
+    QVERIFY2(lastSeen >= beforeClose, compact(offline).constData());
     QCOMPARE(offline, push(u"bob"_s, u"offline"_s, 2, lastSeen));
     QCOMPARE(
         presenceFrames(*alice), (QList<QJsonObject> { push(u"bob"_s, u"online"_s, 1), offline }));
@@ -478,7 +479,7 @@ void TestRedisStore::invisibleNeverLeaksAcrossGateways()
     QVERIFY2(sinceInvisible.elapsed() >= kGrace.count(),
         qPrintable(u"offline after %1 ms"_s.arg(sinceInvisible.elapsed())));
     const qint64 lastSeen = lastSeenOf(offline);
-    QVERIFY2(lastSeen >= before, toString(offline));
+    QVERIFY2(lastSeen >= before, compact(offline).constData());
     QCOMPARE(offline, push(u"bob"_s, u"offline"_s, 2, lastSeen));
     QCOMPARE(carol->waitFor(u"presence"_s), offline);
     QCOMPARE(
@@ -519,7 +520,7 @@ void TestRedisStore::awayAggregatesAcrossGateways()
     QVERIFY(closeAndWait(*m_a, *desk));
     const QJsonObject offline = alice->waitFor(u"presence"_s);
     const qint64 lastSeen = lastSeenOf(offline);
-    QVERIFY2(lastSeen >= beforeClose, toString(offline));
+    QVERIFY2(lastSeen >= beforeClose, compact(offline).constData());
     QCOMPARE(offline, push(u"bob"_s, u"offline"_s, 5, lastSeen));
     QCOMPARE(presenceFrames(*alice).size(), 5);
 }
@@ -749,7 +750,7 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     for (const QJsonObject &offline : alice->pending(u"presence"_s)) {
         const QString id = offline.value("id"_L1).toString();
         QCOMPARE(offline, push(id, u"offline"_s, 2, lastSeenOf(offline)));
-        QVERIFY2(lastSeenOf(offline) > 0, toString(offline));
+        QVERIFY2(lastSeenOf(offline) > 0, compact(offline).constData());
     }
     QCOMPARE(deviceCount(u"bob"_s), 0);
     QCOMPARE(deviceCount(u"carol"_s), 0);

@@ -28,6 +28,13 @@ inline QList<TestUser> fivePeople()
         { u"carol"_s, { u"dave"_s } }, { u"dave"_s, {} }, { u"erin"_s, {} } };
 }
 
+// One frame as compact JSON, for QVERIFY2's message: QTest's toString() allocates a string that
+// only QCOMPARE frees.
+inline QByteArray compact(const QJsonObject &frame)
+{
+    return QJsonDocument(frame).toJson(QJsonDocument::Compact);
+}
+
 inline QByteArray dump(const QList<QJsonObject> &frames)
 {
     QJsonArray array;

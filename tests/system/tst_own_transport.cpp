@@ -280,6 +280,11 @@ void TestOwnTransport::descriptorLimitRefusesWithoutSpinning()
 {
     // (b) At the descriptor limit the gateway refuses new connections at once and pauses
     // accepting, rather than spinning a core; once descriptors are free it serves again.
+#if defined(PRESENCE_SANITIZE)
+    // UBSan checks a virtual call by probing memory through a pipe, which fails at the descriptor
+    // limit and reports every virtual call then as one on an object of the wrong type.
+    QSKIP("UBSan's checks need free descriptors, which this test takes away");
+#endif
     const QString prlimit = QStandardPaths::findExecutable(u"prlimit"_s);
     if (prlimit.isEmpty())
         QSKIP("prlimit (util-linux) is not installed");
@@ -299,12 +304,12 @@ void TestOwnTransport::descriptorLimitRefusesWithoutSpinning()
     QTRY_COMPARE_WITH_TIMEOUT(refused.state(), QAbstractSocket::UnconnectedState, 3000);
     // And no spinning: the gateway's CPU over a second at the limit stays low.
     const auto cpuBefore = m_server->cpuSeconds();
-    QVERIFY(cpuBefore);
+    QVERIFY2(cpuBefore, m_server->transcript());
     QElapsedTimer clock;
     clock.start();
     QTest::qWait(1000); // measuring CPU over a fixed window is the point here
     const auto cpuAfter = m_server->cpuSeconds();
-    QVERIFY(cpuAfter);
+    QVERIFY2(cpuAfter, m_server->transcript());
     const double share = (*cpuAfter - *cpuBefore) / (double(clock.elapsed()) / 1000.0);
     QVERIFY2(share < 0.2, qPrintable(u"%1 of a core"_s.arg(share)));
     // Descriptors come free: the gateway serves again.
