@@ -16,6 +16,7 @@ namespace Presence::Ui {
 MessageLinkHandler::MessageLinkHandler(QListView *view, ChatMessageDelegate *delegate)
     : QObject(view)
     , m_view(view)
+    , m_viewport(view->viewport())
     , m_delegate(delegate)
 {
     view->viewport()->setMouseTracking(true); // the cursor follows links without a button down
@@ -38,7 +39,7 @@ std::optional<QUrl> MessageLinkHandler::linkAt(const QPoint &pos) const
 
 bool MessageLinkHandler::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched != m_view->viewport())
+    if (watched != m_viewport)
         return QObject::eventFilter(watched, event);
     switch (event->type()) {
     case QEvent::MouseMove: {

@@ -35,6 +35,9 @@ private:
     void showCursorFor(const std::optional<QUrl> &link);
 
     QListView *m_view;
+    // Compared with, never called: while the view is destroyed its viewport still sends events,
+    // and asking the half-destroyed view for its viewport would be a call on a dead object.
+    QObject *m_viewport;
     ChatMessageDelegate *m_delegate;
     std::optional<QUrl> m_pressed;
 };

@@ -187,7 +187,9 @@ public:
     {
         QObject::connect(&m_server, &QWebSocketServer::newConnection, &m_server, [this] {
             while (QWebSocket *peer = m_server.nextPendingConnection()) {
-                m_peer = peer; // a child of the server
+                // QWebSocketServer hands its sockets over without a parent (unlike QTcpServer).
+                peer->setParent(&m_server);
+                m_peer = peer;
                 QObject::connect(peer, &QWebSocket::textMessageReceived, &m_server,
                     [this](const QString &text) { onText(text); });
             }
