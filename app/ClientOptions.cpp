@@ -56,7 +56,8 @@ std::optional<QString> ClientOptions::readTokenFile(const QString &path, QString
     constexpr qint64 kMaxBytes = 4096;
     const QByteArray data = file.read(kMaxBytes + 1);
     if (data.size() > kMaxBytes) {
-        *error = u"token file '%1': larger than %2 bytes, not a token"_s.arg(path).arg(kMaxBytes);
+        *error = u"token file '%1': larger than %2 bytes, not a token"_s.arg(
+            path, QString::number(kMaxBytes));
         return std::nullopt;
     }
     const QString token = QString::fromUtf8(data).trimmed();

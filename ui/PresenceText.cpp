@@ -147,8 +147,9 @@ QString PresenceText::summary(const FriendPresence &presence, const QDateTime &n
     if (presence.unread <= 0)
         return text;
     //: Appended to a friend's summary when they sent messages not read yet.
-    return presence.unread == 1 ? tr("%1, 1 unread message").arg(text)
-                                : tr("%1, %2 unread messages").arg(text).arg(presence.unread);
+    return presence.unread == 1
+        ? tr("%1, 1 unread message").arg(text)
+        : tr("%1, %2 unread messages").arg(text, QString::number(presence.unread));
 }
 
 QString PresenceText::handle(const QString &id)

@@ -95,7 +95,7 @@ private:
                 describeEntry(index, {})));
         const QString where = describeEntry(index, id);
         if (const auto other = m_directory.indexOfId(id))
-            return fail(u"%1: duplicate id (also entry %2)"_s.arg(where).arg(*other));
+            return fail(u"%1: duplicate id (also entry %2)"_s.arg(where, QString::number(*other)));
 
         const QJsonValue nameValue = entry.value("name"_L1);
         QString name = nameValue.isUndefined() ? id : nameValue.toString();
@@ -109,11 +109,12 @@ private:
         const QJsonValue tokenValue = entry.value("token"_L1);
         const QString token = tokenValue.toString();
         if (!tokenValue.isString() || token.isEmpty() || token.size() > kMaxTokenLength)
-            return fail(u"%1: \"token\" must be a string of 1-%2 characters"_s.arg(where).arg(
-                kMaxTokenLength));
+            return fail(u"%1: \"token\" must be a string of 1-%2 characters"_s.arg(
+                where, QString::number(kMaxTokenLength)));
         if (const auto other = m_directory.indexOfToken(token))
             // Never print the token itself: the file may be shared in a bug report.
-            return fail(u"%1: duplicate token (also used by entry %2)"_s.arg(where).arg(*other));
+            return fail(u"%1: duplicate token (also used by entry %2)"_s.arg(
+                where, QString::number(*other)));
 
         const QJsonValue friends = entry.value("friends"_L1);
         if (!friends.isUndefined() && !friends.isArray())
@@ -157,8 +158,8 @@ std::optional<UserDirectory> UsersFile::load(const QString &path, QString *error
     }
     if (file.size() > kMaxFileBytes) {
         if (error)
-            *error = u"users file '%1': larger than the limit of %2 MiB"_s.arg(path).arg(
-                kMaxFileBytes / (1024 * 1024));
+            *error = u"users file '%1': larger than the limit of %2 MiB"_s.arg(
+                path, QString::number(kMaxFileBytes / (1024 * 1024)));
         return std::nullopt;
     }
     return parse(file.readAll(), path, error);

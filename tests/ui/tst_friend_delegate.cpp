@@ -1443,20 +1443,26 @@ void TestFriendDelegate::unreadOver99ShowsAs99Plus()
 
 void TestFriendDelegate::unreadInTheSummary_data()
 {
+    QTest::addColumn<QString>("name");
     QTest::addColumn<int>("unread");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("none") << 0 << u"Xavier (@x) — online"_s;
-    QTest::newRow("one") << 1 << u"Xavier (@x) — online, 1 unread message"_s;
-    QTest::newRow("two") << 2 << u"Xavier (@x) — online, 2 unread messages"_s;
+    const QString xavier = u"Xavier"_s;
+    QTest::newRow("none") << xavier << 0 << u"Xavier (@x) — online"_s;
+    QTest::newRow("one") << xavier << 1 << u"Xavier (@x) — online, 1 unread message"_s;
+    QTest::newRow("two") << xavier << 2 << u"Xavier (@x) — online, 2 unread messages"_s;
     // The words give the real count, not the badge's "99+".
-    QTest::newRow("150") << 150 << u"Xavier (@x) — online, 150 unread messages"_s;
+    QTest::newRow("150") << xavier << 150 << u"Xavier (@x) — online, 150 unread messages"_s;
+    // A name is the user's to choose: one that reads like a placeholder stays itself.
+    QTest::newRow("%2 in the name")
+        << u"Xavier %2"_s << 3 << u"Xavier %2 (@x) — online, 3 unread messages"_s;
 }
 
 void TestFriendDelegate::unreadInTheSummary()
 {
+    QFETCH(QString, name);
     QFETCH(int, unread);
     QFETCH(QString, expected);
-    FriendPresence presence { u"x"_s, u"Xavier"_s, PresenceState::Online, std::nullopt, true };
+    FriendPresence presence { u"x"_s, name, PresenceState::Online, std::nullopt, true };
     presence.unread = unread;
     QCOMPARE(PresenceText::summary(presence, kNow), expected);
 }

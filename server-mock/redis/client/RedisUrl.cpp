@@ -141,7 +141,9 @@ std::optional<RedisUrl> RedisUrl::parse(QStringView text, QString *error)
 QString RedisUrl::toString() const
 {
     const QString shownHost = host.contains(u':') ? u"[%1]"_s.arg(host) : host;
-    return u"redis://%1:%2/%3"_s.arg(shownHost).arg(port).arg(db);
+    // One arg() for all three: chained, a "%2" in the host (an IPv6 zone may hold one) would
+    // take the port's place.
+    return u"redis://%1:%2/%3"_s.arg(shownHost, QString::number(port), QString::number(db));
 }
 
 } // namespace Presence::Server
