@@ -17,6 +17,8 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # python3: it checks the include groups too (tools/include-groups.py).
 # libboost1.81-dev (Boost.Asio, Beast and JSON, used as headers) builds bench/loadgen, the gateway
 # benchmark's load generator, whose smoke run is part of the test command (tst_loadgen_smoke).
+# clang and libclang-rt-14-dev (its sanitizer and libFuzzer runtimes) build the fuzz targets of
+# tests/fuzz, which the test command runs briefly (tools/fuzz.sh runs them for longer).
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-websockets-dev qt6-httpserver-dev
@@ -25,6 +27,7 @@ PRESENCE_PACKAGES=(
     pkg-config libhiredis-dev redis-server
     dbus-daemon fonts-noto-color-emoji clang-format python3
     libboost1.81-dev
+    clang libclang-rt-14-dev
 )
 
 presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -109,4 +112,12 @@ presence_build_targets() {
 presence_build() {
     presence_configure "$@"
     presence_build_targets "$1"
+}
+
+# presence_build_fuzzers: configures build/fuzz with clang (PRESENCE_FUZZ) and builds the fuzz
+# targets of tests/fuzz, and only what they need.
+presence_build_fuzzers() {
+    presence_configure fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DPRESENCE_FUZZ=ON \
+        -DPRESENCE_BUILD_TESTS=OFF -DPRESENCE_BUILD_BENCHMARKS=OFF -DPRESENCE_BUILD_TOOLS=OFF
+    presence_build_targets fuzz presence_fuzzers
 }

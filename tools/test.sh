@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
 # The whole test suite, headless: installs what is missing, builds with warnings as errors,
 # runs every test through CTest, then builds the gateway side again with AddressSanitizer and
-# UndefinedBehaviorSanitizer (build/asan) and runs its tests there. Exits non-zero on any
-# failure.
+# UndefinedBehaviorSanitizer (build/asan) and runs its tests there, then builds the fuzz targets
+# with clang (build/fuzz) and runs each briefly. Exits non-zero on any failure.
 #   tools/test.sh                   everything (what CI runs)
 #   tools/test.sh ARGS...           ARGS go to ctest on the plain build only (e.g. -R gateway)
 #   tools/test.sh --asan [ARGS...]  the sanitized build only, ARGS to its ctest
+#   tools/test.sh --fuzz [ARGS...]  the fuzz targets only, ARGS to their ctest
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 mode=all
-if [[ ${1-} == --asan ]]; then
-    mode=asan
+if [[ ${1-} == --asan || ${1-} == --fuzz ]]; then
+    mode=${1#--}
     shift
 elif (($# > 0)); then
     mode=plain
 fi
 
 presence_ensure_packages "${PRESENCE_PACKAGES[@]}"
-if [[ $mode != asan ]]; then
+if [[ $mode == all || $mode == plain ]]; then
     presence_build test -DCMAKE_BUILD_TYPE=Debug -DPRESENCE_WARNINGS_AS_ERRORS=ON -DPRESENCE_BUILD_TESTS=ON
 fi
 
@@ -45,12 +46,12 @@ export PRESENCE_TEST_REDIS_URL="redis://127.0.0.1:$PRESENCE_REDIS_PORT/0"
 presence_log "redis-server for the tests on $PRESENCE_TEST_REDIS_URL"
 
 status=0
-if [[ $mode != asan ]]; then
+if [[ $mode == all || $mode == plain ]]; then
     presence_log "running the tests"
     (cd "$PRESENCE_ROOT/build/test" && ctest --output-on-failure --parallel "$(nproc)" --timeout 300 "$@") \
         || status=1
 fi
-if [[ $mode != plain ]]; then
+if [[ $mode == all || $mode == asan ]]; then
     # Only what the sanitized tests need is built: the protocol, the gateway and their tests.
     presence_configure asan -DCMAKE_BUILD_TYPE=Debug -DPRESENCE_WARNINGS_AS_ERRORS=ON \
         -DPRESENCE_BUILD_TESTS=ON -DPRESENCE_BUILD_BENCHMARKS=OFF -DPRESENCE_BUILD_TOOLS=OFF \
@@ -62,5 +63,11 @@ if [[ $mode != plain ]]; then
     presence_log "running the gateway side's tests under AddressSanitizer and UndefinedBehaviorSanitizer"
     (cd "$PRESENCE_ROOT/build/asan" && ctest --output-on-failure --parallel "$(nproc)" --timeout 300 \
         -L sanitized "$@") || status=1
+fi
+if [[ $mode == all || $mode == fuzz ]]; then
+    presence_build_fuzzers
+    presence_log "running each fuzz target briefly (tools/fuzz.sh runs them for longer)"
+    (cd "$PRESENCE_ROOT/build/fuzz" && ctest --output-on-failure --parallel "$(nproc)" -L fuzz "$@") \
+        || status=1
 fi
 exit $status

@@ -101,9 +101,10 @@ WebSocketHandshake WebSocketHandshake::read(QByteArrayView buffered, qsizetype m
     bool version13 = false;
     int keys = 0;
     QByteArrayView key;
-    for (const auto &[name, value] : head.fields) {
-        const auto is = [name](QByteArrayView field) {
-            return name.compare(field, Qt::CaseInsensitive) == 0;
+    for (const HttpRequestHead::Field &field : head.fields) {
+        const QByteArrayView value = field.value;
+        const auto is = [&field](QByteArrayView name) {
+            return field.name.compare(name, Qt::CaseInsensitive) == 0;
         };
         if (is("Host")) {
             host = true;
