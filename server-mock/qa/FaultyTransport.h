@@ -40,6 +40,7 @@ public:
 private:
     void transportText(const QString &text) override;
     void transportBinary() override { tellBinary(); }
+    bool transportPing() override { return tellPing(); }
     void transportPong() override { tellPong(); }
     void transportReadingResumed() override { tellReadingResumed(); }
     void transportClosed(quint16 closeCode) override { tellClosed(closeCode); }

@@ -118,15 +118,18 @@ void ClientConnection::close(quint16 closeCode, const QString &reason)
     m_transport->close(closeCode, reason);
 }
 
-bool ClientConnection::admitFrame()
+bool ClientConnection::admitFrame(bool tellDrops)
 {
     heard();
     switch (m_rateLimiter.admit(std::chrono::steady_clock::now())) {
     case RateLimiter::Verdict::Accept:
         return true;
     case RateLimiter::Verdict::Drop:
-        sendError({ ErrorCode::RateLimited,
-            u"more than %1 frames per second: frame dropped"_s.arg(m_config.maxFramesPerSecond) });
+        if (tellDrops) {
+            sendError({ ErrorCode::RateLimited,
+                u"more than %1 frames per second: frame dropped"_s.arg(
+                    m_config.maxFramesPerSecond) });
+        }
         return false;
     case RateLimiter::Verdict::Abuse:
         qCInfo(lcConnection) << "connection" << m_id << "closed for flooding";
@@ -190,6 +193,11 @@ void ClientConnection::handleText(const QString &text)
     }
     if (m_owner)
         m_owner->onRequest(this, decoded.value(), envelope.value().ref);
+}
+
+bool ClientConnection::transportPing()
+{
+    return m_state != State::Closing && admitFrame(false);
 }
 
 void ClientConnection::onBinaryMessage()

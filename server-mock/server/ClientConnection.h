@@ -91,12 +91,15 @@ private:
     // ClientTransport::Receiver
     void transportText(const QString &text) override { handleText(text); }
     void transportBinary() override { onBinaryMessage(); }
+    bool transportPing() override;
     void transportPong() override { heard(); }
     // Nothing was read while reading was paused: the peer's silence was ours.
     void transportReadingResumed() override { heard(); }
     void transportClosed(quint16 closeCode) override { onTransportDisconnected(closeCode); }
     void onBinaryMessage();
-    bool admitFrame();
+    // Takes the frame from the rate budget. Over it, a request is answered rate_limited, a ping
+    // (tellDrops false) only goes unanswered; persistent abuse closes with 4029.
+    bool admitFrame(bool tellDrops = true);
     void heard();
     void deadlineReached(DeadlineSweep::Clock::time_point now) override;
     // Authenticated: pings when due, closes a peer silent past heartbeat + slack.

@@ -19,6 +19,10 @@ public:
     public:
         virtual void transportText(const QString &text) = 0;
         virtual void transportBinary() = 0;
+        // A ping from the peer: true to answer it with a pong. It counts against the
+        // connection's frame budget like any frame, so that a flood of pings ends as a flood of
+        // messages does.
+        virtual bool transportPing() = 0;
         // Only a pong that answers our ping.
         virtual void transportPong() = 0;
         virtual void transportReadingResumed() = 0;
@@ -69,6 +73,8 @@ protected:
         if (m_receiver)
             m_receiver->transportBinary();
     }
+    // True when the ping is to be answered (nobody to ask: yes).
+    [[nodiscard]] bool tellPing() { return !m_receiver || m_receiver->transportPing(); }
     void tellPong()
     {
         if (m_receiver)

@@ -25,6 +25,8 @@ QtWebSocketTransport::QtWebSocketTransport(
     QObject::connect(
         ws, &QWebSocket::textMessageReceived, ws, [this](const QString &text) { tellText(text); });
     QObject::connect(ws, &QWebSocket::binaryMessageReceived, ws, [this] { tellBinary(); });
+    // QWebSocket answers pings itself and tells nobody, so on this transport they cost no
+    // frame budget (the own transport asks tellPing()).
     QObject::connect(ws, &QWebSocket::pong, ws, [this] { tellPong(); });
     QObject::connect(ws, &QWebSocket::disconnected, ws, [this] { onDisconnected(); });
     QObject::connect(ws, &QWebSocket::stateChanged, ws, [this](QAbstractSocket::SocketState state) {

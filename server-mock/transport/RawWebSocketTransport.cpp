@@ -187,7 +187,8 @@ void RawWebSocketTransport::consume(std::span<char> &bytes)
                 tellBinary();
             break;
         case Event::Ping:
-            if (!m_closeSent
+            // Asked first: the connection may drop the ping, or close for flooding.
+            if (tellPing() && !m_closeSent
                 && !queue(
                     WebSocketFrameWriter::headerSize(event.payload.size()) + event.payload.size(),
                     [&](QByteArray &out) { WebSocketFrameWriter::appendPong(out, event.payload); }))

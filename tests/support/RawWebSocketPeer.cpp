@@ -24,21 +24,28 @@ bool RawWebSocketPeer::connectAndHandshake(quint16 port, int timeoutMs)
 
 void RawWebSocketPeer::sendText(const QByteArray &payload)
 {
+    sendFrame(0x81, payload);
+}
+
+void RawWebSocketPeer::sendFrame(quint8 firstByte, const QByteArray &payload, bool masked)
+{
     // Client frames must be masked (RFC 6455 5.3); a zero mask keeps the payload readable.
+    const char maskBit = masked ? char(0x80) : char(0);
     QByteArray frame;
-    frame.append(char(0x81));
+    frame.append(char(firstByte));
     const qsizetype size = payload.size();
     if (size < 126) {
-        frame.append(char(0x80 | size));
+        frame.append(char(maskBit | char(size)));
     } else if (size < 65536) {
-        frame.append(char(0x80 | 126));
+        frame.append(char(maskBit | 126));
         frame.append(char(size >> 8)).append(char(size & 0xff));
     } else {
-        frame.append(char(0x80 | 127));
+        frame.append(char(maskBit | 127));
         for (int shift = 56; shift >= 0; shift -= 8)
             frame.append(char((quint64(size) >> shift) & 0xff));
     }
-    frame.append(QByteArray(4, '\0'));
+    if (masked)
+        frame.append(QByteArray(4, '\0'));
     frame.append(payload);
     m_socket.write(frame);
 }

@@ -19,6 +19,9 @@ public:
 
     bool connectAndHandshake(quint16 port, int timeoutMs = 5000);
     void sendText(const QByteArray &payload);
+    // One frame as given: its first byte (FIN, RSV1-3, opcode), masked or not, whatever the
+    // rules say; for tests of what the gateway does with frames a client must not send.
+    void sendFrame(quint8 firstByte, const QByteArray &payload, bool masked = true);
     // Stops reading what the gateway sends, like a client whose event loop is stuck.
     void stopReading();
 

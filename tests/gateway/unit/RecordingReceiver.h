@@ -14,6 +14,8 @@
 struct RecordingReceiver : Presence::Server::ClientTransport::Receiver {
     QStringList texts;
     int binaries = 0;
+    int pings = 0;
+    bool answerPings = true; // what transportPing() says
     int pongs = 0;
     int resumed = 0;
     QList<quint16> closed; // close codes
@@ -26,6 +28,11 @@ struct RecordingReceiver : Presence::Server::ClientTransport::Receiver {
             onText(text);
     }
     void transportBinary() override { ++binaries; }
+    bool transportPing() override
+    {
+        ++pings;
+        return answerPings;
+    }
     void transportPong() override { ++pongs; }
     void transportReadingResumed() override { ++resumed; }
     void transportClosed(quint16 closeCode) override { closed.append(closeCode); }

@@ -1,5 +1,6 @@
 // RawWebSocketTransport over a real socket pair, the test playing the client: masked frames
-// read, unmasked ones refused with 1002, pings answered, only solicited pongs heard, the close
+// read, unmasked ones refused with 1002, pings answered unless the receiver refuses them (over
+// the frame budget), only solicited pongs heard, the close
 // handshake echoed, output bounded (4010), reading paused and resumed, and the bytes that came
 // with the upgrade request read first.
 
@@ -179,6 +180,17 @@ void TestRawWebSocketTransport::pingIsAnswered()
     start();
     sendFromClient(clientFrame(0x9, "are you there"));
     QCOMPARE(readFromServer(15), WebSocketFrameWriter::pong("are you there"));
+    QCOMPARE(m_receiver.pings, 1);
+
+    // A ping the receiver refuses (over the frame budget) goes unanswered: the next thing the
+    // client reads is the answer to the ping after it.
+    m_receiver.answerPings = false;
+    sendFromClient(clientFrame(0x9, "dropped"));
+    QTRY_COMPARE(m_receiver.pings, 2);
+    m_receiver.answerPings = true;
+    sendFromClient(clientFrame(0x9, "answered"));
+    QCOMPARE(readFromServer(10), WebSocketFrameWriter::pong("answered"));
+    QCOMPARE(m_receiver.pings, 3);
 }
 
 void TestRawWebSocketTransport::onlyASolicitedPongIsHeard()
