@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-
 // System
 #include <hiredis/hiredis.h>
 
@@ -38,6 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const size_t cut = 1 + data[0] % 17;
     redisReader *reader = redisReaderCreate();
+    RedisReply::refuseHugeArrays(reader); // as the gateway's connection does
     bool broken = false;
     for (size_t at = 1; at < size && !broken; at += cut) {
         if (redisReaderFeed(

@@ -138,6 +138,7 @@ private Q_SLOTS:
     void replyLimitsMakeErrors();
     void tooDeepForHiredisIsAnOutage();
     void garbageIsAnOutage();
+    void hugeDeclaredArrayIsAnOutage();
     void silentServerTimesOut();
     void unansweredCommandTimesOut();
     void killedServerFailsOutstandingOnce();
@@ -626,6 +627,24 @@ void TestRedisClient::garbageIsAnOutage()
         qPrintable(lost.at(0).at(0).toString()));
     // And it keeps trying, as for any outage.
     QTRY_VERIFY(fake.connections() >= 2);
+    client.close();
+}
+
+void TestRedisClient::hugeDeclaredArrayIsAnOutage()
+{
+    // A reply that declares an array of 1,444,444,444 elements and sends none (found by
+    // fuzz_redis_reply): refused before hiredis allocates its 11 GB table.
+    FakeRedis fake(true, "*1444444444\r\n");
+    RedisClient client(fastOptions());
+    QSignalSpy ready(&client, &RedisClient::ready);
+    QSignalSpy lost(&client, &RedisClient::connectionLost);
+    client.connectTo(fake.url());
+    QVERIFY(ready.wait());
+
+    expectWarning(u"client: connection to .* lost \\(Out of memory"_s);
+    QCOMPARE(runCommand(client, { "PING" }).bytes, QByteArray(RedisReply::kConnectionLost));
+    QCOMPARE(lost.count(), 1);
+    QTRY_VERIFY(fake.connections() >= 2); // and it keeps trying, as for any outage
     client.close();
 }
 

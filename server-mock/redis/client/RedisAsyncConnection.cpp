@@ -253,6 +253,7 @@ void RedisAsyncConnection::connectToAddress(const QString &address)
 
     m_context = context;
     context->data = this;
+    RedisReply::refuseHugeArrays(context->c.reader);
     m_readNotifier = new QSocketNotifier(context->c.fd, QSocketNotifier::Read, this);
     m_writeNotifier = new QSocketNotifier(context->c.fd, QSocketNotifier::Write, this);
     m_readNotifier->setEnabled(false);

@@ -68,6 +68,49 @@ struct Converter {
 
 } // namespace
 
+namespace {
+
+// hiredis's own reply functions but for createArray, which refuses a declared length past the
+// limit. One table for every reader, made from the first: every reader starts with hiredis's.
+class ArrayGuard {
+public:
+    static const redisReplyObjectFunctions *functionsFrom(const redisReplyObjectFunctions *defaults)
+    {
+        static const ArrayGuard guard(*defaults);
+        return &guard.m_functions;
+    }
+    static bool guards(const redisReader *reader)
+    {
+        return reader->fn->createArray == &ArrayGuard::createArray;
+    }
+
+private:
+    explicit ArrayGuard(const redisReplyObjectFunctions &defaults)
+        : m_functions(defaults)
+    {
+        s_hiredisCreateArray = defaults.createArray;
+        m_functions.createArray = &ArrayGuard::createArray;
+    }
+
+    static void *createArray(const redisReadTask *task, int elements)
+    {
+        if (elements < 0 || elements > RedisReply::Limits {}.maxElements)
+            return nullptr; // hiredis: "Out of memory"; the reply and the connection fail
+        return s_hiredisCreateArray(task, elements);
+    }
+
+    redisReplyObjectFunctions m_functions;
+    static inline void *(*s_hiredisCreateArray)(const redisReadTask *, int) = nullptr;
+};
+
+} // namespace
+
+void RedisReply::refuseHugeArrays(redisReader *reader)
+{
+    if (!ArrayGuard::guards(reader))
+        reader->fn = const_cast<redisReplyObjectFunctions *>(ArrayGuard::functionsFrom(reader->fn));
+}
+
 RedisReply RedisReply::fromHiredis(const redisReply *reply, const Limits &limits)
 {
     if (!reply)

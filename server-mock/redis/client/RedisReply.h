@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 
+struct redisReader;
 struct redisReply;
 
 namespace Presence::Server {
@@ -41,6 +42,11 @@ struct RedisReply {
 
     [[nodiscard]] static RedisReply fromHiredis(const redisReply *reply, const Limits &limits);
     [[nodiscard]] static RedisReply error(const QByteArray &message);
+    // hiredis allocates an array reply's table of elements from the length the server declares,
+    // before any element arrives: "*1444444444" alone asks for 11 GB (found by fuzzing). This
+    // makes `reader` refuse a declared length over Limits{}.maxElements instead; hiredis then
+    // fails the reply and the connection, which it reports as "Out of memory".
+    static void refuseHugeArrays(redisReader *reader);
 
     [[nodiscard]] bool isNil() const { return type == Type::Nil; }
     [[nodiscard]] bool isError() const { return type == Type::Error; }
