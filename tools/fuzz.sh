@@ -31,15 +31,15 @@ for name in "${names[@]}"; do
     [[ -x $build/fuzz_$name ]] || presence_die "no fuzz target '$name' (see tests/fuzz/fuzz_*.cpp)"
 done
 
-mkdir -p "$build/fuzz-artifacts" "$PRESENCE_ROOT/build/fuzz/logs"
+mkdir -p "$PRESENCE_ROOT/build/fuzz/logs"
 run_one() {
     local name=$1 corpus="$PRESENCE_ROOT/build/fuzz/corpus/$1" log="$PRESENCE_ROOT/build/fuzz/logs/$1.log"
-    local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192
-        -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/fuzz_$name-")
-    [[ -f $sources/$name.dict ]] && args+=(-dict="$sources/$name.dict")
-    mkdir -p "$corpus"
+    local dict=""
+    [[ -f $sources/$name.dict ]] && dict="$sources/$name.dict"
     local status=0
-    "$build/fuzz_$name" "${args[@]}" "$corpus" "$sources/corpus/$name" >"$log" 2>&1 || status=$?
+    # The test command's runner, with the corpus kept.
+    PRESENCE_FUZZ_CORPUS="$corpus" bash "$sources/run-fuzzer.sh" "$build/fuzz_$name" "$seconds" \
+        "$sources/corpus/$name" ${dict:+"$dict"} >"$log" 2>&1 || status=$?
     local execs cov files
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)

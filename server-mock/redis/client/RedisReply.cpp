@@ -66,10 +66,6 @@ struct Converter {
     }
 };
 
-} // namespace
-
-namespace {
-
 // hiredis's own reply functions but for createArray, which refuses a declared length past the
 // limit. One table for every reader, made from the first: every reader starts with hiredis's.
 class ArrayGuard {
