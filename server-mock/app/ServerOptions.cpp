@@ -202,6 +202,14 @@ void describeOptions(QCommandLineParser &parser)
             u"Time allowed for the whole WebSocket upgrade request (own transport). Default "
             "5000."_s,
             u"MS"_s },
+        { u"max-connections"_s,
+            u"TCP connections held at once, upgraded or not; past it new ones get HTTP 503 "
+            "(own transport). Default 0: no cap but the descriptor limit."_s,
+            u"N"_s },
+        { u"max-connections-per-address"_s,
+            u"The same for one source address (an IPv6 peer counts by its /64). Default 0: no "
+            "cap."_s,
+            u"N"_s },
         { u"event-loop"_s,
             u"epoll (the default: the gateway's own event loop) or qt (Qt's own, which polls "
             "every socket on every iteration; for comparison)."_s,
@@ -354,6 +362,10 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto hello = read.integer(u"hello-timeout-ms"_s, 100, kDay, config.helloTimeout.count());
     const auto upgrade
         = read.integer(u"upgrade-timeout-ms"_s, 100, kDay, config.upgradeTimeout.count());
+    const auto maxConnections
+        = read.integer(u"max-connections"_s, 0, 10'000'000, config.maxConnections);
+    const auto maxPerAddress = read.integer(
+        u"max-connections-per-address"_s, 0, 10'000'000, config.maxConnectionsPerAddress);
     const auto maxSubscriptions
         = read.integer(u"max-subscriptions"_s, 1, 1'000'000, config.maxSubscriptions);
     const auto maxIds = read.integer(u"max-ids-per-request"_s, 1, 100'000, config.maxIdsPerRequest);
@@ -371,8 +383,14 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto heartbeatTtl = read.integer(u"heartbeat-ttl-ms"_s, 1000, kDay, 35'000);
     if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !upgrade
         || !maxSubscriptions || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl
-        || !maxAvailability || !availabilityInterval || !digestInterval)
+        || !maxAvailability || !availabilityInterval || !digestInterval || !maxConnections
+        || !maxPerAddress)
         return std::nullopt;
+    if ((*maxConnections > 0 || *maxPerAddress > 0)
+        && config.transport == GatewayConfig::Transport::Qt) {
+        *error = u"--max-connections and --max-connections-per-address need --transport own"_s;
+        return std::nullopt;
+    }
 
     if (parser.isSet(u"redis"_s)) {
         QString why;
@@ -413,6 +431,8 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     config.heartbeat = std::chrono::milliseconds(*heartbeat);
     config.helloTimeout = std::chrono::milliseconds(*hello);
     config.upgradeTimeout = std::chrono::milliseconds(*upgrade);
+    config.maxConnections = int(*maxConnections);
+    config.maxConnectionsPerAddress = int(*maxPerAddress);
     config.maxSubscriptions = int(*maxSubscriptions);
     config.maxIdsPerRequest = int(*maxIds);
     config.maxAvailabilityFriends = int(*maxAvailability);

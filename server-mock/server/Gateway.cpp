@@ -115,6 +115,22 @@ void Gateway::registerGauges()
     });
     registry.gauge("presence_watched_users", "Users watched by at least one connection here.",
         [this] { return double(watchedUserCount()); });
+    registry.gauge("presence_tcp_connections",
+        "TCP connections held, upgraded or not: what --max-connections caps.",
+        [this] { return double(heldConnectionCount()); });
+}
+
+int Gateway::heldConnectionCount() const
+{
+    // Qt's transport does not tell: its upgraded connections are the best count there is.
+    return m_acceptor ? m_acceptor->cap().count() : connectionCount();
+}
+
+void Gateway::countRefusal(ConnectionRefusal reason)
+{
+    m_metrics.connectionRefused(reason);
+    // Refusals come in bursts when a cap is reached: a line per refusal would flood the log.
+    qCDebug(lcGateway) << "refused a connection:" << refusalName(reason);
 }
 
 bool Gateway::listen(QString *error)
@@ -124,11 +140,18 @@ bool Gateway::listen(QString *error)
         limits.maxMessageBytes = m_config.maxFrameBytes;
         limits.maxQueuedBytes = m_config.maxQueuedBytes();
         limits.upgradeTimeout = m_config.upgradeTimeout;
-        m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins, this);
+        m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins,
+            { m_config.maxConnections, m_config.maxConnectionsPerAddress }, this);
         m_acceptor->setAdmissionCheck(
             [this] { return !m_shuttingDown && (!m_admissionCheck || m_admissionCheck()); });
         connect(m_acceptor, &WebSocketAcceptor::transportReady, this, &Gateway::addConnection);
+        connect(m_acceptor, &WebSocketAcceptor::refused, this, &Gateway::countRefusal);
         return m_acceptor->listen(m_config.address, m_config.port, error);
+    }
+    if (m_config.maxConnections > 0 || m_config.maxConnectionsPerAddress > 0) {
+        if (error)
+            *error = u"the connection caps need the gateway's own transport"_s;
+        return false;
     }
     if (m_listener->listen(m_config.address, m_config.port))
         return true;
@@ -173,8 +196,10 @@ void Gateway::onOriginCheck(QWebSocketCorsAuthenticator *authenticator)
     // connect, so a page the user happens to visit cannot talk to a gateway on their machine.
     const QString origin = authenticator->origin();
     const bool allowed = origin.isEmpty() || m_config.allowedOrigins.contains(origin);
-    if (!allowed)
+    if (!allowed) {
         qCInfo(lcGateway) << "refused a handshake from origin" << origin;
+        countRefusal(ConnectionRefusal::Origin);
+    }
     authenticator->setAllowed(allowed);
 }
 
@@ -190,6 +215,7 @@ void Gateway::onNewTcpConnection()
                           "Content-Length: 0\r\nConnection: close\r\n\r\n");
             socket->disconnectFromHost();
             connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            countRefusal(ConnectionRefusal::Unavailable);
             continue;
         }
         // Gone with its connection, or once the handshake fails (the socket is deleted).

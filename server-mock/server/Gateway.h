@@ -26,6 +26,7 @@
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/server/PresenceFanout.h"
+#include "server-mock/transport/ConnectionRefusal.h"
 
 class QTcpServer;
 class QTcpSocket;
@@ -88,6 +89,9 @@ public:
         return m_connections.hasUser(userId);
     }
 
+    // TCP connections held now, upgraded or not: what config.maxConnections caps.
+    [[nodiscard]] int heldConnectionCount() const;
+
     // Asked for every TCP connection before its handshake: false refuses it with HTTP 503.
     using AdmissionCheck = std::function<bool()>;
     void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
@@ -120,6 +124,7 @@ private:
     // it. Keyed by the peer's address and port, the one thing both sides know.
     [[nodiscard]] QTcpSocket *takeAccepted(const QWebSocket *socket);
     void finishShutdownIfDone();
+    void countRefusal(ConnectionRefusal reason);
     void registerGauges();
     void deleteDeparted() { m_departed.clear(); }
 

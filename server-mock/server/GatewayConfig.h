@@ -50,6 +50,12 @@ struct GatewayConfig {
     // How long shutdown waits for clients to acknowledge the 1001 close.
     std::chrono::milliseconds shutdownTimeout = 2s;
     Transport transport = Transport::Own;
+    // TCP connections held at once, upgraded or not, in total and from one source address (an
+    // IPv6 peer counts by its /64); past either, new ones get HTTP 503. 0: no cap (the
+    // descriptor limit still is one). Our own transport only: Qt's, kept for comparison, has
+    // none, and a gateway on it with a cap refuses to start.
+    int maxConnections = 0;
+    int maxConnectionsPerAddress = 0;
     // Our own transport: the upgrade request must be complete within this (slowloris too).
     std::chrono::milliseconds upgradeTimeout = 5s;
 };

@@ -34,6 +34,8 @@ GatewayMetrics::GatewayMetrics()
           "presence_errors_total", "Error frames sent, by code.", { "code" }))
     , m_closes(m_registry.counterFamily("presence_closes_total",
           "Connections ended, by WebSocket close code (1006: without a close frame).", { "code" }))
+    , m_refusals(m_registry.counterFamily("presence_connections_refused_total",
+          "TCP connections refused before their WebSocket upgrade, by reason.", { "reason" }))
     , m_published(m_registry.counter("presence_changes_published_total",
           "Presence changes published (each one's push goes to every watcher)."))
     , m_pushes(m_registry.counter(
@@ -44,6 +46,9 @@ GatewayMetrics::GatewayMetrics()
           "From the gateway learning of a published change to its push being written to a "
           "watcher's connection."))
 {
+    // Every reason from the start, at 0, so that a rate over them works before the first one.
+    for (const ConnectionRefusal reason : kConnectionRefusals)
+        (void)m_refusals.series({ QString::fromLatin1(refusalName(reason)) });
 }
 
 Counter &GatewayMetrics::typed(CounterFamily &family, QHash<QString, Counter *> &cache,
@@ -72,6 +77,11 @@ void GatewayMetrics::frameOut(const QString &type, quint64 count)
 void GatewayMetrics::errorSent(Protocol::ErrorCode code)
 {
     m_errors.series({ Protocol::toString(code) }).increment();
+}
+
+void GatewayMetrics::connectionRefused(ConnectionRefusal reason)
+{
+    m_refusals.series({ QString::fromLatin1(refusalName(reason)) }).increment();
 }
 
 void GatewayMetrics::connectionClosed(int closeCode)

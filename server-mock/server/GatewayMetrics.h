@@ -10,6 +10,7 @@
 // Presence
 #include "protocol/ErrorCode.h"
 #include "server-mock/metrics/MetricsRegistry.h"
+#include "server-mock/transport/ConnectionRefusal.h"
 
 namespace Presence::Server {
 
@@ -31,6 +32,8 @@ public:
     void frameOut(const QString &type, quint64 count = 1);
     void errorSent(Protocol::ErrorCode code);
     void connectionClosed(int closeCode);
+    // A TCP connection refused before it became a WebSocket connection.
+    void connectionRefused(ConnectionRefusal reason);
     void presencePublished();
     // A presence push was handed to a connection, this long after the gateway learnt of the
     // change.
@@ -46,6 +49,7 @@ private:
     CounterFamily &m_framesOut;
     CounterFamily &m_errors;
     CounterFamily &m_closes;
+    CounterFamily &m_refusals;
     Counter &m_published;
     Counter &m_pushes;
     Counter &m_chatMessages;

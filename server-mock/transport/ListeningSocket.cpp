@@ -119,6 +119,7 @@ void ListeningSocket::refuseOneAtLimit()
         if (descriptor >= 0) {
             ::close(descriptor);
             ++m_refusedAtLimit;
+            Q_EMIT refusedAtDescriptorLimit();
         }
         m_reserve = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     }

@@ -32,6 +32,8 @@ public:
 Q_SIGNALS:
     // A new connection, non-blocking and close-on-exec; the receiver owns the descriptor.
     void accepted(qintptr descriptor);
+    // One connection was taken and closed at once: no descriptor was left for it.
+    void refusedAtDescriptorLimit();
 
 private:
     void onReadable();

@@ -29,13 +29,15 @@ using Opcode = WebSocketProtocol::Opcode;
 } // namespace
 
 RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
-    const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller, WriteBatch *batch)
+    const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller, WriteBatch *batch,
+    ConnectionCap::Ticket place)
     : m_descriptor(descriptor)
     , m_limits(limits)
     , m_readBuffer(readBuffer)
     , m_poller(poller)
     , m_batch(batch)
     , m_reader(limits.maxMessageBytes)
+    , m_place(std::move(place))
     , m_unread(early)
 {
     // Small frames leave at once rather than waiting for the peer's delayed ACK.
@@ -303,6 +305,7 @@ void RawWebSocketTransport::end(quint16 code, bool flushFirst)
     m_poller->unwatch(int(m_descriptor), this);
     ::close(int(m_descriptor));
     m_descriptor = -1;
+    m_place.release();
     // Later: the caller may be the connection that is about to hear of it.
     m_endCode = code;
     defer(TellClosed);

@@ -8,6 +8,7 @@
 
 // Presence
 #include "server-mock/transport/ClientTransport.h"
+#include "server-mock/transport/ConnectionCap.h"
 #include "server-mock/transport/SocketPoller.h"
 #include "server-mock/transport/TransportLimits.h"
 #include "server-mock/websocket/WebSocketFrameReader.h"
@@ -27,10 +28,11 @@ class RawWebSocketTransport : public ClientTransport, private SocketPoller::Watc
 public:
     // Takes the descriptor. `early` holds bytes read after the upgrade request (a client may
     // send its first frame at once). limits, readBuffer (the loop's shared scratch), poller and
-    // batch must outlive the transport.
+    // batch must outlive the transport. place: the connection's place under the acceptor's
+    // cap, given back when the descriptor is closed.
     RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
         const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller,
-        WriteBatch *batch);
+        WriteBatch *batch, ConnectionCap::Ticket place = {});
     ~RawWebSocketTransport() override;
 
     [[nodiscard]] QString peer() const override;
@@ -79,6 +81,7 @@ private:
     SocketPoller *m_poller;
     WriteBatch *m_batch;
     WebSocketFrameReader m_reader;
+    ConnectionCap::Ticket m_place;
     QByteArray m_unread; // read but not yet consumed (reading paused in between)
     QByteArray m_out; // frames not yet taken by the kernel, from m_outSent on
     qsizetype m_outSent = 0;

@@ -11,14 +11,17 @@
 namespace Presence::Server {
 
 WebSocketAcceptor::WebSocketAcceptor(
-    TransportLimits limits, QStringList allowedOrigins, QObject *parent)
+    TransportLimits limits, QStringList allowedOrigins, ConnectionCap::Limits cap, QObject *parent)
     : QObject(parent)
     , m_limits(limits)
     , m_allowedOrigins(std::move(allowedOrigins))
+    , m_cap(cap)
     , m_readBuffer(64 * 1024, Qt::Uninitialized)
 {
     m_clock.start();
     connect(&m_listener, &ListeningSocket::accepted, this, &WebSocketAcceptor::onAccepted);
+    connect(&m_listener, &ListeningSocket::refusedAtDescriptorLimit, this,
+        [this] { Q_EMIT refused(ConnectionRefusal::DescriptorLimit); });
     // Deadlines are whole-second promises: a sweep every quarter second keeps them within it.
     m_sweep.setInterval(std::chrono::milliseconds(250));
     connect(&m_sweep, &QTimer::timeout, this, &WebSocketAcceptor::sweep);
@@ -47,21 +50,44 @@ void WebSocketAcceptor::close()
 
 void WebSocketAcceptor::onAccepted(qintptr descriptor)
 {
+    // What an overloaded gateway behind a proxy says, with a hint to come back.
+    static const QByteArray retry = QByteArrayLiteral("Retry-After: 1\r\n");
     if (m_admissionCheck && !m_admissionCheck()) {
-        // What an overloaded gateway behind a proxy says.
-        refuse(
-            descriptor, WebSocketHandshake::refusal(503, "gateway full\n", "Retry-After: 1\r\n"));
+        refuse(descriptor, WebSocketHandshake::refusal(503, "gateway unavailable\n", retry),
+            ConnectionRefusal::Unavailable);
+        return;
+    }
+    QHostAddress peer;
+    if (m_cap.capsAddresses()) { // one more system call, only when the address matters
+        sockaddr_storage address {};
+        socklen_t length = sizeof(address);
+        if (::getpeername(int(descriptor), reinterpret_cast<sockaddr *>(&address), &length) == 0)
+            peer.setAddress(reinterpret_cast<const sockaddr *>(&address));
+    }
+    ConnectionCap::Admission admission = m_cap.admit(peer);
+    switch (admission.verdict) {
+    case ConnectionCap::Verdict::Admitted:
+        break;
+    case ConnectionCap::Verdict::Full:
+        refuse(descriptor, WebSocketHandshake::refusal(503, "gateway full\n", retry),
+            ConnectionRefusal::Full);
+        return;
+    case ConnectionCap::Verdict::AddressFull:
+        refuse(descriptor,
+            WebSocketHandshake::refusal(503, "too many connections from your address\n", retry),
+            ConnectionRefusal::AddressFull);
         return;
     }
     if (int(m_pending.size()) >= kMaxPending) {
-        refuse(descriptor,
-            WebSocketHandshake::refusal(503, "too many upgrades pending\n", "Retry-After: 1\r\n"));
+        refuse(descriptor, WebSocketHandshake::refusal(503, "too many upgrades pending\n", retry),
+            ConnectionRefusal::UpgradesPending);
         return;
     }
     Pending &pending = m_pending[descriptor];
     pending.acceptor = this;
     pending.descriptor = descriptor;
     pending.deadline = m_clock.elapsed() + m_limits.upgradeTimeout.count();
+    pending.place = std::move(admission.ticket);
     if (!m_poller.watch(int(descriptor), &pending, true, false)) {
         m_pending.erase(descriptor);
         ::close(int(descriptor));
@@ -92,7 +118,7 @@ void WebSocketAcceptor::onReadable(qintptr descriptor)
     case WebSocketHandshake::Verdict::Incomplete:
         return;
     case WebSocketHandshake::Verdict::Refused:
-        refuse(descriptor, handshake.response);
+        refuse(descriptor, handshake.response, ConnectionRefusal::BadUpgrade);
         return;
     case WebSocketHandshake::Verdict::Accepted:
         break;
@@ -100,10 +126,12 @@ void WebSocketAcceptor::onReadable(qintptr descriptor)
     // Browsers always send Origin; native clients usually do not. Only listed web origins may
     // connect, so a page the user happens to visit cannot talk to a gateway on their machine.
     if (!handshake.origin.isEmpty() && !m_allowedOrigins.contains(handshake.origin)) {
-        refuse(descriptor, WebSocketHandshake::refusal(403, "origin not allowed\n"));
+        refuse(descriptor, WebSocketHandshake::refusal(403, "origin not allowed\n"),
+            ConnectionRefusal::Origin);
         return;
     }
     const QByteArray early = pending.buffer.mid(handshake.headSize);
+    ConnectionCap::Ticket place = std::move(pending.place);
     forget(descriptor);
     // 101 is small: it fits the empty send buffer of a new connection.
     if (::send(int(descriptor), handshake.response.constData(), size_t(handshake.response.size()),
@@ -113,7 +141,7 @@ void WebSocketAcceptor::onReadable(qintptr descriptor)
         return;
     }
     Q_EMIT transportReady(new RawWebSocketTransport(
-        descriptor, early, m_limits, &m_readBuffer, &m_poller, &m_writeBatch));
+        descriptor, early, m_limits, &m_readBuffer, &m_poller, &m_writeBatch, std::move(place)));
 }
 
 void WebSocketAcceptor::sweep()
@@ -125,17 +153,20 @@ void WebSocketAcceptor::sweep()
             late.push_back(descriptor);
     }
     for (const qintptr descriptor : late)
-        refuse(descriptor, WebSocketHandshake::refusal(408, "no upgrade request in time\n"));
+        refuse(descriptor, WebSocketHandshake::refusal(408, "no upgrade request in time\n"),
+            ConnectionRefusal::UpgradeTimeout);
     if (m_pending.empty())
         m_sweep.stop();
 }
 
-void WebSocketAcceptor::refuse(qintptr descriptor, const QByteArray &reply)
+void WebSocketAcceptor::refuse(
+    qintptr descriptor, const QByteArray &reply, ConnectionRefusal reason)
 {
     forget(descriptor);
     ::send(int(descriptor), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
     ::shutdown(int(descriptor), SHUT_WR);
     ::close(int(descriptor));
+    Q_EMIT refused(reason);
 }
 
 void WebSocketAcceptor::forget(qintptr descriptor)

@@ -13,6 +13,8 @@
 #include <QTimer>
 
 // Presence
+#include "server-mock/transport/ConnectionCap.h"
+#include "server-mock/transport/ConnectionRefusal.h"
 #include "server-mock/transport/ListeningSocket.h"
 #include "server-mock/transport/SocketPoller.h"
 #include "server-mock/transport/TransportLimits.h"
@@ -26,15 +28,17 @@ class ClientTransport;
 // reads each one's HTTP upgrade request under the upgrade timeout (slowloris included), checks
 // the Origin, answers 101 and hands over a RawWebSocketTransport, or answers an HTTP error and
 // closes: 400 for a malformed request, 426 for plain HTTP, 403 for an origin not allowed, 503
-// when the admission check refuses or too many upgrades are pending. One sweep timer serves
-// every pending upgrade's deadline; no timer per connection.
+// when the admission check refuses, the connection cap is reached (in total or for the peer's
+// address; upgraded and pending connections both count) or too many upgrades are pending.
+// Every refusal is told, with its reason. One sweep timer serves every pending upgrade's
+// deadline; no timer per connection.
 class WebSocketAcceptor : public QObject {
     Q_OBJECT
 public:
     using AdmissionCheck = std::function<bool()>;
 
-    WebSocketAcceptor(
-        TransportLimits limits, QStringList allowedOrigins, QObject *parent = nullptr);
+    WebSocketAcceptor(TransportLimits limits, QStringList allowedOrigins,
+        ConnectionCap::Limits cap = {}, QObject *parent = nullptr);
     ~WebSocketAcceptor() override;
 
     [[nodiscard]] bool listen(const QHostAddress &address, quint16 port, QString *error);
@@ -44,12 +48,15 @@ public:
     void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
     [[nodiscard]] int pendingCount() const { return int(m_pending.size()); }
     [[nodiscard]] quint64 refusedAtLimit() const { return m_listener.refusedAtLimit(); }
+    // Connections held, pending and upgraded, and how they count against the cap.
+    [[nodiscard]] const ConnectionCap &cap() const { return m_cap; }
     // Upgrades pending at once, beyond which new connections get 503.
     static constexpr int kMaxPending = 4096;
 
 Q_SIGNALS:
     // Upgraded: the receiver adopts the transport.
     void transportReady(Presence::Server::ClientTransport *transport);
+    void refused(Presence::Server::ConnectionRefusal reason);
 
 private:
     // An accepted socket until its upgrade is read, watched by the poller upgraded ones use.
@@ -58,6 +65,7 @@ private:
         qintptr descriptor = -1;
         QByteArray buffer;
         qint64 deadline = 0; // ms on m_clock
+        ConnectionCap::Ticket place;
 
         void socketReadable() override { acceptor->onReadable(descriptor); }
         void socketWritable() override { }
@@ -66,13 +74,14 @@ private:
     void onReadable(qintptr descriptor);
     void sweep();
     // Writes an HTTP reply (best effort: it is small) and closes the connection.
-    void refuse(qintptr descriptor, const QByteArray &reply);
+    void refuse(qintptr descriptor, const QByteArray &reply, ConnectionRefusal reason);
     void forget(qintptr descriptor); // stops watching, keeps the descriptor open
 
     TransportLimits m_limits;
     QStringList m_allowedOrigins;
     ListeningSocket m_listener;
     AdmissionCheck m_admissionCheck;
+    ConnectionCap m_cap; // before the pending connections and transports holding its tickets
     std::unordered_map<qintptr, Pending> m_pending;
     QElapsedTimer m_clock;
     QTimer m_sweep;

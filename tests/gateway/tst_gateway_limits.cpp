@@ -1,6 +1,7 @@
 // Tests for the gateway's limits over real loopback WebSockets: ids per request, subscriptions
 // per connection, denied ids, frame size, frame rate and flooding, bad requests that must not
-// cost a connection its subscriptions, and one client's misbehaviour never reaching another.
+// cost a connection its subscriptions, one client's misbehaviour never reaching another, and
+// the connection caps, in total and per source address.
 
 // C++
 #include <chrono>
@@ -11,10 +12,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <QTcpSocket>
 #include <QTest>
 
 // Presence
 #include "GatewayFixture.h"
+#include "PrometheusText.h"
 #include "RawWebSocketPeer.h"
 #include "TestClient.h"
 
@@ -61,6 +64,42 @@ GatewayConfig limitsConfig()
     config.maxSubscriptions = kMaxSubscriptions;
     config.maxFrameBytes = kMaxFrameBytes;
     return config;
+}
+
+// A WebSocket upgrade request sent from `from` (any 127.0.0.0/8 address will do on Linux)
+// and its answer: the socket, still open when upgraded, and the answer's head, or with a
+// refusal everything up to the close.
+struct Upgrade {
+    std::unique_ptr<QTcpSocket> socket = std::make_unique<QTcpSocket>();
+    QByteArray answer;
+    [[nodiscard]] QByteArray statusLine() const { return answer.left(answer.indexOf("\r\n")); }
+};
+
+Upgrade upgradeFrom(const QHostAddress &from, quint16 port)
+{
+    Upgrade upgrade;
+    QTcpSocket &socket = *upgrade.socket;
+    if (!socket.bind(from)) {
+        qWarning("cannot bind to %s", qPrintable(from.toString()));
+        return upgrade;
+    }
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(5000))
+        return upgrade;
+    socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n");
+    (void)QTest::qWaitFor(
+        [&] {
+            upgrade.answer += socket.readAll();
+            const bool head = upgrade.answer.contains("\r\n\r\n");
+            // 101 keeps the connection; anything else closes it after its body.
+            return (head && upgrade.answer.startsWith("HTTP/1.1 101"))
+                || socket.state() == QAbstractSocket::UnconnectedState;
+        },
+        5000);
+    upgrade.answer += socket.readAll();
+    return upgrade;
 }
 
 QJsonObject subscribe(const QStringList &ids)
@@ -136,6 +175,7 @@ private Q_SLOTS:
     void misbehaviourStaysWithItsConnection_data();
     void misbehaviourStaysWithItsConnection();
     void peerThatNeverReadsIsClosed();
+    void connectionCapsRefuseWith503();
 };
 
 void TestGatewayLimits::tooManyIdsAppliesNothing()
@@ -535,6 +575,60 @@ void TestGatewayLimits::peerThatNeverReadsIsClosed()
         QCoreApplication::processEvents();
     }
     QTRY_COMPARE_WITH_TIMEOUT(gateway->connectionCount(), 0, 10000);
+}
+
+void TestGatewayLimits::connectionCapsRefuseWith503()
+{
+    if (testConfig().transport == GatewayConfig::Transport::Qt)
+        QSKIP("the connection caps are the own transport's");
+    GatewayConfig config = limitsConfig();
+    config.maxConnections = 3;
+    config.maxConnectionsPerAddress = 2;
+    config.helloTimeout = 60s; // the held upgrades stay as long as the test needs them
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    const quint16 port = gateway->port();
+    const QHostAddress first(u"127.0.0.1"_s);
+    const QHostAddress second(u"127.0.0.2"_s);
+
+    Upgrade a1 = upgradeFrom(first, port);
+    Upgrade a2 = upgradeFrom(first, port);
+    QCOMPARE(a1.statusLine(), "HTTP/1.1 101 Switching Protocols");
+    QCOMPARE(a2.statusLine(), "HTTP/1.1 101 Switching Protocols");
+    const Upgrade a3 = upgradeFrom(first, port);
+    QCOMPARE(a3.statusLine(), "HTTP/1.1 503 Service Unavailable");
+    QVERIFY2(a3.answer.contains("Retry-After: 1\r\n"), a3.answer.constData());
+    QVERIFY2(a3.answer.endsWith("too many connections from your address\n"), a3.answer.constData());
+
+    Upgrade b1 = upgradeFrom(second, port); // another address has places of its own
+    QCOMPARE(b1.statusLine(), "HTTP/1.1 101 Switching Protocols");
+    const Upgrade c1 = upgradeFrom(QHostAddress(u"127.0.0.3"_s), port);
+    QCOMPARE(c1.statusLine(), "HTTP/1.1 503 Service Unavailable");
+    QVERIFY2(c1.answer.endsWith("gateway full\n"), c1.answer.constData());
+    QCOMPARE(gateway->heldConnectionCount(), 3);
+
+    QString error;
+    const auto metrics
+        = Presence::TestSupport::PrometheusText::parse(gateway->metrics().render(), &error);
+    QVERIFY2(metrics, qPrintable(error));
+    QCOMPARE(metrics->value("presence_tcp_connections"), 3.0);
+    QCOMPARE(
+        metrics->value("presence_connections_refused_total", { { "reason", u"full"_s } }), 1.0);
+    QCOMPARE(
+        metrics->value("presence_connections_refused_total", { { "reason", u"address_full"_s } }),
+        1.0);
+
+    // A place given back is a place to take: a real client signs in from the first address.
+    a1.socket->abort();
+    QTRY_COMPARE(gateway->heldConnectionCount(), 2);
+    TestClient carol;
+    QVERIFY(!carol.login(gateway->url(), tokenOf(u"carol"_s)).isEmpty());
+    QCOMPARE(gateway->heldConnectionCount(), 3);
+    // Refusals took no place: the count is back to zero once everyone leaves.
+    a2.socket->abort();
+    b1.socket->abort();
+    carol.socket().abort();
+    QTRY_COMPARE(gateway->heldConnectionCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestGatewayLimits)

@@ -71,8 +71,15 @@ void TestGatewayMetrics::freshGatewayExportsZeros()
              "presence_authenticated_users", "presence_subscriptions", "presence_watched_users",
              "presence_simulated_devices", "presence_faults_running",
              "presence_changes_published_total", "presence_pushes_sent_total",
-             "presence_chat_messages_total", "presence_push_latency_seconds_count" })
+             "presence_chat_messages_total", "presence_push_latency_seconds_count",
+             "presence_tcp_connections" })
         QCOMPARE(valueOf(*text, name), 0.0);
+    // Every refusal's reason from the start.
+    for (const char *reason : { "unavailable", "full", "address_full", "upgrades_pending",
+             "descriptor_limit", "bad_upgrade", "origin", "upgrade_timeout" })
+        QCOMPARE(valueOf(*text, "presence_connections_refused_total",
+                     { { "reason", QString::fromLatin1(reason) } }),
+            0.0);
     QCOMPARE(text->family("presence_connections")->type, "gauge");
     QCOMPARE(text->family("presence_frames_in_total")->type, "counter");
     QCOMPARE(text->family("presence_push_latency_seconds")->type, "histogram");

@@ -76,6 +76,8 @@ void TestServerOptions::defaults()
     QCOMPARE(config.maxFramesPerSecond, 50);
     QCOMPARE(config.frameBurst, 100);
     QCOMPARE(config.allowedOrigins, QStringList());
+    QCOMPARE(config.maxConnections, 0); // no cap but the descriptor limit
+    QCOMPARE(config.maxConnectionsPerAddress, 0);
     QVERIFY(!options->redis); // presence in memory unless told otherwise
     QVERIFY(options->helpText.contains(u"--listen"_s));
 }
@@ -107,14 +109,14 @@ void TestServerOptions::redisOptions()
 void TestServerOptions::generateWithEveryOption()
 {
     QString error;
-    const auto options
-        = parseArgs({ u"--generate"_s, u"20"_s, u"--friends"_s, u"4"_s, u"--seed"_s, u"77"_s,
-                        u"--dump-users"_s, u"/tmp/out.json"_s, u"--grace-ms"_s, u"0"_s,
-                        u"--heartbeat-ms"_s, u"100"_s, u"--hello-timeout-ms"_s, u"1500"_s,
-                        u"--max-subscriptions"_s, u"7"_s, u"--max-ids-per-request"_s, u"3"_s,
-                        u"--max-frame-bytes"_s, u"2048"_s, u"--rate-limit"_s, u"9"_s,
-                        u"--rate-burst"_s, u"11"_s, u"--listen"_s, u"127.0.0.1:0"_s },
-            &error);
+    const auto options = parseArgs(
+        { u"--generate"_s, u"20"_s, u"--friends"_s, u"4"_s, u"--seed"_s, u"77"_s, u"--dump-users"_s,
+            u"/tmp/out.json"_s, u"--grace-ms"_s, u"0"_s, u"--heartbeat-ms"_s, u"100"_s,
+            u"--hello-timeout-ms"_s, u"1500"_s, u"--max-subscriptions"_s, u"7"_s,
+            u"--max-ids-per-request"_s, u"3"_s, u"--max-frame-bytes"_s, u"2048"_s,
+            u"--rate-limit"_s, u"9"_s, u"--rate-burst"_s, u"11"_s, u"--listen"_s, u"127.0.0.1:0"_s,
+            u"--max-connections"_s, u"900"_s, u"--max-connections-per-address"_s, u"40"_s },
+        &error);
     QVERIFY2(options, qPrintable(error));
     QCOMPARE(options->action, ServerOptions::Action::Run);
     QCOMPARE(options->generateCount, std::optional<int>(20));
@@ -132,6 +134,8 @@ void TestServerOptions::generateWithEveryOption()
     QCOMPARE(config.maxFrameBytes, 2048);
     QCOMPARE(config.maxFramesPerSecond, 9);
     QCOMPARE(config.frameBurst, 11);
+    QCOMPARE(config.maxConnections, 900);
+    QCOMPARE(config.maxConnectionsPerAddress, 40);
 }
 
 void TestServerOptions::listenForms_data()
@@ -258,6 +262,14 @@ void TestServerOptions::rejects_data()
         << QStringList { u"--allow-origin"_s, u"ws://example.org"_s };
     QTest::addRow("--event-loop poll") << gen + QStringList { u"--event-loop=poll"_s }
                                        << QStringList { u"--event-loop"_s, u"\"poll\""_s };
+    QTest::addRow("--max-connections -1") << gen + QStringList { u"--max-connections"_s, u"-1"_s }
+                                          << QStringList { u"--max-connections"_s, u"\"-1\""_s };
+    QTest::addRow("--max-connections-per-address many")
+        << gen + QStringList { u"--max-connections-per-address"_s, u"many"_s }
+        << QStringList { u"--max-connections-per-address"_s, u"\"many\""_s };
+    QTest::addRow("a connection cap on Qt's transport")
+        << gen + QStringList { u"--transport"_s, u"qt"_s, u"--max-connections"_s, u"10"_s }
+        << QStringList { u"--max-connections"_s, u"--transport own"_s };
     QTest::addRow("--event-loop without value")
         << gen + QStringList { u"--event-loop"_s } << QStringList { u"--event-loop"_s };
 }
