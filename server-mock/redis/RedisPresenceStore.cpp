@@ -27,10 +27,13 @@ QByteArray number(qint64 value)
     return QByteArray::number(value);
 }
 
-// One HMGET reply (status, seq, last_seen) as presence; nullopt if it is not such a reply.
-std::optional<UserPresence> presenceFromReply(const QString &id, const RedisReply &reply)
+// One HMGET reply (status, seq, last_seen) and one EXISTS of the user's live: key as
+// presence; nullopt if they are not such replies.
+std::optional<UserPresence> presenceFromReply(
+    const QString &id, const RedisReply &reply, const RedisReply &live)
 {
-    if (!reply.isArray() || reply.elements.size() != 3)
+    const auto liveCount = live.toInteger();
+    if (!reply.isArray() || reply.elements.size() != 3 || !liveCount)
         return std::nullopt;
     UserPresence presence;
     presence.id = id;
@@ -45,6 +48,13 @@ std::optional<UserPresence> presenceFromReply(const QString &id, const RedisRepl
         return std::nullopt;
     presence.status = *parsed;
     presence.seq = *seq;
+    if (presence.status != PresenceStatus::Offline && *liveCount == 0) {
+        // Published by a gateway that is gone, past its devices' TTL and the grace, and no
+        // sweep has come to it yet: offline, as the sweep will publish it. When it was last
+        // seen is not known.
+        presence.status = PresenceStatus::Offline;
+        return presence;
+    }
     if (presence.status == PresenceStatus::Offline && !reply.elements.at(2).isNil()) {
         const auto lastSeen = reply.elements.at(2).toInteger();
         if (!lastSeen || *lastSeen < 0)
@@ -220,12 +230,14 @@ void RedisPresenceStore::onGarbage(const QString &what)
 void RedisPresenceStore::refreshDevices(
     std::span<const ConnectionId> connections, const std::function<void()> &done)
 {
-    QList<QByteArray> args { m_options.prefix, number(m_options.ttl.count()) };
+    QList<QByteArray> args { m_options.prefix, number(m_options.ttl.count()),
+        number(m_options.grace.count()) };
+    const qsizetype head = args.size();
     for (const ConnectionId connection : connections) {
         if (const auto device = m_devices.constFind(connection); device != m_devices.constEnd())
             args << device->userId.toUtf8() << memberOf(connection);
     }
-    if (!m_available || args.size() <= 2) {
+    if (!m_available || args.size() <= head) {
         done();
         return;
     }
@@ -369,28 +381,31 @@ void RedisPresenceStore::runSnapshot(PendingSnapshot request)
     for (qsizetype first = 0; first < count; first += chunk) {
         const qsizetype last = std::min(count, first + chunk);
         QList<RedisClient::Command> commands;
-        commands.reserve(last - first);
+        commands.reserve(2 * (last - first));
         for (qsizetype i = first; i < last; ++i) {
-            commands.append({ QByteArrayLiteral("HMGET"), key("pub:", gathering->request.ids.at(i)),
-                QByteArrayLiteral("status"), QByteArrayLiteral("seq"),
-                QByteArrayLiteral("last_seen") });
+            const QString &id = gathering->request.ids.at(i);
+            commands.append(
+                { QByteArrayLiteral("HMGET"), key("pub:", id), QByteArrayLiteral("status"),
+                    QByteArrayLiteral("seq"), QByteArrayLiteral("last_seen") });
+            commands.append({ QByteArrayLiteral("EXISTS"), key("live:", id) });
         }
         ++gathering->outstanding;
         m_client.pipeline(
             std::move(commands), this, [this, gathering, first](const QList<RedisReply> &replies) {
                 const QStringList &ids = gathering->request.ids;
-                for (qsizetype i = 0; i < replies.size(); ++i) {
-                    const QString &id = ids.at(first + i);
-                    if (replies.at(i).isConnectionError()) {
+                for (qsizetype i = 0; i + 1 < replies.size(); i += 2) {
+                    const QString &id = ids.at(first + i / 2);
+                    if (replies.at(i).isConnectionError()
+                        || replies.at(i + 1).isConnectionError()) {
                         gathering->lost = true;
                         break;
                     }
-                    auto presence = presenceFromReply(id, replies.at(i));
+                    auto presence = presenceFromReply(id, replies.at(i), replies.at(i + 1));
                     if (!presence) {
                         qCWarning(lcRedis) << "garbage presence in Redis for a user; shown offline";
                         presence = UserPresence { id, PresenceStatus::Offline, 0, std::nullopt };
                     }
-                    gathering->result[first + i] = *presence;
+                    gathering->result[first + i / 2] = *presence;
                 }
                 if (--gathering->outstanding > 0)
                     return;

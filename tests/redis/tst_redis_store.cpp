@@ -203,6 +203,7 @@ private Q_SLOTS:
     void garbageInRedisIsShownOffline();
     void closeSettlesDevicesThatExpiredMeanwhile();
     void killedGatewaysUsersGoOffline();
+    void everyGatewayGoneLeavesNoStaleOnline();
     void redisRestartedEmptyRecovers();
     void flushedRedisIsRecognisedBySeqEpoch();
     void unreachableRedisAtStartIsRetried();
@@ -754,6 +755,59 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     }
     QCOMPARE(deviceCount(u"bob"_s), 0);
     QCOMPARE(deviceCount(u"carol"_s), 0);
+}
+
+void TestRedisStore::everyGatewayGoneLeavesNoStaleOnline()
+{
+    // The only gateway with devices is a real process; the reader is a store outside any
+    // gateway that sweeps once an hour, like a gateway starting later that has not swept yet.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString usersPath = dir.filePath(u"users.json"_s);
+    QString error;
+    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    MockServerProcess dying(QStringLiteral(PRESENCE_MOCK_SERVER));
+    QVERIFY(dying.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath, u"--redis"_s,
+        m_redis.url().toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix), u"--ttl-ms"_s,
+        QString::number(kTtl.count()), u"--grace-ms"_s, QString::number(kGrace.count()) }));
+    QVERIFY2(dying.waitListening(), dying.transcript().constData());
+    RedisStoreOptions readerOptions = storeOptions(m_redis.url());
+    readerOptions.sweepInterval = 1h;
+    RedisPresenceStore reader(readerOptions);
+    QVERIFY(waitStoreReady(reader));
+    const auto read = [&reader](const QString &id) {
+        std::optional<QList<UserPresence>> result;
+        QObject context;
+        reader.snapshot(
+            { id }, &context, [&result](const QList<UserPresence> &users) { result = users; });
+        return QTest::qWaitFor([&result] { return result.has_value(); }, kStartTimeoutMs)
+                && result->size() == 1
+            ? Presence::Protocol::toString(result->at(0).status)
+            : u"(no answer)"_s;
+    };
+
+    auto bob = signIn(dying.url(), u"bob"_s);
+    QVERIFY(bob);
+    QTRY_COMPARE(m_redis.run({ "HGET", key("pub:", u"bob"_s), "status" }).bytes, "online"_ba);
+    // Presence in Redis carries an expiry of its own, refreshed with the device: TTL + grace.
+    const qint64 ttl = integerOf(m_redis.run({ "PTTL", key("live:", u"bob"_s) }));
+    QVERIFY2(ttl > 0 && ttl <= (kTtl + kGrace).count(), qPrintable(QString::number(ttl)));
+    // Its value is when it was written: the refresh writes it again.
+    const QByteArray written = m_redis.run({ "GET", key("live:", u"bob"_s) }).bytes;
+    QTRY_VERIFY(m_redis.run({ "GET", key("live:", u"bob"_s) }).bytes != written);
+    QCOMPARE(read(u"bob"_s), u"online"_s);
+
+    // kill -9, and no gateway left to sweep: Redis itself forgets bob's liveness.
+    QElapsedTimer sinceKill;
+    sinceKill.start();
+    dying.kill();
+    QTRY_COMPARE_WITH_TIMEOUT(integerOf(m_redis.run({ "EXISTS", key("live:", u"bob"_s) })),
+        qint64(0), int(kDeathDeadline.count()));
+    QVERIFY2(
+        sinceKill.elapsed() >= kGrace.count(), qPrintable(QString::number(sinceKill.elapsed())));
+    // What the dead gateway published still says online; a reader is not fooled by it.
+    QCOMPARE(m_redis.run({ "HGET", key("pub:", u"bob"_s), "status" }).bytes, "online"_ba);
+    QCOMPARE(read(u"bob"_s), u"offline"_s);
 }
 
 void TestRedisStore::snapshotWaitsUntilTheChannelIsSubscribed()

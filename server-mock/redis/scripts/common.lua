@@ -44,6 +44,7 @@ local function sane(p, u)
   local dev, st, pub = keys(p, u)
   drop_foreign(dev, 'zset')
   drop_foreign(st, 'hash')
+  drop_foreign(p .. 'live:' .. u, 'string')
   if not drop_foreign(pub, 'hash') then
     local held = redis.call('HMGET', pub, 'status', 'seq', 'last_seen')
     local seq = tonumber(held[2] or '0')
@@ -116,6 +117,17 @@ local function settle(p, u, before, cause, now, grace_ms)
     redis.call('PUBLISH', p .. 'ch:' .. u, cjson.encode(message))
   end
   return schedule(p, u, now)
+end
+
+-- The safety net for when no gateway is left to sweep: <p>live:<u> exists while u's published
+-- status may be other than offline, and Redis itself expires it at u's last device expiry plus
+-- the grace (or the grace from now, once the last device left). A reader takes a published
+-- status without it as offline. Its value is when it was last written.
+local function keep_alive(p, u, now, grace_ms)
+  local last = redis.call('ZRANGE', p .. 'dev:' .. u, -1, -1, 'WITHSCORES')
+  local until_ms = now
+  if last[2] and tonumber(last[2]) > now then until_ms = tonumber(last[2]) end
+  redis.call('SET', p .. 'live:' .. u, now, 'PX', math.max(1, until_ms - now + grace_ms))
 end
 
 -- Drops the devices of u whose expiry passed; returns how many.

@@ -14,4 +14,5 @@ else
   redis.call('ZADD', dev, now + ttl, m)
   redis.call('HSET', st, m, status)
 end
+keep_alive(p, u, now, grace)
 return settle(p, u, before, cause, now, grace)

@@ -1,7 +1,7 @@
-local p, ttl = ARGV[1], tonumber(ARGV[2])
+local p, ttl, grace = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 local missing = {}
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   local u, m = ARGV[i], ARGV[i + 1]
   sane(p, u)
   local dev = p .. 'dev:' .. u
@@ -9,6 +9,7 @@ for i = 3, #ARGV, 2 do
     missing[#missing + 1] = u
     missing[#missing + 1] = m
   else
+    keep_alive(p, u, now, grace)
     schedule(p, u, now)
   end
 end
