@@ -87,6 +87,8 @@ RedisPresenceStore::RedisPresenceStore(RedisStoreOptions options, QObject *paren
 
     m_sweepTimer.setSingleShot(true);
     connect(&m_sweepTimer, &QTimer::timeout, this, &RedisPresenceStore::sweep);
+    m_settle.setSingleShot(true);
+    connect(&m_settle, &QTimer::timeout, this, &RedisPresenceStore::runWaitingSnapshots);
 
     m_client.connectTo(m_options.url);
     m_subscriber.connectTo(m_options.url);
@@ -188,9 +190,10 @@ void RedisPresenceStore::onClientReady()
     m_closedWhileAway.clear();
     for (auto it = m_devices.cbegin(); it != m_devices.cend(); ++it)
         writeDeviceMember(it->userId, memberOf(it.key()), it->status, ChangeCause::DeviceJoined);
-    auto waiting = std::exchange(m_waitingSnapshots, {});
-    for (PendingSnapshot &request : waiting)
-        runSnapshot(std::move(request));
+    if (std::exchange(m_wasReady, true))
+        settle();
+    else
+        runWaitingSnapshots();
     m_refresh.start();
     scheduleSweep(m_options.sweepInterval);
 }
@@ -275,6 +278,7 @@ void RedisPresenceStore::onEpoch(const QByteArray &epoch)
                QString::fromLatin1(epoch), QString::number(m_devices.size()));
     for (auto it = m_devices.cbegin(); it != m_devices.cend(); ++it)
         writeDeviceMember(it->userId, memberOf(it.key()), it->status, ChangeCause::DeviceJoined);
+    settle(); // the other gateways find out at their next sweep
     Q_EMIT storeReset();
 }
 
@@ -347,9 +351,30 @@ void RedisPresenceStore::onChannelSettled(const QByteArray &channel)
     }
 }
 
+std::chrono::milliseconds RedisPresenceStore::settleWindow() const
+{
+    return std::min(m_options.ttl, RedisClient::Options {}.retryMax + m_options.sweepInterval);
+}
+
+void RedisPresenceStore::settle()
+{
+    qCInfo(lcRedis) << "reading no presence for" << settleWindow().count()
+                    << "ms, until every gateway has written its connections again";
+    m_settle.start(settleWindow());
+}
+
+void RedisPresenceStore::runWaitingSnapshots()
+{
+    if (!m_available || m_settle.isActive())
+        return; // read when Redis is back, or once it has settled
+    auto waiting = std::exchange(m_waitingSnapshots, {});
+    for (PendingSnapshot &request : waiting)
+        runSnapshot(std::move(request));
+}
+
 void RedisPresenceStore::startSnapshot(PendingSnapshot request)
 {
-    if (!m_available) {
+    if (!m_available || m_settle.isActive()) {
         m_waitingSnapshots.push_back(std::move(request));
         return;
     }

@@ -38,6 +38,13 @@ using namespace std::chrono_literals;
 // gateway keeps running: connections are remembered here and written again when Redis is
 // back, snapshots wait for it, and once the channels are subscribed again storeReset()
 // asks the gateway to send every watcher a fresh snapshot.
+//
+// Back after an outage (or finding that Redis lost its data), the store reads no snapshot for
+// settleWindow(): Redis may have come back empty, and the other gateways may not have written
+// their connections again yet, so a snapshot read at once would show their users offline, if
+// only until the next push. Every live gateway writes its connections again as soon as it is
+// back, within its reconnect backoff's cap; one not back within the TTL has lost its devices
+// by the TTL's own rule.
 class RedisPresenceStore : public PresenceStore {
     Q_OBJECT
 public:
@@ -58,6 +65,9 @@ public:
     [[nodiscard]] const RedisStoreOptions &options() const { return m_options; }
     [[nodiscard]] const RedisClient &client() const { return m_client; }
     [[nodiscard]] const RedisSubscriber &subscriber() const { return m_subscriber; }
+    // min(TTL, the reconnect backoff's cap + the sweep interval).
+    [[nodiscard]] std::chrono::milliseconds settleWindow() const;
+    [[nodiscard]] bool isSettling() const { return m_settle.isActive(); }
     // This process's name in device members ("<instance>/<connection>").
     [[nodiscard]] const QByteArray &instanceId() const { return m_instance; }
 
@@ -98,6 +108,9 @@ private:
     // A sweep read the store's epoch: a new one means Redis lost its data.
     void onEpoch(const QByteArray &epoch);
     void runSnapshot(PendingSnapshot request);
+    // Snapshots wait for settleWindow() from now; then the waiting ones are read.
+    void settle();
+    void runWaitingSnapshots();
     // A snapshot of these ids was delivered (or lost): pushes held for it go out now.
     void finishReading(const QStringList &ids);
     // Redis answered something no script or command can answer: treat it as an outage.
@@ -125,6 +138,8 @@ private:
     QList<Protocol::UserPresence> m_heldPushes;
     SlicedRounds m_refresh; // every device's TTL, renewed every third of the TTL
     QTimer m_sweepTimer;
+    QTimer m_settle; // running while snapshots wait for other gateways to write again
+    bool m_wasReady = false; // Redis was ready before: a ready now is a comeback
     QByteArray m_epoch; // the store's, as the last sweep read it; empty until one has
     bool m_available = false; // the command connection is ready and the devices are written
     bool m_sweepRunning = false;
