@@ -206,6 +206,8 @@ private Q_SLOTS:
     void everyGatewayGoneLeavesNoStaleOnline();
     void redisRestartedEmptyRecovers();
     void flushedRedisIsRecognisedBySeqEpoch();
+    void evictedKeysAreRebuiltAsAfterARestart_data();
+    void evictedKeysAreRebuiltAsAfterARestart();
     void unreachableRedisAtStartIsRetried();
     void badRedisUrlExitsWithTwo();
 
@@ -983,6 +985,64 @@ void TestRedisStore::flushedRedisIsRecognisedBySeqEpoch()
     QVERIFY(closeAndWait(*m_b, *bob));
     QTRY_COMPARE(statuses(shownAfter(*alice, mark, now)).value(u"bob"_s), u"offline"_s);
     QVERIFY(alice->isOpen());
+}
+
+void TestRedisStore::evictedKeysAreRebuiltAsAfterARestart_data()
+{
+    // The keys of bob, connected, that maxmemory eviction (or a hand) may take while the epoch
+    // stays: each is noticed by the refresh of the gateway holding bob's device.
+    QTest::addColumn<QByteArray>("kind");
+    QTest::addRow("his publication") << "pub:"_ba; // seq counts from 0 again
+    QTest::addRow("his liveness") << "live:"_ba;
+    QTest::addRow("his devices' statuses") << "st:"_ba;
+    QTest::addRow("his devices") << "dev:"_ba;
+}
+
+void TestRedisStore::evictedKeysAreRebuiltAsAfterARestart()
+{
+    QFETCH(QByteArray, kind);
+    QVERIFY(startGateways(m_redis.url()));
+    auto alice = login(*m_a, u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
+    auto bob = login(*m_b, u"bob"_s);
+    QVERIFY(bob);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"away"_s, 2));
+    const QByteArray epoch = m_redis.run({ "GET", m_prefix + "epoch" }).bytes;
+    QVERIFY(!epoch.isEmpty());
+
+    const QRegularExpression lost(u"^Redis lost the presence data \\(epoch .* is now .*\\) - "
+                                  "writing 1 connections again and sending every watcher a "
+                                  "fresh snapshot$"_s);
+    QTest::ignoreMessage(QtWarningMsg, lost); // once per gateway
+    QTest::ignoreMessage(QtWarningMsg, lost);
+    const qsizetype from = alice->received().size();
+    QCOMPARE(integerOf(m_redis.run({ "DEL", key(kind.constData(), u"bob"_s) })), qint64(1));
+
+    // A refresh (every TTL / 3) finds it, gives the store a new epoch, and each gateway's next
+    // sweep rebuilds as after a restart: alice is sent a reset snapshot with bob as he is.
+    const auto reset = [&] {
+        for (qsizetype i = from; i < alice->received().size(); ++i) {
+            const QJsonObject &frame = alice->received().at(i);
+            if (frame.value("type"_L1).toString() == u"snapshot" && !frame.contains("ref"_L1))
+                return frame;
+        }
+        return QJsonObject();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!reset().isEmpty(), 5'000);
+    QCOMPARE(reset().value("users"_L1).toArray().at(0).toObject().value("status"_L1).toString(),
+        u"away"_s);
+    QVERIFY(m_redis.run({ "GET", m_prefix + "epoch" }).bytes != epoch);
+    // Never shown offline meanwhile, and the seq that follows is applied.
+    QCOMPARE(statuses(shownAfter(*alice, from, {})).value(u"bob"_s), u"away"_s);
+    for (qsizetype i = from; i < alice->received().size(); ++i)
+        QVERIFY(!dump({ alice->received().at(i) }).contains("offline"));
+    const QMap<QString, QJsonObject> now = shownAfter(*alice, from, {});
+    const qsizetype mark = alice->received().size();
+    QCOMPARE(setStatus(*bob, u"online"_s).value("type"_L1).toString(), u"ok"_s);
+    QTRY_COMPARE(statuses(shownAfter(*alice, mark, now)).value(u"bob"_s), u"online"_s);
 }
 
 void TestRedisStore::unreachableRedisAtStartIsRetried()

@@ -59,14 +59,19 @@ end
 -- The store's epoch: chosen (from Redis's clock, in microseconds) the first time a sweep finds
 -- none. A Redis that lost its data (FLUSHALL, a restart without persistence) has none, so the
 -- next sweep chooses a new one; a gateway that sees it change knows seq counts from 0 again.
+local function renew_epoch(p)
+  local t = redis.call('TIME')
+  local epoch = t[1] .. string.format('%06d', tonumber(t[2]))
+  redis.call('SET', p .. 'epoch', epoch)
+  return epoch
+end
+
 local function store_epoch(p)
   local key = p .. 'epoch'
   drop_foreign(key, 'string')
   local epoch = redis.call('GET', key)
   if not epoch or not string.match(epoch, '^[0-9]+$') or #epoch > 20 then
-    local t = redis.call('TIME')
-    epoch = t[1] .. string.format('%06d', tonumber(t[2]))
-    redis.call('SET', key, epoch)
+    epoch = renew_epoch(p)
   end
   return epoch
 end
