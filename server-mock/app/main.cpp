@@ -150,8 +150,7 @@ int main(int argc, char *argv[])
     }
     std::unique_ptr<ChurnDriver> churnDriver;
     if (churn) {
-        churnDriver = std::make_unique<ChurnDriver>(std::move(*churn), gateway.simulatedUsers(),
-            [&gateway](const QString &user) { return gateway.hasConnectionOf(user); });
+        churnDriver = std::make_unique<ChurnDriver>(std::move(*churn), gateway);
         churnDriver->start();
         out() << "churn: about " << *options->churnRate
               << " presence changes per second across simulated users (seed " << options->seed

@@ -4,7 +4,9 @@
 #include <algorithm>
 
 // Presence
+#include "server-mock/qa/QaGateway.h"
 #include "server-mock/qa/SimulatedUsers.h"
+#include "server-mock/server/ClientConnection.h"
 
 namespace Presence::Server {
 
@@ -16,16 +18,22 @@ constexpr int kMaxEventsPerTick = 5000;
 
 } // namespace
 
-ChurnDriver::ChurnDriver(
-    ChurnModel model, SimulatedUsers &users, IsConnected isConnected, QObject *parent)
+ChurnDriver::ChurnDriver(ChurnModel model, QaGateway &gateway, QObject *parent)
     : QObject(parent)
     , m_model(std::move(model))
-    , m_users(users)
-    , m_isConnected(std::move(isConnected))
+    , m_gateway(gateway)
 {
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &ChurnDriver::onTick);
+    connect(&gateway, &Gateway::connectionSignedIn, this, &ChurnDriver::onSignedIn);
+}
+
+void ChurnDriver::onSignedIn(const ClientConnection *connection)
+{
+    SimulatedUsers &users = m_gateway.simulatedUsers();
+    if (!users.devicesOf(connection->userId()).isEmpty())
+        users.setStatus(connection->userId(), std::nullopt);
 }
 
 void ChurnDriver::start()
@@ -38,12 +46,13 @@ void ChurnDriver::start()
 
 void ChurnDriver::apply(const ChurnEvent &event)
 {
-    if (m_isConnected && m_isConnected(event.userId)) {
-        m_users.setStatus(event.userId, std::nullopt);
+    SimulatedUsers &users = m_gateway.simulatedUsers();
+    if (m_gateway.hasConnectionOf(event.userId)) {
+        users.setStatus(event.userId, std::nullopt);
         ++m_skipped;
         return;
     }
-    m_users.setStatus(event.userId, event.status);
+    users.setStatus(event.userId, event.status);
     ++m_applied;
 }
 

@@ -1,8 +1,5 @@
 #pragma once
 
-// C++
-#include <functional>
-
 // Qt
 #include <QElapsedTimer>
 #include <QObject>
@@ -13,18 +10,17 @@
 
 namespace Presence::Server {
 
-class SimulatedUsers;
+class ClientConnection;
+class QaGateway;
 
-// Plays a ChurnModel in real time on simulated users (--churn RATE). A user signed in for real
-// leaves the churn while connected: their simulated device goes, and the model's changes for
-// them are skipped until they sign out.
+// Plays a ChurnModel in real time on the gateway's simulated users (--churn RATE). A user
+// signed in for real leaves the churn while connected: their simulated device goes as they
+// sign in (it would otherwise mask the status they choose), and the model's changes for them
+// are skipped until they sign out.
 class ChurnDriver : public QObject {
     Q_OBJECT
 public:
-    using IsConnected = std::function<bool(const QString &userId)>;
-
-    ChurnDriver(ChurnModel model, SimulatedUsers &users, IsConnected isConnected,
-        QObject *parent = nullptr);
+    ChurnDriver(ChurnModel model, QaGateway &gateway, QObject *parent = nullptr);
 
     // Applies the initial state and starts the clock.
     void start();
@@ -34,10 +30,10 @@ public:
 private:
     void apply(const ChurnEvent &event);
     void onTick();
+    void onSignedIn(const ClientConnection *connection);
 
     ChurnModel m_model;
-    SimulatedUsers &m_users;
-    IsConnected m_isConnected;
+    QaGateway &m_gateway;
     QElapsedTimer m_clock;
     QTimer m_timer;
     quint64 m_applied = 0;

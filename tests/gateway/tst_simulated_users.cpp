@@ -16,6 +16,7 @@
 #include <QTest>
 
 // Presence
+#include "ClientSteps.h"
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "RedisTestBed.h"
@@ -43,6 +44,7 @@ char *toString(const QJsonArray &array)
 
 namespace {
 
+using ClientSteps::setStatus;
 using PresenceFrames::entry;
 using PresenceFrames::push;
 
@@ -109,6 +111,7 @@ private Q_SLOTS:
     void simulatedUsersAcrossGatewaysThroughRedis();
     void churnKeepsThePopulationMoving();
     void churnLeavesRealUsersAlone();
+    void churnLetsGoOfAUserAsTheySignIn();
     void scenarioPlaysItsTimeline();
     void scenarioStartsAndEndsFaults();
 };
@@ -231,8 +234,7 @@ void TestSimulatedUsers::churnKeepsThePopulationMoving()
     QString error;
     auto model = ChurnModel::create(ids, 300.0, 42, &error);
     QVERIFY2(model, qPrintable(error));
-    ChurnDriver driver(std::move(*model), gateway->simulatedUsers(),
-        [&](const QString &user) { return gateway->hasConnectionOf(user); });
+    ChurnDriver driver(std::move(*model), *gateway);
     driver.start();
     QVERIFY(gateway->simulatedUsers().userCount() > 0); // some start connected
     // About 300 changes/s over 300 users: a watcher of 20 friends hears of some within
@@ -262,14 +264,38 @@ void TestSimulatedUsers::churnLeavesRealUsersAlone()
     auto model = ChurnModel::create(
         { u"alice"_s, u"bob"_s, u"carol"_s, u"dave"_s, u"erin"_s }, 200.0, 1, &error);
     QVERIFY2(model, qPrintable(error));
-    ChurnDriver driver(std::move(*model), gateway->simulatedUsers(),
-        [&](const QString &user) { return gateway->hasConnectionOf(user); });
+    ChurnDriver driver(std::move(*model), *gateway);
     driver.start();
     QTRY_VERIFY(driver.skippedCount() > 20 && driver.appliedCount() > 20);
     // bob and alice, signed in for real, never got simulated devices; bob stayed online.
     QVERIFY(gateway->simulatedUsers().devicesOf(u"bob"_s).isEmpty());
     QVERIFY(gateway->simulatedUsers().devicesOf(u"alice"_s).isEmpty());
     QCOMPARE(alice->pending(u"presence"_s).size(), 0);
+}
+
+void TestSimulatedUsers::churnLetsGoOfAUserAsTheySignIn()
+{
+    const auto gateway = startFivePeople();
+    QVERIFY(gateway);
+    auto alice = login(*gateway, u"alice"_s);
+    QVERIFY(alice);
+    QString error;
+    // Slow enough that bob's next change is seconds away when he signs in.
+    auto model = ChurnModel::create({ u"bob"_s, u"carol"_s }, 0.5, 3, &error);
+    QVERIFY2(model, qPrintable(error));
+    ChurnDriver driver(std::move(*model), *gateway);
+    driver.start();
+    QTRY_VERIFY_WITH_TIMEOUT(!gateway->simulatedUsers().devicesOf(u"bob"_s).isEmpty(), 20'000);
+
+    // bob signs in: his simulated device goes at once, and what he chooses is what alice sees.
+    auto bob = login(*gateway, u"bob"_s);
+    QVERIFY(bob);
+    QVERIFY(gateway->simulatedUsers().devicesOf(u"bob"_s).isEmpty());
+    QCOMPARE(subscribe(*alice, { u"bob"_s }).at(0).toObject().value("status"_L1).toString(),
+        u"online"_s);
+    alice->clear();
+    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s).value("status"_L1).toString(), u"away"_s);
 }
 
 void TestSimulatedUsers::scenarioPlaysItsTimeline()
