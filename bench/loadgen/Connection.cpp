@@ -36,6 +36,8 @@ constexpr std::int64_t kFriendsPage = 1000;
 // A slow reader's requests: 40 a second stays under the gateway's rate limit (50 a second),
 // so it is dropped for what it leaves unread, not for what it sends.
 constexpr auto kFloodEvery = 25ms;
+// Rows a scroll brings into view; the window moves on by half of it each time.
+constexpr std::size_t kScrollWindow = 8;
 // A slow reader's receive buffer: small, so that the gateway's own bound is what fills up.
 constexpr int kSlowReceiveBuffer = 4096;
 
@@ -64,6 +66,7 @@ Connection::Connection(boost::asio::io_context &io, RunContext &context,
     , m_latencies(latencies)
     , m_slowReader(slowReader)
     , m_floodTimer(io)
+    , m_scrollTimer(io)
 {
 }
 
@@ -291,6 +294,19 @@ void Connection::subscribeAll()
     // batches (four at the default limits) stay far below the rate limit's burst.
     if (std::int64_t(m_friends.size()) > m_maxSubscriptions)
         m_friends.resize(size_t(m_maxSubscriptions));
+    if (m_context.options.scrollSeconds > 0 && m_friends.size() > 1) {
+        // The second half is watched through the scrolling window (within the same cap).
+        const std::size_t kept = (m_friends.size() + 1) / 2;
+        m_scrolled.assign(m_friends.begin() + std::ptrdiff_t(kept), m_friends.end());
+        m_friends.resize(kept);
+        for (const std::string &id : m_scrolled)
+            m_scrolledUsers.push_back(m_context.population.indexOf(id));
+        std::sort(m_scrolledUsers.begin(), m_scrolledUsers.end());
+        // Connections scroll at different moments, not all in one burst.
+        const auto period = std::chrono::duration<double>(m_context.options.scrollSeconds);
+        scrollLater(std::chrono::duration_cast<std::chrono::microseconds>(
+            period * (double(m_user % 97) / 97.0 + 1.0)));
+    }
     if (m_friends.empty()) {
         setUp(true);
         return;
@@ -334,6 +350,10 @@ void Connection::onPresence(const json::object &frame, std::int64_t now)
     const int user = m_context.population.indexOf(stringOf(frame, "id"));
     if (m_context.isSlowReader(user))
         return; // it makes no changes, and goes offline once it is dropped
+    if (user >= 0 && !m_context.isOwn(user))
+        return; // changed by someone else than this run: not measured
+    if (std::binary_search(m_scrolledUsers.begin(), m_scrolledUsers.end(), user))
+        return; // watched now and then through the scrolling window: not measured
     const std::string_view status = stringOf(frame, "status");
     if (user < 0 || (status != "online" && status != "away")) {
         // An offline push while changing means a connection went away.
@@ -356,6 +376,42 @@ bool Connection::changeStatus()
     send(m_away ? R"({"type":"set_status","status":"away","ref":"c"})"
                 : R"({"type":"set_status","status":"online","ref":"c"})");
     return true;
+}
+
+void Connection::scrollLater(std::chrono::microseconds delay)
+{
+    m_scrollTimer.expires_after(delay);
+    m_scrollTimer.async_wait([this](beast::error_code error) {
+        if (!error)
+            scroll();
+    });
+}
+
+void Connection::scroll()
+{
+    if (m_state == State::Gone || m_context.stopping.load())
+        return;
+    if (m_state == State::Ready) {
+        // Ids are of A-Z a-z 0-9 . _ - (docs/protocol.md §1): nothing to escape.
+        const auto window = [this](const char *type, const char *ref) {
+            std::string frame
+                = std::string(R"({"type":")") + type + R"(","ref":")" + ref + R"(","ids":[)";
+            for (std::size_t i = 0; i < std::min(kScrollWindow, m_scrolled.size()); ++i) {
+                frame += (i == 0 ? "\"" : ",\"")
+                    + m_scrolled[(m_windowStart + i) % m_scrolled.size()] + '"';
+            }
+            return frame + "]}";
+        };
+        if (m_windowShown) {
+            send(window("unsubscribe", "u"));
+            m_windowStart = (m_windowStart + kScrollWindow / 2) % m_scrolled.size();
+        }
+        send(window("subscribe", "w")); // its snapshot is not measured either
+        m_windowShown = true;
+        m_context.scrolls.fetch_add(1, std::memory_order_relaxed);
+    }
+    scrollLater(std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::duration<double>(m_context.options.scrollSeconds)));
 }
 
 void Connection::floodLater()

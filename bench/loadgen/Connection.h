@@ -1,6 +1,7 @@
 #pragma once
 
 // C++
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -29,6 +30,9 @@ struct RunContext;
 // allow (or watch them all through the availability set, in presence batches); then it
 // receives pushes, and sends set_status when its worker tells it to. Lives on its worker's
 // thread only.
+//
+// With --scroll, the second half of its friends is watched through a small window that moves
+// on every few seconds, as a scrolled list's rows do; their pushes are not measured.
 //
 // A slow reader signs in and nothing more; once the changes start it stops reading and keeps
 // asking for large answers, until it finds its connection dropped.
@@ -75,6 +79,8 @@ private:
     void watchAvailability();
     void requestFriends(std::int64_t offset);
     void subscribeAll();
+    void scrollLater(std::chrono::microseconds delay);
+    void scroll();
     void floodLater();
     void flood();
     void onSlowReaderDropped();
@@ -92,6 +98,11 @@ private:
     std::vector<std::uint32_t> &m_latencies;
     const bool m_slowReader;
     boost::asio::steady_timer m_floodTimer;
+    boost::asio::steady_timer m_scrollTimer;
+    std::vector<std::string> m_scrolled; // the friends watched through the window
+    std::vector<int> m_scrolledUsers; // their population indexes, sorted
+    std::size_t m_windowStart = 0;
+    bool m_windowShown = false;
     std::int64_t m_stoppedReadingMicros = -1; // a slow reader's, once it has
     std::string m_floodFrame; // what a slow reader keeps asking
     SetUpDone m_done;

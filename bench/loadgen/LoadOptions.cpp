@@ -67,6 +67,9 @@ const char *LoadOptions::usage()
            "                       and keep asking for large answers (subscribes of unknown\n"
            "                       ids, all denied): the gateway should drop them at its\n"
            "                       output bound while everyone else's latency holds\n"
+           "  --scroll S           every S s each connection moves a window of a few ids over\n"
+           "                       the second half of its friends (unsubscribe, subscribe),\n"
+           "                       as a scrolled list does; only the first half is measured\n"
            "  --gateway-pid PID    read the gateway's memory and CPU time from /proc\n"
            "  --connect-timeout S  give up setting up connections after S s (default 300)\n"
            "  --drain-timeout S    wait at most S s for the last pushes (default 10)\n"
@@ -112,6 +115,7 @@ std::optional<LoadOptions> LoadOptions::parse(
         { "--drain-timeout", number(&options.drainTimeout, 0) },
         { "--hold", number(&options.holdSeconds, 0) },
         { "--slow-readers", integer(&options.slowReaders, 0) },
+        { "--scroll", number(&options.scrollSeconds, 0) },
         { "--presence-batch-ms",
             [&](const std::string &text) {
                 return toInteger(text, &options.presenceBatchMs) && options.presenceBatchMs >= 10
@@ -147,6 +151,10 @@ std::optional<LoadOptions> LoadOptions::parse(
     }
     if (!haveUrl || options.usersFile.empty()) {
         *error = "--url ws://HOST:PORT/ and --users FILE are required";
+        return std::nullopt;
+    }
+    if (options.scrollSeconds > 0 && options.scrollSeconds < 0.1) {
+        *error = "--scroll: at least 0.1 s (two frames a scroll, under the rate limit)";
         return std::nullopt;
     }
     if (options.sources > 254) {

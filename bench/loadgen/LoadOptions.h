@@ -28,6 +28,10 @@ struct LoadOptions {
     // changes start and ask for large answers (subscribes of unknown ids, all denied) until the
     // gateway drops them. They make no changes and their users' pushes are not measured.
     int slowReaders = 0;
+    // Above 0: every this many seconds each connection scrolls, as a client's list does: the
+    // second half of its friends is not subscribed for good but through a window of a few ids
+    // that moves on (unsubscribe the old, subscribe the new). Their pushes are not measured.
+    double scrollSeconds = 0;
     int gatewayPid = 0; // read its memory and CPU time from /proc when set
     double connectTimeout = 300; // s for every connection to be set up
     double drainTimeout = 10; // s after the last change for the last pushes

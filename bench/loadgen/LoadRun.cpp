@@ -77,6 +77,8 @@ RunResult LoadRun::run()
     ChangeLedger ledger(m_population.size());
     RunContext context { m_options, m_population, ledger };
     context.firstSlowReader = m_options.firstUser + result.connections - result.slowReaders;
+    context.firstUser = m_options.firstUser;
+    context.endUser = m_options.firstUser + result.connections;
     const ProcessProbe gateway(m_options.gatewayPid);
     result.gatewayRssBaseKiB = gateway.residentKiB();
 
@@ -156,6 +158,7 @@ RunResult LoadRun::run()
     result.failed = context.failed;
     result.closed = context.closed;
     result.slowReadersDropped = context.slowReadersDropped;
+    result.scrolls = context.scrolls;
     if (auto dropped = context.slowReaderDropSeconds(); !dropped.empty()) {
         std::sort(dropped.begin(), dropped.end());
         result.slowReaderDropP50Seconds = dropped[(dropped.size() - 1) / 2];

@@ -72,6 +72,11 @@ void Report::writeText(std::ostream &out, const LoadOptions &options, const RunR
             << " s (median) and " << fixed(result.slowReaderDropMaxSeconds, 2)
             << " s (last) after they stopped reading\n";
     }
+    if (options.scrollSeconds > 0) {
+        out << "  scrolling: " << result.scrolls << " windows moved (an unsubscribe and a "
+            << "subscribe each), one per connection every " << fixed(options.scrollSeconds, 1)
+            << " s\n";
+    }
     out << "  presence-loadgen CPU, whole run: " << fixed(result.ownCpuSeconds, 2) << " s\n";
     if (result.errors > 0)
         out << "  " << result.errors << " errors; the first: " << result.firstError << '\n';
@@ -93,6 +98,7 @@ std::string Report::json(const LoadOptions &options, const RunResult &result)
     line["gateway_rss_kib"] = optional(
         result.gatewayRssKiB ? std::optional<double>(*result.gatewayRssKiB) : std::nullopt);
     line["gateway_rss_per_connection_kib"] = optional(perConnectionKiB(result));
+    line["scrolls"] = result.scrolls;
     line["slow_readers"] = result.slowReaders;
     line["slow_readers_dropped"] = result.slowReadersDropped;
     line["slow_reader_drop_p50_s"] = optional(result.slowReaderDropP50Seconds);

@@ -39,8 +39,14 @@ struct RunContext {
     std::atomic<std::int64_t> lastReadyMicros { 0 };
     std::atomic<std::uint64_t> setUpPushes { 0 }; // presence pushes before the changes start
     std::atomic<std::uint64_t> errors { 0 }; // error frames and protocol violations
+    std::atomic<std::uint64_t> scrolls { 0 }; // windows moved (--scroll)
     // Users from this one on are slow readers (--slow-readers): set before the workers start.
     int firstSlowReader = std::numeric_limits<int>::max();
+    // The users this run signs in, [firstUser, endUser): set before the workers start. Others
+    // may change too (the gateway's simulated users, another load generator): their pushes
+    // are not this run's to measure.
+    int firstUser = 0;
+    int endUser = std::numeric_limits<int>::max();
     std::atomic<int> slowReadersDropped { 0 };
     std::atomic<bool> changing { false }; // the changes have started: pushes are measured
     std::atomic<bool> stopping { false }; // the run is over: closes are expected
@@ -52,6 +58,7 @@ struct RunContext {
     }
 
     [[nodiscard]] bool isSlowReader(int user) const { return user >= firstSlowReader; }
+    [[nodiscard]] bool isOwn(int user) const { return user >= firstUser && user < endUser; }
     void noteSlowReaderDropped(double secondsAfterItStoppedReading)
     {
         slowReadersDropped.fetch_add(1);

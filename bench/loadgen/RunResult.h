@@ -21,6 +21,7 @@ struct RunResult {
     int slowReaders = 0;
     int slowReadersDropped = 0;
     std::optional<double> slowReaderDropP50Seconds, slowReaderDropMaxSeconds;
+    std::uint64_t scrolls = 0; // --scroll: windows moved, over every connection
 
     double changeSeconds = 0; // the window of changes
     std::uint64_t changes = 0;
