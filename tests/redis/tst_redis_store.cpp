@@ -215,6 +215,9 @@ private:
     [[nodiscard]] RedisStoreOptions storeOptions(const RedisUrl &url) const;
     // Starts m_a and m_b over the Redis at url and waits until their stores are ready.
     [[nodiscard]] bool startGateways(const RedisUrl &url);
+    // Starts the real gateway binary with the same users, store options and prefix, its users
+    // file in dir, and waits until it listens: a gateway a test can kill.
+    [[nodiscard]] bool startGatewayProcess(MockServerProcess &process, const QTemporaryDir &dir);
     [[nodiscard]] static std::unique_ptr<TestClient> login(
         const Gateway &gateway, const QString &id, const QString &status = {});
     // The users of the snapshot that answers the subscription.
@@ -278,6 +281,26 @@ bool TestRedisStore::startGateways(const RedisUrl &url)
     m_a = startGateway(population(), config, new RedisPresenceStore(storeOptions(url)));
     m_b = startGateway(population(), config, new RedisPresenceStore(storeOptions(url)));
     return m_a && m_b && waitStoreReady(*redisStore(*m_a)) && waitStoreReady(*redisStore(*m_b));
+}
+
+bool TestRedisStore::startGatewayProcess(MockServerProcess &process, const QTemporaryDir &dir)
+{
+    const QString usersPath = dir.filePath(u"users.json"_s);
+    QString error;
+    if (!UsersFile::save(makeDirectory(population()), usersPath, &error)) {
+        qWarning("cannot write the users file: %s", qPrintable(error));
+        return false;
+    }
+    if (!process.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath, u"--redis"_s,
+            m_redis.url().toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix),
+            u"--ttl-ms"_s, QString::number(kTtl.count()), u"--grace-ms"_s,
+            QString::number(kGrace.count()) }))
+        return false;
+    if (!process.waitListening()) {
+        qWarning("the gateway did not start: %s", process.transcript().constData());
+        return false;
+    }
+    return true;
 }
 
 std::unique_ptr<TestClient> TestRedisStore::login(
@@ -715,14 +738,8 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     // The gateway that dies is a real process, with the same users as the in-process one.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString usersPath = dir.filePath(u"users.json"_s);
-    QString error;
-    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
     MockServerProcess dying(QStringLiteral(PRESENCE_MOCK_SERVER));
-    QVERIFY(dying.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath, u"--redis"_s,
-        m_redis.url().toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix), u"--ttl-ms"_s,
-        QString::number(kTtl.count()), u"--grace-ms"_s, QString::number(kGrace.count()) }));
-    QVERIFY2(dying.waitListening(), dying.transcript().constData());
+    QVERIFY(startGatewayProcess(dying, dir));
 
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -765,14 +782,8 @@ void TestRedisStore::everyGatewayGoneLeavesNoStaleOnline()
     // gateway that sweeps once an hour, like a gateway starting later that has not swept yet.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString usersPath = dir.filePath(u"users.json"_s);
-    QString error;
-    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
     MockServerProcess dying(QStringLiteral(PRESENCE_MOCK_SERVER));
-    QVERIFY(dying.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath, u"--redis"_s,
-        m_redis.url().toString(), u"--redis-prefix"_s, QString::fromLatin1(m_prefix), u"--ttl-ms"_s,
-        QString::number(kTtl.count()), u"--grace-ms"_s, QString::number(kGrace.count()) }));
-    QVERIFY2(dying.waitListening(), dying.transcript().constData());
+    QVERIFY(startGatewayProcess(dying, dir));
     RedisStoreOptions readerOptions = storeOptions(m_redis.url());
     readerOptions.sweepInterval = 1h;
     RedisPresenceStore reader(readerOptions);
