@@ -67,7 +67,6 @@ public:
     [[nodiscard]] const RedisSubscriber &subscriber() const { return m_subscriber; }
     // min(TTL, the reconnect backoff's cap + the sweep interval).
     [[nodiscard]] std::chrono::milliseconds settleWindow() const;
-    [[nodiscard]] bool isSettling() const { return m_settle.isActive(); }
     // This process's name in device members ("<instance>/<connection>").
     [[nodiscard]] const QByteArray &instanceId() const { return m_instance; }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 // C++
+#include <array>
 #include <chrono>
 
 // Qt
@@ -50,6 +51,7 @@ private:
     CounterFamily &m_errors;
     CounterFamily &m_closes;
     CounterFamily &m_refusals;
+    std::array<Counter *, kConnectionRefusalCount> m_refusedBy {}; // by reason, every series
     Counter &m_published;
     Counter &m_pushes;
     Counter &m_chatMessages;

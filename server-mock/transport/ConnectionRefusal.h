@@ -18,32 +18,16 @@ enum class ConnectionRefusal {
     UpgradeTimeout, // the upgrade request was not complete in time: 408
 };
 
-inline constexpr ConnectionRefusal kConnectionRefusals[] = { ConnectionRefusal::Unavailable,
-    ConnectionRefusal::Full, ConnectionRefusal::AddressFull, ConnectionRefusal::UpgradesPending,
-    ConnectionRefusal::DescriptorLimit, ConnectionRefusal::BadUpgrade, ConnectionRefusal::Origin,
-    ConnectionRefusal::UpgradeTimeout };
+inline constexpr int kConnectionRefusalCount = int(ConnectionRefusal::UpgradeTimeout) + 1;
+
+// The label value of each reason, in the enum's order.
+inline constexpr const char *kConnectionRefusalNames[kConnectionRefusalCount]
+    = { "unavailable", "full", "address_full", "upgrades_pending", "descriptor_limit",
+          "bad_upgrade", "origin", "upgrade_timeout" };
 
 inline QByteArray refusalName(ConnectionRefusal refusal)
 {
-    switch (refusal) {
-    case ConnectionRefusal::Unavailable:
-        return QByteArrayLiteral("unavailable");
-    case ConnectionRefusal::Full:
-        return QByteArrayLiteral("full");
-    case ConnectionRefusal::AddressFull:
-        return QByteArrayLiteral("address_full");
-    case ConnectionRefusal::UpgradesPending:
-        return QByteArrayLiteral("upgrades_pending");
-    case ConnectionRefusal::DescriptorLimit:
-        return QByteArrayLiteral("descriptor_limit");
-    case ConnectionRefusal::BadUpgrade:
-        return QByteArrayLiteral("bad_upgrade");
-    case ConnectionRefusal::Origin:
-        return QByteArrayLiteral("origin");
-    case ConnectionRefusal::UpgradeTimeout:
-        return QByteArrayLiteral("upgrade_timeout");
-    }
-    return QByteArrayLiteral("unknown");
+    return QByteArray(kConnectionRefusalNames[int(refusal)]);
 }
 
 } // namespace Presence::Server

@@ -118,7 +118,6 @@ void ListeningSocket::refuseOneAtLimit()
         const int descriptor = ::accept4(m_descriptor, nullptr, nullptr, SOCK_CLOEXEC);
         if (descriptor >= 0) {
             ::close(descriptor);
-            ++m_refusedAtLimit;
             Q_EMIT refusedAtDescriptorLimit();
         }
         m_reserve = ::open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -26,8 +26,6 @@ public:
     void close();
     [[nodiscard]] QHostAddress address() const { return m_address; }
     [[nodiscard]] quint16 port() const { return m_port; }
-    // Connections refused because the process had no descriptor left for them.
-    [[nodiscard]] quint64 refusedAtLimit() const { return m_refusedAtLimit; }
 
 Q_SIGNALS:
     // A new connection, non-blocking and close-on-exec; the receiver owns the descriptor.
@@ -45,7 +43,6 @@ private:
     QTimer m_resume;
     QHostAddress m_address;
     quint16 m_port = 0;
-    quint64 m_refusedAtLimit = 0;
 };
 
 } // namespace Presence::Server

@@ -47,7 +47,6 @@ public:
     [[nodiscard]] quint16 port() const { return m_listener.port(); }
     void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
     [[nodiscard]] int pendingCount() const { return int(m_pending.size()); }
-    [[nodiscard]] quint64 refusedAtLimit() const { return m_listener.refusedAtLimit(); }
     // Connections held, pending and upgraded, and how they count against the cap.
     [[nodiscard]] const ConnectionCap &cap() const { return m_cap; }
     // Upgrades pending at once, beyond which new connections get 503.

@@ -579,11 +579,15 @@ void TestGatewayLimits::peerThatNeverReadsIsClosed()
 
 void TestGatewayLimits::connectionCapsRefuseWith503()
 {
-    if (testConfig().transport == GatewayConfig::Transport::Qt)
-        QSKIP("the connection caps are the own transport's");
     GatewayConfig config = limitsConfig();
     config.maxConnections = 3;
     config.maxConnectionsPerAddress = 2;
+    if (config.transport == GatewayConfig::Transport::Qt) {
+        // The caps are the own transport's: on Qt's a gateway with them refuses to start.
+        QTest::ignoreMessage(QtWarningMsg, "the connection caps need the gateway's own transport");
+        QVERIFY(!startGateway(population(), config));
+        return;
+    }
     config.helloTimeout = 60s; // the held upgrades stay as long as the test needs them
     const auto gateway = startGateway(population(), config);
     QVERIFY(gateway);

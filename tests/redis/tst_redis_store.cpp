@@ -171,6 +171,16 @@ RedisPresenceStore *redisStore(const Gateway &gateway)
     return qobject_cast<RedisPresenceStore *>(gateway.store());
 }
 
+// Each of the two gateways says once that Redis lost its data and it rebuilds.
+void expectEachGatewayToRebuild()
+{
+    const QRegularExpression lost(u"^Redis lost the presence data \\(epoch .* is now .*\\) - "
+                                  "writing 1 connections again and sending every watcher a "
+                                  "fresh snapshot$"_s);
+    QTest::ignoreMessage(QtWarningMsg, lost);
+    QTest::ignoreMessage(QtWarningMsg, lost);
+}
+
 // The store is connected and subscribed, so that nothing a test does waits for Redis.
 bool waitStoreReady(const RedisPresenceStore &store)
 {
@@ -215,6 +225,13 @@ private:
     [[nodiscard]] RedisStoreOptions storeOptions(const RedisUrl &url) const;
     // Starts m_a and m_b over the Redis at url and waits until their stores are ready.
     [[nodiscard]] bool startGateways(const RedisUrl &url);
+    // alice on m_a watches bob on m_b, who came online and went away (seq 2): a seq that a
+    // store which lost its data counts again from 0. Both clients, or neither (with a warning).
+    struct AliceAndBob {
+        std::unique_ptr<TestClient> alice;
+        std::unique_ptr<TestClient> bob;
+    };
+    [[nodiscard]] AliceAndBob aliceWatchingBobAway();
     // Starts the real gateway binary with the same users, store options and prefix, its users
     // file in dir, and waits until it listens: a gateway a test can kill.
     [[nodiscard]] bool startGatewayProcess(MockServerProcess &process, const QTemporaryDir &dir);
@@ -281,6 +298,29 @@ bool TestRedisStore::startGateways(const RedisUrl &url)
     m_a = startGateway(population(), config, new RedisPresenceStore(storeOptions(url)));
     m_b = startGateway(population(), config, new RedisPresenceStore(storeOptions(url)));
     return m_a && m_b && waitStoreReady(*redisStore(*m_a)) && waitStoreReady(*redisStore(*m_b));
+}
+
+TestRedisStore::AliceAndBob TestRedisStore::aliceWatchingBobAway()
+{
+    const auto fail = [](const char *what) {
+        qWarning("alice watching bob away: %s", what);
+        return AliceAndBob {};
+    };
+    AliceAndBob both;
+    both.alice = login(*m_a, u"alice"_s);
+    if (!both.alice)
+        return fail("alice cannot sign in");
+    if (subscribe(*both.alice, { u"bob"_s }) != QJsonArray { entry(u"bob"_s, u"offline"_s, 0) })
+        return fail("no snapshot of bob offline");
+    both.bob = login(*m_b, u"bob"_s);
+    if (!both.bob)
+        return fail("bob cannot sign in");
+    if (both.alice->waitFor(u"presence"_s) != push(u"bob"_s, u"online"_s, 1))
+        return fail("no push of bob online");
+    if (setStatus(*both.bob, u"away"_s).value("type"_L1).toString() != u"ok"
+        || both.alice->waitFor(u"presence"_s) != push(u"bob"_s, u"away"_s, 2))
+        return fail("no push of bob away");
+    return both;
 }
 
 bool TestRedisStore::startGatewayProcess(MockServerProcess &process, const QTemporaryDir &dir)
@@ -957,21 +997,13 @@ void TestRedisStore::flushedRedisIsRecognisedBySeqEpoch()
     admin.connectTo(redis.url());
     QTRY_VERIFY(admin.state() == RedisClient::State::Ready);
     QVERIFY(startGateways(redis.url()));
-    auto alice = login(*m_a, u"alice"_s);
-    QVERIFY(alice);
-    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
-    auto bob = login(*m_b, u"bob"_s);
-    QVERIFY(bob);
-    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
-    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
-    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"away"_s, 2));
+    AliceAndBob both = aliceWatchingBobAway();
+    QVERIFY(both.alice && both.bob);
+    TestClient *alice = both.alice.get();
+    TestClient *bob = both.bob.get();
     const QMap<QString, QJsonObject> held { { u"bob"_s, push(u"bob"_s, u"away"_s, 2) } };
 
-    const QRegularExpression lost(u"^Redis lost the presence data \\(epoch .* is now .*\\) - "
-                                  "writing 1 connections again and sending every watcher a "
-                                  "fresh snapshot$"_s);
-    QTest::ignoreMessage(QtWarningMsg, lost); // once per gateway
-    QTest::ignoreMessage(QtWarningMsg, lost);
+    expectEachGatewayToRebuild();
     const qsizetype from = alice->received().size();
     QVERIFY(runCommand(admin, { "FLUSHALL" }).isOk());
     // bob comes back to online right away: published with seq 1 in the emptied store.
@@ -1013,22 +1045,14 @@ void TestRedisStore::evictedKeysAreRebuiltAsAfterARestart()
 {
     QFETCH(QByteArray, kind);
     QVERIFY(startGateways(m_redis.url()));
-    auto alice = login(*m_a, u"alice"_s);
-    QVERIFY(alice);
-    QCOMPARE(subscribe(*alice, { u"bob"_s }), (QJsonArray { entry(u"bob"_s, u"offline"_s, 0) }));
-    auto bob = login(*m_b, u"bob"_s);
-    QVERIFY(bob);
-    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"online"_s, 1));
-    QCOMPARE(setStatus(*bob, u"away"_s).value("type"_L1).toString(), u"ok"_s);
-    QCOMPARE(alice->waitFor(u"presence"_s), push(u"bob"_s, u"away"_s, 2));
+    AliceAndBob both = aliceWatchingBobAway();
+    QVERIFY(both.alice && both.bob);
+    TestClient *alice = both.alice.get();
+    TestClient *bob = both.bob.get();
     const QByteArray epoch = m_redis.run({ "GET", m_prefix + "epoch" }).bytes;
     QVERIFY(!epoch.isEmpty());
 
-    const QRegularExpression lost(u"^Redis lost the presence data \\(epoch .* is now .*\\) - "
-                                  "writing 1 connections again and sending every watcher a "
-                                  "fresh snapshot$"_s);
-    QTest::ignoreMessage(QtWarningMsg, lost); // once per gateway
-    QTest::ignoreMessage(QtWarningMsg, lost);
+    expectEachGatewayToRebuild();
     const qsizetype from = alice->received().size();
     QCOMPARE(integerOf(m_redis.run({ "DEL", key(kind.constData(), u"bob"_s) })), qint64(1));
 
