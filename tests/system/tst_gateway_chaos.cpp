@@ -2,7 +2,8 @@
 // with SIGKILL while clients wired as the app wires them (session -> bridge -> model) are
 // connected, and started again on the same port. Every client comes back by itself, at its own
 // jittered time, resubscribes and shows the right dots; nobody who came back is ever shown
-// offline, and a user who did not come back is never shown online past TTL + grace. Then Redis
+// offline, and a user who did not come back is never shown online past TTL + grace. The same
+// holds when one of two gateways is killed and its clients move to the other. Then Redis
 // itself restarts empty under two gateways, one of them slower to come back: no connected
 // user is shown offline, even briefly, and no "came online" notification follows.
 
@@ -31,6 +32,7 @@
 #include "session/GatewaySession.h"
 #include "tests/harness/MockServerProcess.h"
 #include "tests/harness/RedisServer.h"
+#include "tests/harness/TcpProxy.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -146,6 +148,61 @@ struct Client {
     std::chrono::milliseconds firstRetry { -1 };
 };
 
+// After their gateway was killed, every client came back by itself, each at a time of its own
+// (jittered backoff).
+void verifyEveryoneCameBack(const std::vector<std::unique_ptr<Client>> &clients)
+{
+    for (const auto &client : clients) {
+        QTRY_COMPARE_WITH_TIMEOUT(client->session.state(), GatewaySession::State::Online, 10'000);
+        QVERIFY(client->firstRetry.count() >= 0);
+    }
+    std::vector<qint64> delays;
+    for (const auto &client : clients)
+        delays.push_back(client->firstRetry.count());
+    std::sort(delays.begin(), delays.end());
+    QVERIFY2(std::unique(delays.begin(), delays.end()) - delays.begin() > 1,
+        "every client retried after the same delay: no jitter");
+}
+
+// After a gateway was killed at killedAt: nobody who came back was ever shown offline, the
+// leaver (who did not come back) stopped being green by TTL + grace after the kill and never
+// was again, and no "is online" notification came of it.
+void verifyNoDotLied(
+    const std::vector<std::unique_ptr<Client>> &clients, const QString &leaver, qint64 killedAt)
+{
+    const qint64 deadline = killedAt + (kTtl + kGrace + kSlack).count();
+    qint64 latest = killedAt;
+    for (const auto &client : clients) {
+        for (const Shown &shown : client->shown) {
+            // Nobody who came back was ever shown offline: their old device outlived the gap.
+            QVERIFY2(shown.id == leaver || shown.state != PresenceState::Offline,
+                qPrintable(u"%1 showed %2 offline at %3 ms"_s.arg(
+                    client->userId, shown.id, QString::number(shown.at))));
+        }
+        // The leaver stopped being green by TTL + grace after the kill, and never was again.
+        qint64 lastGreen = -1;
+        qint64 greenUntil = -1;
+        for (const Shown &shown : client->shown) {
+            if (shown.id != leaver)
+                continue;
+            if (shown.state == PresenceState::Online)
+                lastGreen = shown.at;
+            else if (lastGreen >= 0 && greenUntil < lastGreen)
+                greenUntil = shown.at;
+        }
+        QVERIFY2(greenUntil >= lastGreen && greenUntil <= deadline,
+            qPrintable(u"%1 showed %2 online until %3 ms; killed at %4 ms, TTL + grace %5 ms"_s.arg(
+                client->userId, leaver, QString::number(greenUntil), QString::number(killedAt),
+                QString::number((kTtl + kGrace).count()))));
+        latest = std::max(latest, greenUntil);
+    }
+    // Coming back is a baseline, not news: no "is online" notification.
+    for (const auto &client : clients)
+        QVERIFY2(client->notifications.isEmpty(), qPrintable(client->notifications.join(u'\n')));
+    qInfo("the leaver shown offline everywhere %lld ms after the kill (TTL %lld ms, grace %lld ms)",
+        latest - killedAt, qint64(kTtl.count()), qint64(kGrace.count()));
+}
+
 } // namespace
 
 class TestGatewayChaos : public QObject {
@@ -154,6 +211,7 @@ class TestGatewayChaos : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void killedGatewayComesBackAndNoDotLies();
+    void oneOfTwoGatewaysKilledItsUsersMoveOver();
     void redisRestartedShowsNoConnectedUserOffline();
 
 private:
@@ -214,16 +272,8 @@ void TestGatewayChaos::killedGatewayComesBackAndNoDotLies()
     QVERIFY2(gateway->waitListening() == port, gateway->transcript().constData());
 
     // Every client comes back by itself, at a time of its own (jittered backoff) ...
-    for (const auto &client : clients) {
-        QTRY_COMPARE_WITH_TIMEOUT(client->session.state(), GatewaySession::State::Online, 10'000);
-        QVERIFY(client->firstRetry.count() >= 0);
-    }
-    std::vector<qint64> delays;
-    for (const auto &client : clients)
-        delays.push_back(client->firstRetry.count());
-    std::sort(delays.begin(), delays.end());
-    QVERIFY2(std::unique(delays.begin(), delays.end()) - delays.begin() > 1,
-        "every client retried after the same delay: no jitter");
+    verifyEveryoneCameBack(clients);
+    QVERIFY(!QTest::currentTestFailed());
     // ... resubscribes, shows everyone who came back online, and the one who did not offline.
     for (const auto &client : clients) {
         QTRY_VERIFY_WITH_TIMEOUT(client->showsEveryone(PresenceState::Online, leaver), 10'000);
@@ -231,37 +281,76 @@ void TestGatewayChaos::killedGatewayComesBackAndNoDotLies()
             int((kTtl + kGrace + kSlack).count()) + 5'000);
     }
 
-    const qint64 deadline = killedAt + (kTtl + kGrace + kSlack).count();
-    qint64 latest = killedAt;
-    for (const auto &client : clients) {
-        for (const Shown &shown : client->shown) {
-            // Nobody who came back was ever shown offline: their old device outlived the gap.
-            QVERIFY2(shown.id == leaver || shown.state != PresenceState::Offline,
-                qPrintable(u"%1 showed %2 offline at %3 ms"_s.arg(
-                    client->userId, shown.id, QString::number(shown.at))));
-        }
-        // The leaver stopped being green by TTL + grace after the kill, and never was again.
-        qint64 lastGreen = -1;
-        qint64 greenUntil = -1;
-        for (const Shown &shown : client->shown) {
-            if (shown.id != leaver)
-                continue;
-            if (shown.state == PresenceState::Online)
-                lastGreen = shown.at;
-            else if (lastGreen >= 0 && greenUntil < lastGreen)
-                greenUntil = shown.at;
-        }
-        QVERIFY2(greenUntil >= lastGreen && greenUntil <= deadline,
-            qPrintable(u"%1 showed %2 online until %3 ms; killed at %4 ms, TTL + grace %5 ms"_s.arg(
-                client->userId, leaver, QString::number(greenUntil), QString::number(killedAt),
-                QString::number((kTtl + kGrace).count()))));
-        latest = std::max(latest, greenUntil);
+    verifyNoDotLied(clients, leaver, killedAt);
+}
+
+void TestGatewayChaos::oneOfTwoGatewaysKilledItsUsersMoveOver()
+{
+    // Two gateways share one Redis. Half the clients reach the first through a load balancer
+    // (a TcpProxy), the others the second directly. The first is killed and the balancer sends
+    // new connections to the second: its clients come back there, and only the second gateway
+    // is left to notice that the leaver's device in Redis expired.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString usersPath = dir.filePath(u"users.json"_s);
+    QString error;
+    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    std::vector<std::unique_ptr<MockServerProcess>> gateways;
+    for (int i = 0; i < 2; ++i) {
+        gateways.push_back(
+            std::make_unique<MockServerProcess>(QStringLiteral(PRESENCE_MOCK_SERVER)));
+        gateways.back()->disableCoreFile();
+        QVERIFY(gateways.back()->start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath,
+            u"--redis"_s, m_redis.url().toString(), u"--redis-prefix"_s,
+            QString::fromLatin1(m_redis.prefixForCurrentTest()), u"--ttl-ms"_s,
+            QString::number(kTtl.count()), u"--grace-ms"_s, QString::number(kGrace.count()) }));
+        QVERIFY2(gateways.back()->waitListening(), gateways.back()->transcript().constData());
     }
-    // Coming back after the restart is a baseline, not news: no "is online" notification.
+    MockServerProcess &doomed = *gateways.at(0);
+    MockServerProcess &survivor = *gateways.at(1);
+    TcpProxy balancer(doomed.url().port());
+    QVERIFY(balancer.isListening());
+
+    // u01, u03, ... and the leaver u09 through the balancer; u02, u04, ... on the survivor.
+    const auto urlOf = [&](int n) { return n % 2 ? balancer.url() : survivor.url(); };
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int n = 1; n <= kClients; ++n) {
+        clients.push_back(std::make_unique<Client>(idOf(n), clock));
+        clients.back()->session.open(urlOf(n), tokenOf(idOf(n)));
+    }
+    const QString leaver = idOf(kClients + 1);
+    TestClient leaving;
+    QVERIFY(!leaving.login(urlOf(kClients + 1), tokenOf(leaver)).isEmpty());
     for (const auto &client : clients)
-        QVERIFY2(client->notifications.isEmpty(), qPrintable(client->notifications.join(u'\n')));
-    qInfo("the leaver shown offline everywhere %lld ms after the kill (TTL %lld ms, grace %lld ms)",
-        latest - killedAt, qint64(kTtl.count()), qint64(kGrace.count()));
+        QTRY_VERIFY_WITH_TIMEOUT(client->showsEveryone(PresenceState::Online), 10'000);
+
+    const qint64 killedAt = clock.elapsed();
+    balancer.setTarget(survivor.url().port());
+    doomed.kill();
+    QVERIFY(doomed.waitFinished());
+    QVERIFY(leaving.waitDisconnected());
+    std::vector<std::unique_ptr<Client>> movers;
+    for (std::size_t i = 0; i < clients.size(); i += 2)
+        movers.push_back(std::move(clients[i]));
+    std::erase(clients, nullptr);
+    for (const auto &mover : movers) {
+        QTRY_COMPARE_WITH_TIMEOUT(
+            mover->session.state(), GatewaySession::State::Reconnecting, 5'000);
+    }
+    verifyEveryoneCameBack(movers);
+    QVERIFY(!QTest::currentTestFailed());
+    for (const auto &client : clients)
+        QVERIFY(client->session.state() == GatewaySession::State::Online); // never disconnected
+    std::move(movers.begin(), movers.end(), std::back_inserter(clients));
+    QCOMPARE(balancer.connectionCount(), kClients / 2);
+    for (const auto &client : clients) {
+        QTRY_VERIFY_WITH_TIMEOUT(client->showsEveryone(PresenceState::Online, leaver), 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(client->statusOf(leaver), PresenceState::Offline,
+            int((kTtl + kGrace + kSlack).count()) + 5'000);
+    }
+    verifyNoDotLied(clients, leaver, killedAt);
 }
 
 void TestGatewayChaos::redisRestartedShowsNoConnectedUserOffline()
