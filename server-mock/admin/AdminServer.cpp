@@ -4,29 +4,27 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <variant>
 
 // Qt
 #include <QByteArrayList>
 #include <QHttpServer>
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
-#include <QJsonDocument>
-#include <QJsonParseError>
 #include <QPointer>
 #include <QSet>
 #include <QTcpSocket>
 #include <QUrlQuery>
 
 // Presence
-#include "protocol/FieldReader.h"
 #include "protocol/Identifiers.h"
-#include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/admin/AdminBackend.h"
 #include "server-mock/admin/Logging.h"
 #include "server-mock/http/BearerToken.h"
 #include "server-mock/http/GatedTcpServer.h"
 #include "server-mock/http/HttpReply.h"
+#include "server-mock/http/RequestContent.h"
 #include "server-mock/qa/FaultSpec.h"
 
 using namespace Qt::StringLiterals;
@@ -38,14 +36,6 @@ namespace {
 using Method = QHttpServerRequest::Method;
 using Request = const QHttpServerRequest &;
 using Responder = QHttpServerResponder &&;
-
-// Text from a request quoted back in an error message is cut to this many characters.
-constexpr qsizetype kMaxQuoted = 64;
-
-QString quoted(QStringView text)
-{
-    return text.size() <= kMaxQuoted ? text.toString() : text.first(kMaxQuoted).toString() + u"…"_s;
-}
 
 QByteArray methodName(Method method)
 {
@@ -83,11 +73,6 @@ void send(QTcpSocket *socket, const HttpReply &reply)
     socket->disconnectFromHost();
 }
 
-HttpReply badRequest(const QString &message)
-{
-    return HttpReply::error(HttpStatus::BadRequest, "bad_request"_L1, message);
-}
-
 // Whether the path takes the request's method; if not, answers 405 with the methods it takes.
 bool allows(Request request, QTcpSocket *socket, std::initializer_list<Method> methods)
 {
@@ -103,29 +88,6 @@ bool allows(Request request, QTcpSocket *socket, std::initializer_list<Method> m
                 QString::fromLatin1(methodName(request.method())), QString::fromLatin1(allow)))
             .withHeader("Allow"_ba, allow));
     return false;
-}
-
-// The body as a JSON object; nullopt with *problem when it is anything else.
-std::optional<QJsonObject> objectBody(const QByteArray &body, QString *problem)
-{
-    const QByteArray trimmed = body.trimmed();
-    if (trimmed.isEmpty()) {
-        *problem = u"the body must be a JSON object, and it is empty"_s;
-        return std::nullopt;
-    }
-    // Qt's reader calls a bare 42 invalid; what matters here is that it is no object.
-    if (!trimmed.startsWith('{')) {
-        *problem = u"the body must be a JSON object"_s;
-        return std::nullopt;
-    }
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &error);
-    if (error.error != QJsonParseError::NoError) {
-        *problem = u"the body is not valid JSON: %1 at byte %2"_s.arg(error.errorString())
-                       .arg(error.offset);
-        return std::nullopt;
-    }
-    return document.object();
 }
 
 // The body of a snapshot (docs/protocol.md §3) without its type: users in the order asked,
@@ -224,7 +186,8 @@ void AdminServer::addRoutes()
                     u"unknown method; the API takes GET, POST and DELETE"_s));
         send(socket,
             HttpReply::error(HttpStatus::NotFound, "not_found"_L1,
-                u"no endpoint %1 (see docs/admin-api.md)"_s.arg(quoted(request.url().path()))));
+                u"no endpoint %1 (see docs/admin-api.md)"_s.arg(
+                    quotedFromRequest(request.url().path()))));
     });
 }
 
@@ -346,9 +309,7 @@ std::optional<QString> AdminServer::clientUser(
 bool AdminServer::isKnownUser(const QString &userId, QTcpSocket *socket) const
 {
     if (!Protocol::isValidId(userId)) {
-        send(socket,
-            badRequest(
-                u"'%1' is not a valid user id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(quoted(userId))));
+        send(socket, HttpReply::badRequest(invalidUserId(userId)));
         return false;
     }
     if (!m_backend.userExists(userId)) {
@@ -378,24 +339,10 @@ void AdminServer::setPresence(
 {
     if (!isAdmin(request, socket) || !isKnownUser(userId, socket))
         return;
-    QString problem;
-    const std::optional<QJsonObject> body = objectBody(request.body(), &problem);
-    if (!body)
-        return send(socket, badRequest(problem));
-    Protocol::FieldReader read(*body);
-    QString status;
-    if (read.allowOnly({ "status"_L1 }, u"a presence change"_s))
-        status = read.string("status"_L1, Protocol::Need::Required);
-    // offline is no status a device chooses: it is the simulated device going away.
-    std::optional<Protocol::ChosenStatus> chosen;
-    if (!read.failed() && status != u"offline"_s) {
-        chosen = Protocol::chosenStatusFromString(status);
-        if (!chosen)
-            read.failField("status"_L1, u"must be one of online, away, invisible, offline"_s);
-    }
-    if (read.failed())
-        return send(socket, badRequest(read.problem()));
-    m_backend.simulatePresence(userId, chosen);
+    const auto presence = readSimulatedPresence(request.body());
+    if (const auto *refusal = std::get_if<HttpReply>(&presence))
+        return send(socket, *refusal);
+    m_backend.simulatePresence(userId, std::get<SimulatedPresence>(presence).chosen);
     send(socket, HttpReply::noContent());
 }
 
@@ -423,13 +370,14 @@ void AdminServer::startFault(const QHttpServerRequest &request, QTcpSocket *sock
 {
     if (!isAdmin(request, socket))
         return;
+    const auto body = readJsonObject(request.body());
+    if (const auto *refusal = std::get_if<HttpReply>(&body))
+        return send(socket, *refusal);
     QString problem;
-    const std::optional<QJsonObject> body = objectBody(request.body(), &problem);
-    if (!body)
-        return send(socket, badRequest(problem));
-    const std::optional<FaultSpec> fault = FaultSpec::fromJson(*body, &problem);
+    const std::optional<FaultSpec> fault
+        = FaultSpec::fromJson(std::get<QJsonObject>(body), &problem);
     if (!fault)
-        return send(socket, badRequest(problem));
+        return send(socket, HttpReply::badRequest(problem));
     const QString faultId = m_backend.startFault(*fault, &problem);
     if (faultId.isEmpty())
         return send(socket,
@@ -447,8 +395,8 @@ void AdminServer::endFault(
         return;
     if (!Protocol::isValidId(faultId))
         return send(socket,
-            badRequest(u"'%1' is not a valid fault id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(
-                quoted(faultId))));
+            HttpReply::badRequest(u"'%1' is not a valid fault id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(
+                quotedFromRequest(faultId))));
     if (!m_backend.endFault(faultId))
         return send(socket,
             HttpReply::error(
@@ -473,24 +421,11 @@ void AdminServer::presence(const QHttpServerRequest &request, QTcpSocket *socket
     const std::optional<QString> user = clientUser(request, socket);
     if (!user)
         return;
-    const QStringList values = request.query().allQueryItemValues(u"ids"_s, QUrl::FullyDecoded);
-    if (values.size() != 1)
-        return send(socket,
-            badRequest(values.isEmpty()
-                    ? u"name the users in the query: /api/presence?ids=alice,bob"_s
-                    : u"give 'ids' once, as one comma-separated list"_s));
-    const QStringList ids = values.first().isEmpty() ? QStringList() : values.first().split(u',');
-    if (ids.size() > m_options.maxIdsPerRequest)
-        return send(socket,
-            HttpReply::error(HttpStatus::ContentTooLarge, "too_many_ids"_L1,
-                u"%1 ids is more than the limit of %2 per request"_s.arg(ids.size())
-                    .arg(m_options.maxIdsPerRequest)));
-    for (const QString &id : ids) {
-        if (!Protocol::isValidId(id))
-            return send(socket,
-                badRequest(
-                    u"'%1' is not a valid user id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(quoted(id))));
-    }
+    const auto read = readIdList(request.query().allQueryItemValues(u"ids"_s, QUrl::FullyDecoded),
+        m_options.maxIdsPerRequest);
+    if (const auto *refusal = std::get_if<HttpReply>(&read))
+        return send(socket, *refusal);
+    const QStringList &ids = std::get<QStringList>(read);
 
     // As the WebSocket subscribe: strangers, unknown ids and oneself are denied alike, so
     // that the answer never tells whether someone exists. Duplicates count once.

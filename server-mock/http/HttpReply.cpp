@@ -75,6 +75,11 @@ HttpReply HttpReply::noContent()
     return HttpReply(HttpStatus::NoContent, {}, {});
 }
 
+HttpReply HttpReply::badRequest(const QString &message)
+{
+    return error(HttpStatus::BadRequest, "bad_request"_L1, message);
+}
+
 HttpReply &HttpReply::withHeader(QByteArray name, QByteArray value)
 {
     value.removeIf([](char c) { return uchar(c) < 0x20 || uchar(c) == 0x7f; });

@@ -43,6 +43,8 @@ public:
     [[nodiscard]] static HttpReply error(
         HttpStatus status, QLatin1StringView code, const QString &message);
     [[nodiscard]] static HttpReply noContent();
+    // 400, bad_request: what the client sent cannot be read.
+    [[nodiscard]] static HttpReply badRequest(const QString &message);
 
     // Adds a header; control characters are dropped from the value, so that no text from a
     // request can split the response.
