@@ -131,7 +131,7 @@ void ClientSettings::load()
             if (isPlausibleToken(*token))
                 m_token = *token;
             else
-                warnInvalid(kTokenKey, {}, "a token of 1 to 512 characters without spaces");
+                warnInvalid(kTokenKey, {}, "a token of 1 to 4096 characters without spaces");
         }
     }
 

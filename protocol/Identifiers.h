@@ -8,7 +8,8 @@ namespace Presence::Protocol {
 inline constexpr int kProtocolVersion = 1;
 inline constexpr qsizetype kMaxIdLength = 64;
 inline constexpr qsizetype kMaxRefLength = 32;
-inline constexpr qsizetype kMaxTokenLength = 512;
+// Room for a JSON Web Token signed with RSA 4096 and a few claims.
+inline constexpr qsizetype kMaxTokenLength = 4096;
 inline constexpr qsizetype kMaxClientNameLength = 128;
 inline constexpr qsizetype kMaxDisplayNameLength = 128;
 

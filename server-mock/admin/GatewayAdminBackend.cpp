@@ -5,6 +5,7 @@
 #include <QPointer>
 
 // Presence
+#include "server-mock/admin/Logging.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/qa/QaGateway.h"
 
@@ -27,10 +28,12 @@ GatewayAdminBackend::GatewayAdminBackend(
 
 std::optional<QString> GatewayAdminBackend::userOfToken(const QString &token) const
 {
-    const auto index = m_gateway.directory().indexOfToken(token);
-    if (!index)
+    const Gateway::SignIn signIn = m_gateway.authenticate(token);
+    if (!signIn.userIndex) {
+        qCInfo(lcAdmin) << "refused a bearer token:" << qUtf8Printable(signIn.refusal);
         return std::nullopt;
-    return m_gateway.directory().user(*index).id;
+    }
+    return m_gateway.directory().user(*signIn.userIndex).id;
 }
 
 bool GatewayAdminBackend::userExists(const QString &userId) const

@@ -2,13 +2,17 @@
 
 // C++
 #include <limits>
+#include <memory>
 
 // Qt
 #include <QCommandLineParser>
 #include <QFile>
+#include <QSet>
 
 // Presence
+#include "protocol/Identifiers.h"
 #include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/qa/ChurnModel.h"
 
 using namespace Qt::StringLiterals;
@@ -107,6 +111,48 @@ bool parseAdmin(const QCommandLineParser &parser, std::chrono::milliseconds hear
         }
     }
     options.admin = admin;
+    return true;
+}
+
+// --jwt-hs256-secret-file and --jwt-public-key-file, each [KID=]FILE and repeatable, as one
+// verifier; null when neither is given.
+bool parseJwtKeys(const QCommandLineParser &parser, GatewayConfig &config, QString *error)
+{
+    QList<JwtKey> keys;
+    QSet<QString> kids;
+    for (const bool secret : { true, false }) {
+        const QString option = secret ? u"jwt-hs256-secret-file"_s : u"jwt-public-key-file"_s;
+        for (const QString &value : parser.values(option)) {
+            // KID=FILE when what comes before the first '=' is a valid kid (an id's characters);
+            // a path with '=' in its first part is written ./a=b.
+            QString kid;
+            QString path = value;
+            const qsizetype equals = value.indexOf(u'=');
+            if (equals > 0 && Protocol::isValidId(value.first(equals))) {
+                kid = value.first(equals);
+                path = value.sliced(equals + 1);
+            }
+            if (path.isEmpty()) {
+                *error = u"--%1 needs a file (got \"%2\")"_s.arg(option, value);
+                return false;
+            }
+            if (!kid.isEmpty() && kids.contains(kid)) {
+                *error = u"--%1: kid \"%2\" is given to two keys"_s.arg(option, kid);
+                return false;
+            }
+            QString why;
+            const std::optional<JwtKey> key = secret ? JwtKey::fromSecretFile(path, kid, &why)
+                                                     : JwtKey::fromPublicKeyFile(path, kid, &why);
+            if (!key) {
+                *error = u"--%1 %2"_s.arg(option, why);
+                return false;
+            }
+            kids.insert(kid);
+            keys.append(*key);
+        }
+    }
+    if (!keys.isEmpty())
+        config.jwt = std::make_shared<const JwtVerifier>(std::move(keys));
     return true;
 }
 
@@ -214,6 +260,14 @@ void describeOptions(QCommandLineParser &parser)
             u"epoll (the default: the gateway's own event loop) or qt (Qt's own, which polls "
             "every socket on every iteration; for comparison)."_s,
             u"LOOP"_s },
+        { u"jwt-hs256-secret-file"_s,
+            u"Also accept JSON Web Tokens signed HS256 with the secret in FILE (32 bytes or "
+            "more). KID= names the key for tokens with that kid. Repeat for rotation."_s,
+            u"[KID=]FILE"_s },
+        { u"jwt-public-key-file"_s,
+            u"Also accept JSON Web Tokens signed RS256 or ES256 with the PEM public key in FILE "
+            "(RSA of 2048 bits or more, or EC P-256). KID= as above; repeatable."_s,
+            u"[KID=]FILE"_s },
         { u"ttl-ms"_s,
             u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
             "(every third of it). Default 30000."_s,
@@ -421,6 +475,8 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     }
 
     if (!parseAdmin(parser, std::chrono::milliseconds(*heartbeatTtl), options, error))
+        return std::nullopt;
+    if (!parseJwtKeys(parser, config, error))
         return std::nullopt;
 
     if (hasGenerate)

@@ -13,6 +13,7 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/Logging.h"
 #include "server-mock/transport/QtWebSocketTransport.h"
@@ -259,18 +260,37 @@ void Gateway::addConnection(ClientTransport *transport)
     Q_EMIT connectionCountChanged(connectionCount());
 }
 
+Gateway::SignIn Gateway::authenticate(const QString &token) const
+{
+    if (const auto index = m_directory.indexOfToken(token))
+        return { index, std::nullopt, {} };
+    if (!m_config.jwt || !JwtVerifier::looksLikeJwt(token))
+        return { std::nullopt, std::nullopt, u"an unknown token"_s };
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    const JwtVerifier::Result result = m_config.jwt->verify(token, now);
+    if (!result.claims)
+        return { std::nullopt, std::nullopt, u"a JSON Web Token: "_s + result.refusal };
+    const auto index = m_directory.indexOfId(result.claims->subject);
+    if (!index) {
+        return { std::nullopt, std::nullopt,
+            u"a JSON Web Token for \"%1\", who is no user here"_s.arg(result.claims->subject) };
+    }
+    return { index, result.claims->expiresAt, {} };
+}
+
 void Gateway::onHello(
     ClientConnection *connection, const Hello &hello, const std::optional<QString> &ref)
 {
-    const auto index = m_directory.indexOfToken(hello.token);
-    if (!index) {
+    const SignIn signIn = authenticate(hello.token);
+    if (!signIn.userIndex) {
         qCInfo(lcGateway) << "connection" << connection->id() << "from" << connection->peer()
-                          << "offered an unknown token";
+                          << "refused:" << qUtf8Printable(signIn.refusal);
         connection->closeWithError(
             { ErrorCode::Unauthorized, u"unknown token"_s, ref }, CloseCode::Unauthorized);
         return;
     }
-    const UserDirectory::User &user = m_directory.user(*index);
+    const UserDirectory::User &user = m_directory.user(*signIn.userIndex);
     const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
     connection->authenticate(user.id, status);
     if (hello.presenceBatchMs)

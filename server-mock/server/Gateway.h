@@ -57,6 +57,16 @@ public:
     [[nodiscard]] quint16 port() const;
     [[nodiscard]] const GatewayConfig &config() const { return m_config; }
     [[nodiscard]] const UserDirectory &directory() const { return m_directory; }
+
+    // Who a token signs in: a users-file token, or a JSON Web Token when config().jwt is set,
+    // whose subject is a user of the directory. Without a user, refusal says why (for the log;
+    // it never quotes the token).
+    struct SignIn {
+        std::optional<int> userIndex;
+        std::optional<std::chrono::milliseconds> expiresAt; // since the epoch; JWTs only
+        QString refusal;
+    };
+    [[nodiscard]] SignIn authenticate(const QString &token) const;
     [[nodiscard]] PresenceStore *store() const { return m_store; }
     [[nodiscard]] ChatStore *chats() const { return m_chat.store(); }
     [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }

@@ -2,12 +2,15 @@
 
 // C++
 #include <chrono>
+#include <memory>
 
 // Qt
 #include <QHostAddress>
 #include <QStringList>
 
 namespace Presence::Server {
+
+class JwtVerifier;
 
 using namespace std::chrono_literals;
 
@@ -58,6 +61,8 @@ struct GatewayConfig {
     int maxConnectionsPerAddress = 0;
     // Our own transport: the upgrade request must be complete within this (slowloris too).
     std::chrono::milliseconds upgradeTimeout = 5s;
+    // Signed tokens from the app's auth service, besides the users file's: null for none.
+    std::shared_ptr<const JwtVerifier> jwt;
 };
 
 } // namespace Presence::Server

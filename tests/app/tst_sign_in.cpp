@@ -524,8 +524,8 @@ void tst_SignIn::invalidInputIsRejectedWithoutConnecting_data()
     QTest::addRow("blank token") << u"ws://127.0.0.1:8765/"_s << u"   "_s << u"Enter your token."_s
                                  << false;
     QTest::addRow("token too long")
-        << u"ws://127.0.0.1:8765/"_s << QString(513, u'x')
-        << u"This token is too long to be right (a token has at most 512 characters)."_s << false;
+        << u"ws://127.0.0.1:8765/"_s << QString(4097, u'x')
+        << u"This token is too long to be right (a token has at most 4096 characters)."_s << false;
 }
 
 void tst_SignIn::invalidInputIsRejectedWithoutConnecting()

@@ -1,5 +1,5 @@
 // BearerToken: the Authorization header of every admin and client HTTP request, as any bytes.
-// Properties: a token is read only from the Bearer scheme (in any case), and is then 1 to 512
+// Properties: a token is read only from the Bearer scheme (in any case), and is then 1 to 4096
 // visible ASCII characters found in the header as they are; anything else is missing or
 // malformed, with no token; secretsEqual() agrees with plain equality.
 
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzzCheck(bearerScheme, "a token comes only from the Bearer scheme");
         fuzzCheck(
             !bearer.token.isEmpty() && bearer.token.size() <= Presence::Protocol::kMaxTokenLength,
-            "a token is 1 to 512 characters");
+            "a token is 1 to 4096 characters");
         for (const QChar c : bearer.token)
             fuzzCheck(c.unicode() > 0x20 && c.unicode() < 0x7f, "of visible ASCII");
         fuzzCheck(header.contains(bearer.token.toLatin1()), "as the header has it");

@@ -17,16 +17,19 @@
 
 // Presence
 #include "GatewayFixture.h"
+#include "JwtMinter.h"
 #include "PresenceFrames.h"
 #include "PrometheusText.h"
 #include "TestClient.h"
 #include "server-mock/admin/AdminServer.h"
 #include "server-mock/admin/GatewayAdminBackend.h"
+#include "server-mock/identity/JwtVerifier.h"
 #include "tests/harness/HttpCall.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using namespace Presence::Server;
+using Presence::TestSupport::JwtMinter;
 using Presence::TestSupport::PrometheusText;
 
 char *toString(const QJsonObject &object)
@@ -44,6 +47,7 @@ namespace {
 constexpr auto kHeartbeatTtl = 1500ms;
 constexpr auto kGrace = 200ms;
 const QByteArray kAdminToken = "admin-token-for-the-tests";
+const QByteArray kJwtSecret = "the app's HS256 secret, 32 bytes or more";
 
 QByteArray bearer(const QString &token)
 {
@@ -80,6 +84,7 @@ private Q_SLOTS:
     void heartbeatMakesAUserPresentForWatchers();
     void heartbeatAndWebSocketDevicesAddUp();
     void heartbeatIdentityComesFromTheTokenOnly();
+    void jsonWebTokensWorkOverHttp();
     void batchPresenceShowsFriendsOnly();
     void batchPresenceIsBoundTo500Ids();
     void adminSimulatesPresenceAndDescribesUsers();
@@ -110,6 +115,10 @@ void TestAdminEndToEnd::init()
 {
     GatewayConfig config = testConfig();
     config.grace = kGrace;
+    QString problem;
+    const auto jwtKey = JwtKey::fromSecret(kJwtSecret, {}, &problem);
+    QVERIFY2(jwtKey, qPrintable(problem));
+    config.jwt = std::make_shared<const JwtVerifier>(QList<JwtKey> { *jwtKey });
     m_gateway = startQaGateway(population(), config);
     QVERIFY(m_gateway);
     m_backend = std::make_unique<GatewayAdminBackend>(*m_gateway, kHeartbeatTtl);
@@ -222,6 +231,35 @@ void TestAdminEndToEnd::heartbeatIdentityComesFromTheTokenOnly()
     QCOMPARE(call("POST", u"/api/heartbeat"_s, {}, bearer(QString::fromLatin1(kAdminToken))).status,
         401);
     QCOMPARE(m_gateway->simulatedUsers().userCount(), 1);
+}
+
+void TestAdminEndToEnd::jsonWebTokensWorkOverHttp()
+{
+    // A JSON Web Token is a client token over HTTP as over a WebSocket.
+    const JwtMinter minter = JwtMinter::hs256(kJwtSecret);
+    auto alice = login(u"alice"_s);
+    QVERIFY(alice);
+    QCOMPARE(subscribe(*alice, { u"bob"_s }).size(), 1);
+    const HttpAnswer beat = call(
+        "POST", u"/api/heartbeat"_s, {}, bearer(minter.mint(JwtMinter::claims(u"bob"_s, 300))));
+    QCOMPARE(beat.status, 200);
+    QCOMPARE(beat.json().value("user"_L1).toString(), u"bob"_s);
+    QCOMPARE(alice->waitFor(u"presence"_s), PresenceFrames::push(u"bob"_s, u"online"_s, 1));
+    const HttpAnswer presence = call("GET", u"/api/presence?ids=bob"_s, {},
+        bearer(minter.mint(JwtMinter::claims(u"alice"_s, 300))));
+    QCOMPARE(presence.status, 200);
+    QCOMPARE(presence.json().value("users"_L1).toArray().at(0).toObject().value("status"_L1),
+        u"online"_s);
+    // Expired, or signed with another secret: an unknown token.
+    QCOMPARE(call("GET", u"/api/presence?ids=bob"_s, {},
+                 bearer(minter.mint(JwtMinter::claims(u"alice"_s, -300))))
+                 .status,
+        401);
+    QCOMPARE(call("GET", u"/api/presence?ids=bob"_s, {},
+                 bearer(JwtMinter::hs256("another secret of thirty-two bytes"_ba)
+                            .mint(JwtMinter::claims(u"alice"_s, 300))))
+                 .status,
+        401);
 }
 
 void TestAdminEndToEnd::batchPresenceShowsFriendsOnly()

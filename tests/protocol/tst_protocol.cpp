@@ -773,7 +773,7 @@ void TestProtocol::clientRejections_data()
     bad("hello/token-null", R"({"type":"hello","token":null,"protocol":1})"_ba, u"'token'"_s);
     bad("hello/token-array", R"({"type":"hello","token":["t"],"protocol":1})"_ba, u"'token'"_s);
     bad("hello/token-empty", R"({"type":"hello","token":"","protocol":1})"_ba, u"'token'"_s);
-    bad("hello/token-513", frameOf(hello(QString(kMaxTokenLength + 1, u't'), 1)), u"'token'"_s);
+    bad("hello/token-4097", frameOf(hello(QString(kMaxTokenLength + 1, u't'), 1)), u"'token'"_s);
     bad("hello/no-protocol", R"({"type":"hello","token":"t"})"_ba, u"'protocol'"_s);
     bad("hello/protocol-string", R"({"type":"hello","token":"t","protocol":"1"})"_ba,
         u"'protocol'"_s);

@@ -11,7 +11,9 @@
 #include <QTest>
 
 // Presence
+#include "JwtMinter.h"
 #include "server-mock/app/ServerOptions.h"
+#include "server-mock/identity/JwtVerifier.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Server;
@@ -23,6 +25,31 @@ std::optional<ServerOptions> parseArgs(const QStringList &args, QString *error)
 {
     return ServerOptions::parse(QStringList { u"presence-mock-server"_s } + args, error);
 }
+
+// The keys of the JWT tests, written once: an HS256 secret and an ES256 public key.
+struct JwtKeyFiles {
+    JwtKeyFiles()
+    {
+        write(secret, "0123456789abcdef0123456789abcdef\n");
+        write(publicKey, es.publicKeyPem());
+        write(shortSecret, "too short\n");
+    }
+    static void write(const QString &path, const QByteArray &bytes)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+            qFatal("cannot write %s", qPrintable(path));
+    }
+    QTemporaryDir dir;
+    QString secret = dir.filePath(u"hs256.secret"_s);
+    QString publicKey = dir.filePath(u"es256.pem"_s);
+    QString shortSecret = dir.filePath(u"short.secret"_s);
+    QString missing = dir.filePath(u"missing.pem"_s);
+    Presence::TestSupport::JwtMinter hs
+        = Presence::TestSupport::JwtMinter::hs256("0123456789abcdef0123456789abcdef"_ba);
+    Presence::TestSupport::JwtMinter es = Presence::TestSupport::JwtMinter::generate(
+        Presence::TestSupport::JwtMinter::Algorithm::ES256);
+};
 
 } // namespace
 
@@ -50,6 +77,9 @@ private Q_SLOTS:
     void eventLoop();
     void eventLoopBeforeTheApplication_data();
     void eventLoopBeforeTheApplication();
+    void jwtKeys();
+    void rejectsBadJwtKeys_data();
+    void rejectsBadJwtKeys();
 };
 
 void TestServerOptions::defaults()
@@ -456,6 +486,65 @@ void TestServerOptions::eventLoopBeforeTheApplication()
     QCOMPARE(found, loop);
     if (!loop)
         QVERIFY2(error.contains(u"--event-loop must be epoll or qt"_s), qPrintable(error));
+}
+
+void TestServerOptions::jwtKeys()
+{
+    const JwtKeyFiles files;
+    QString error;
+    const auto none = parseArgs({ u"--generate"_s, u"3"_s }, &error);
+    QVERIFY2(none, qPrintable(error));
+    QVERIFY(!none->config.jwt);
+
+    const auto options
+        = parseArgs({ u"--generate"_s, u"3"_s, u"--jwt-hs256-secret-file"_s, files.secret,
+                        u"--jwt-public-key-file"_s, u"2026-12="_s + files.publicKey },
+            &error);
+    QVERIFY2(options, qPrintable(error));
+    QVERIFY(options->config.jwt);
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    const QJsonObject claims = Presence::TestSupport::JwtMinter::claims(u"user1"_s, 60);
+    // The secret without a kid, the public key only by its kid or none.
+    QVERIFY(options->config.jwt->verify(files.hs.mint(claims), now).claims);
+    QVERIFY(options->config.jwt->verify(files.es.mint(claims, u"2026-12"_s), now).claims);
+    QVERIFY(options->config.jwt->verify(files.es.mint(claims), now).claims);
+    QVERIFY(!options->config.jwt->verify(files.hs.mint(claims, u"2026-12"_s), now).claims);
+}
+
+void TestServerOptions::rejectsBadJwtKeys_data()
+{
+    static const JwtKeyFiles files;
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("error");
+    const QStringList gen { u"--generate"_s, u"3"_s };
+    QTest::addRow("missing file") << gen + QStringList { u"--jwt-public-key-file"_s, files.missing }
+                                  << u"--jwt-public-key-file %1: No such file or directory"_s.arg(
+                                         files.missing);
+    QTest::addRow("short secret")
+        << gen + QStringList { u"--jwt-hs256-secret-file"_s, files.shortSecret }
+        << u"--jwt-hs256-secret-file %1: an HS256 secret must be at least 32 bytes (it has 9)"_s
+               .arg(files.shortSecret);
+    QTest::addRow("a secret as a public key")
+        << gen + QStringList { u"--jwt-public-key-file"_s, files.secret }
+        << u"--jwt-public-key-file %1: no PEM public key (-----BEGIN PUBLIC KEY-----)"_s.arg(
+               files.secret);
+    QTest::addRow("no file after the kid")
+        << gen + QStringList { u"--jwt-public-key-file"_s, u"k1="_s }
+        << u"--jwt-public-key-file needs a file (got \"k1=\")"_s;
+    QTest::addRow("one kid twice") << gen
+            + QStringList { u"--jwt-hs256-secret-file"_s, u"k1="_s + files.secret,
+                  u"--jwt-public-key-file"_s, u"k1="_s + files.publicKey }
+                                   << u"--jwt-public-key-file: kid \"k1\" is given to two keys"_s;
+}
+
+void TestServerOptions::rejectsBadJwtKeys()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, error);
+    QString problem;
+    QVERIFY(!parseArgs(args, &problem));
+    QCOMPARE(problem, error);
 }
 
 QTEST_GUILESS_MAIN(TestServerOptions)
