@@ -339,7 +339,7 @@ void TestSimulatedUsers::scenarioStartsAndEndsFaults()
     QVERIFY(gateway);
     QString error;
     auto scenario = Scenario::parse(
-        R"({"at": 0, "do": "fault", "id": "slow", "fault": {"kind": "delay", "ms": 50}, "for": "150ms"}
+        R"({"at": 0, "do": "fault", "id": "slow", "fault": {"kind": "delay", "ms": 50}, "for": "1s"}
 {"at": 0, "do": "fault", "id": "dup", "fault": {"kind": "duplicate", "user": "bob"}}
 {"at": "100ms", "do": "end_fault", "id": "dup"}
 )",
