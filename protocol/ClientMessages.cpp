@@ -44,6 +44,15 @@ Decoded<ClientMessage> decodeHello(FieldReader &in)
     return ClientMessage(hello);
 }
 
+Decoded<ClientMessage> decodeRefresh(FieldReader &in)
+{
+    RefreshRequest request;
+    request.token = in.string("token"_L1, 1, kMaxTokenLength, Need::Required);
+    if (in.failed())
+        return in.error();
+    return ClientMessage(request);
+}
+
 Decoded<ClientMessage> decodeFriends(FieldReader &in)
 {
     FriendsRequest request;
@@ -217,6 +226,13 @@ QJsonObject toJson(const UnwatchAvailabilityRequest &)
     return typed("unwatch_availability"_L1);
 }
 
+QJsonObject toJson(const RefreshRequest &message)
+{
+    QJsonObject object = typed("refresh"_L1);
+    object.insert("token"_L1, message.token);
+    return object;
+}
+
 QJsonObject toJson(const ClientMessage &message)
 {
     return std::visit([](const auto &m) { return toJson(m); }, message);
@@ -250,6 +266,8 @@ Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
             return ClientMessage(WatchAvailabilityRequest {});
         if (envelope.type == u"unwatch_availability")
             return ClientMessage(UnwatchAvailabilityRequest {});
+        if (envelope.type == u"refresh")
+            return decodeRefresh(in);
         return ProtocolError { ErrorCode::UnknownType,
             u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
     }();

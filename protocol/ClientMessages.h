@@ -95,9 +95,15 @@ struct WatchAvailabilityRequest { };
 // Stops the availability pushes of watch_availability; answered with `ok`.
 struct UnwatchAvailabilityRequest { };
 
+// A new token for the signed-in user, before the one the connection signed in with expires
+// (token_expiring); answered with `ok`, or `unauthorized` with the old token still in force.
+struct RefreshRequest {
+    QString token;
+};
+
 using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, UnsubscribeRequest,
     SetStatusRequest, SendMessageRequest, HistoryRequest, PingRequest, WatchAvailabilityRequest,
-    UnwatchAvailabilityRequest, ConversationsRequest, ReadRequest>;
+    UnwatchAvailabilityRequest, ConversationsRequest, ReadRequest, RefreshRequest>;
 
 [[nodiscard]] QJsonObject toJson(const Hello &message);
 [[nodiscard]] QJsonObject toJson(const FriendsRequest &message);
@@ -111,6 +117,7 @@ using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, Unsu
 [[nodiscard]] QJsonObject toJson(const PingRequest &message);
 [[nodiscard]] QJsonObject toJson(const WatchAvailabilityRequest &message);
 [[nodiscard]] QJsonObject toJson(const UnwatchAvailabilityRequest &message);
+[[nodiscard]] QJsonObject toJson(const RefreshRequest &message);
 [[nodiscard]] QJsonObject toJson(const ClientMessage &message);
 
 // Decodes a client frame by its type: unknown_type for a type this protocol does not define,

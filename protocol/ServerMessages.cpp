@@ -331,6 +331,15 @@ Decoded<ServerMessage> decodeOk(FieldReader &in)
     return ServerMessage(ok);
 }
 
+Decoded<ServerMessage> decodeTokenExpiring(FieldReader &in)
+{
+    TokenExpiring expiring;
+    expiring.inMs = in.integer("in_ms"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(expiring);
+}
+
 Decoded<ServerMessage> decodeError(FieldReader &in)
 {
     ErrorMessage error;
@@ -493,6 +502,13 @@ QJsonObject toJson(const Pong &)
     return typed("pong"_L1);
 }
 
+QJsonObject toJson(const TokenExpiring &message)
+{
+    QJsonObject object = typed("token_expiring"_L1);
+    object.insert("in_ms"_L1, message.inMs);
+    return object;
+}
+
 QJsonObject toJson(const ErrorMessage &message)
 {
     QJsonObject object = typed("error"_L1);
@@ -600,6 +616,8 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
             return decodePresenceBatch(in);
         if (envelope.type == u"digest")
             return decodeDigest(in);
+        if (envelope.type == u"token_expiring")
+            return decodeTokenExpiring(in);
         return ProtocolError { ErrorCode::UnknownType,
             u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
     }();

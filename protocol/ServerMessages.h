@@ -180,9 +180,16 @@ struct ErrorMessage {
     friend bool operator==(const ErrorMessage &, const ErrorMessage &) = default;
 };
 
+// The token the connection signed in with (or last refreshed to) runs out: the gateway closes
+// the connection (4004) in inMs unless a `refresh` brings a new one first.
+struct TokenExpiring {
+    qint64 inMs = 0;
+    friend bool operator==(const TokenExpiring &, const TokenExpiring &) = default;
+};
+
 using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, MessageEvent,
     HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged, PresenceBatch, Digest,
-    ConversationsPage, ReadMarkerEvent>;
+    ConversationsPage, ReadMarkerEvent, TokenExpiring>;
 
 [[nodiscard]] QJsonObject toJson(const Welcome &message);
 [[nodiscard]] QJsonObject toJson(const FriendsPage &message);
@@ -194,6 +201,7 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 [[nodiscard]] QJsonObject toJson(const ReadMarkerEvent &message);
 [[nodiscard]] QJsonObject toJson(const Ok &message);
 [[nodiscard]] QJsonObject toJson(const Pong &message);
+[[nodiscard]] QJsonObject toJson(const TokenExpiring &message);
 [[nodiscard]] QJsonObject toJson(const ErrorMessage &message);
 [[nodiscard]] QJsonObject toJson(const Availability &message);
 [[nodiscard]] QJsonObject toJson(const AvailabilityChanged &message);

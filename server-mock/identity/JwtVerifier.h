@@ -44,6 +44,7 @@ public:
     [[nodiscard]] static bool looksLikeJwt(QStringView token);
 
     [[nodiscard]] bool isEmpty() const { return m_keys.isEmpty(); }
+    [[nodiscard]] std::chrono::seconds leeway() const { return m_leeway; }
 
 private:
     QList<JwtKey> m_keys;

@@ -65,6 +65,23 @@ void ClientConnection::authenticate(const QString &userId, ChosenStatus status)
     setDue(m_nextPing); // silence comes later than the next ping
 }
 
+void ClientConnection::setTokenExpiry(std::optional<std::chrono::milliseconds> expiresAt)
+{
+    using namespace std::chrono;
+    constexpr auto never = DeadlineSweep::Clock::time_point::max();
+    if (!expiresAt) {
+        m_tokenEnds = m_tokenWarning = never;
+        return;
+    }
+    // Wall-clock time read once, kept on the steady clock that the sweep runs on.
+    const auto left
+        = *expiresAt - duration_cast<milliseconds>(system_clock::now().time_since_epoch());
+    const auto now = DeadlineSweep::Clock::now();
+    m_tokenEnds = now + std::max(left, milliseconds(0));
+    m_tokenWarning = std::max(now, m_tokenEnds - m_config.tokenWarning);
+    setDue(std::min(due(), m_tokenWarning));
+}
+
 void ClientConnection::send(const QJsonObject &message, const std::optional<QString> &ref)
 {
     if (m_metrics)
@@ -238,9 +255,27 @@ void ClientConnection::deadlineReached(DeadlineSweep::Clock::time_point now)
         }
         return;
     case State::Authenticated:
-        checkHeartbeat(now);
+        if (checkToken(now))
+            checkHeartbeat(now);
         return;
     }
+}
+
+bool ClientConnection::checkToken(DeadlineSweep::Clock::time_point now)
+{
+    using namespace std::chrono;
+    if (now >= m_tokenEnds) {
+        qCInfo(lcConnection) << "connection" << m_id << "of" << m_userId
+                             << "has a token that expired: closing";
+        m_tokenEnds = m_tokenWarning = DeadlineSweep::Clock::time_point::max();
+        close(CloseCode::TokenExpired, u"token expired"_s);
+        return false;
+    }
+    if (now >= m_tokenWarning) {
+        m_tokenWarning = DeadlineSweep::Clock::time_point::max();
+        send(toJson(TokenExpiring { duration_cast<milliseconds>(m_tokenEnds - now).count() }));
+    }
+    return true;
 }
 
 void ClientConnection::checkHeartbeat(DeadlineSweep::Clock::time_point now)
@@ -263,7 +298,7 @@ void ClientConnection::checkHeartbeat(DeadlineSweep::Clock::time_point now)
     }
     if (now >= m_nextPing)
         m_nextPing = now + m_config.heartbeat;
-    setDue(std::min(m_nextPing, m_lastHeard + limit));
+    setDue(std::min({ m_nextPing, m_lastHeard + limit, m_tokenWarning, m_tokenEnds }));
 }
 
 void ClientConnection::onTransportDisconnected(quint16 closeCode)

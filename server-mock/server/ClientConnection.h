@@ -68,6 +68,10 @@ public:
     // Hello accepted: remembers who this is and starts the heartbeat. The caller sends welcome.
     void authenticate(const QString &userId, Protocol::ChosenStatus status);
     void setChosenStatus(Protocol::ChosenStatus status) { m_status = status; }
+    // The token it signed in with, or was refreshed to, is refused from expiresAt on (the
+    // system clock's, since the epoch); nullopt when it never is (a users-file token). The
+    // peer is told config.tokenWarning ahead (token_expiring) and closed with 4004 then.
+    void setTokenExpiry(std::optional<std::chrono::milliseconds> expiresAt);
     // The batch window granted in welcome (hello's presence_batch_ms); 0: none asked for.
     [[nodiscard]] std::chrono::milliseconds presenceBatch() const { return m_presenceBatch; }
     void setPresenceBatch(std::chrono::milliseconds window) { m_presenceBatch = window; }
@@ -102,6 +106,8 @@ private:
     bool admitFrame(bool tellDrops = true);
     void heard();
     void deadlineReached(DeadlineSweep::Clock::time_point now) override;
+    // Authenticated: warns of the token's end, and closes at it; false once closing.
+    bool checkToken(DeadlineSweep::Clock::time_point now);
     // Authenticated: pings when due, closes a peer silent past heartbeat + slack.
     void checkHeartbeat(DeadlineSweep::Clock::time_point now);
     void onTransportDisconnected(quint16 closeCode);
@@ -122,6 +128,10 @@ private:
     DeadlineSweep::Clock::time_point m_stateDeadline;
     DeadlineSweep::Clock::time_point m_nextPing; // Authenticated
     DeadlineSweep::Clock::time_point m_lastHeard;
+    // Authenticated with a token that expires: when it is refused, and when to warn (max once
+    // warned, or for a token that never expires).
+    DeadlineSweep::Clock::time_point m_tokenEnds = DeadlineSweep::Clock::time_point::max();
+    DeadlineSweep::Clock::time_point m_tokenWarning = DeadlineSweep::Clock::time_point::max();
 };
 
 } // namespace Presence::Server

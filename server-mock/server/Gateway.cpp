@@ -276,7 +276,8 @@ Gateway::SignIn Gateway::authenticate(const QString &token) const
         return { std::nullopt, std::nullopt,
             u"a JSON Web Token for \"%1\", who is no user here"_s.arg(result.claims->subject) };
     }
-    return { index, result.claims->expiresAt, {} };
+    // Refused from the moment verify() would refuse it.
+    return { index, result.claims->expiresAt + m_config.jwt->leeway(), {} };
 }
 
 void Gateway::onHello(
@@ -293,6 +294,7 @@ void Gateway::onHello(
     const UserDirectory::User &user = m_directory.user(*signIn.userIndex);
     const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
     connection->authenticate(user.id, status);
+    connection->setTokenExpiry(signIn.expiresAt);
     if (hello.presenceBatchMs)
         connection->setPresenceBatch(std::chrono::milliseconds(*hello.presenceBatchMs));
     m_connections.signedIn(connection);
@@ -338,6 +340,8 @@ void Gateway::onRequest(
                 m_presence.watchAvailability(connection, ref);
             else if constexpr (std::is_same_v<T, UnwatchAvailabilityRequest>)
                 m_presence.unwatchAvailability(connection, ref);
+            else if constexpr (std::is_same_v<T, RefreshRequest>)
+                handleRefresh(connection, message, ref);
             // hello and ping are answered by the connection itself
         },
         request);
@@ -358,6 +362,28 @@ void Gateway::handleFriends(
         page.items.append({ user.id, user.name });
     }
     connection->sendFrame(u"friends"_s, serializeFrame(page, ref));
+}
+
+void Gateway::handleRefresh(
+    ClientConnection *connection, const RefreshRequest &request, const std::optional<QString> &ref)
+{
+    // A refused token changes nothing: the one in force still is, until it expires.
+    const SignIn signIn = authenticate(request.token);
+    if (!signIn.userIndex) {
+        qCInfo(lcGateway) << "connection" << connection->id() << "of" << connection->userId()
+                          << "refresh refused:" << qUtf8Printable(signIn.refusal);
+        connection->sendError({ ErrorCode::Unauthorized, u"unknown token"_s, ref });
+        return;
+    }
+    if (m_directory.user(*signIn.userIndex).id != connection->userId()) {
+        qCInfo(lcGateway) << "connection" << connection->id() << "of" << connection->userId()
+                          << "refresh refused: the token is another user's";
+        connection->sendError(
+            { ErrorCode::Forbidden, u"the token is another user's: sign in again instead"_s, ref });
+        return;
+    }
+    connection->setTokenExpiry(signIn.expiresAt);
+    connection->send(toJson(Ok {}), ref);
 }
 
 void Gateway::onDisconnected(ClientConnection *connection)

@@ -130,6 +130,9 @@ private:
     void onDisconnected(ClientConnection *connection) override;
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
+    // A new token for the same user: the connection's expiry moves to the new token's.
+    void handleRefresh(ClientConnection *connection, const Protocol::RefreshRequest &request,
+        const std::optional<QString> &ref);
     // The TCP socket a handshake came on, kept from accept time: QWebSocket does not expose
     // it. Keyed by the peer's address and port, the one thing both sides know.
     [[nodiscard]] QTcpSocket *takeAccepted(const QWebSocket *socket);

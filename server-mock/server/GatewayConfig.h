@@ -63,6 +63,8 @@ struct GatewayConfig {
     std::chrono::milliseconds upgradeTimeout = 5s;
     // Signed tokens from the app's auth service, besides the users file's: null for none.
     std::shared_ptr<const JwtVerifier> jwt;
+    // How long before a connection's token expires it is told so (token_expiring).
+    std::chrono::milliseconds tokenWarning = 60s;
 };
 
 } // namespace Presence::Server

@@ -1,12 +1,15 @@
 // Tests for signing in with JSON Web Tokens from an app's auth service, over real loopback
 // WebSockets: a token signed with a configured key signs its subject in, as a users-file token
 // does (and both work side by side); every bad token gets the same unauthorized error and close
-// 4001, and the gateway logs why without the token.
+// 4001, and the gateway logs why without the token. A connection is told ahead of its token's
+// end and closed with 4004 at it, unless a refresh for the same user brings a new token.
 
 // C++
+#include <chrono>
 #include <memory>
 
 // Qt
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTest>
@@ -19,6 +22,7 @@
 #include "server-mock/server/Gateway.h"
 
 using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
 using Presence::Server::GatewayConfig;
 using Presence::Server::JwtKey;
 using Presence::Server::JwtVerifier;
@@ -56,9 +60,16 @@ private Q_SLOTS:
     void badTokensAreRefusedAlike_data();
     void badTokensAreRefusedAlike();
     void withoutKeysAJwtIsAnUnknownToken();
+    void anExpiringTokenIsToldThenClosed();
+    void aRefreshKeepsTheConnection();
+    void aRefreshMustBeTheSameUsersGoodToken();
 
 private:
-    std::unique_ptr<Presence::Server::Gateway> start();
+    // A gateway taking m_hs's and m_es's tokens (m_es's by kid es-1), with 30 s of leeway, or
+    // none and a warning 1.5 s ahead, for tests of expiry in real time.
+    std::unique_ptr<Presence::Server::Gateway> start(bool shortTimes = false);
+    // A client signed in as alice with a token that expires in `seconds`.
+    std::unique_ptr<TestClient> aliceFor(const Presence::Server::Gateway &gateway, qint64 seconds);
 
     JwtMinter m_hs = JwtMinter::hs256(kSecret);
     JwtMinter m_es = JwtMinter::generate(JwtMinter::Algorithm::ES256);
@@ -79,7 +90,7 @@ void TestGatewayTokens::init()
     g_log.clear();
 }
 
-std::unique_ptr<Presence::Server::Gateway> TestGatewayTokens::start()
+std::unique_ptr<Presence::Server::Gateway> TestGatewayTokens::start(bool shortTimes)
 {
     QString error;
     const auto secret = JwtKey::fromSecret(kSecret, {}, &error);
@@ -87,8 +98,21 @@ std::unique_ptr<Presence::Server::Gateway> TestGatewayTokens::start()
     if (!secret || !publicKey)
         qFatal("%s", qPrintable(error));
     GatewayConfig config = testConfig();
-    config.jwt = std::make_shared<const JwtVerifier>(QList<JwtKey> { *secret, *publicKey });
+    config.jwt = std::make_shared<const JwtVerifier>(
+        QList<JwtKey> { *secret, *publicKey }, shortTimes ? 0s : JwtVerifier::kDefaultLeeway);
+    if (shortTimes)
+        config.tokenWarning = 1500ms;
     return startGateway(population(), config);
+}
+
+std::unique_ptr<TestClient> TestGatewayTokens::aliceFor(
+    const Presence::Server::Gateway &gateway, qint64 seconds)
+{
+    // exp is whole seconds: to the second, "in 2 s" is between 1 and 2 s from now.
+    auto alice = std::make_unique<TestClient>();
+    if (alice->login(gateway.url(), m_hs.mint(JwtMinter::claims(u"alice"_s, seconds))).isEmpty())
+        return nullptr;
+    return alice;
 }
 
 void TestGatewayTokens::aSignedTokenSignsItsSubjectIn()
@@ -182,6 +206,75 @@ void TestGatewayTokens::withoutKeysAJwtIsAnUnknownToken()
     QCOMPARE(client.closeCode(), 4001);
     QVERIFY2(
         g_log.join(u'\n').contains(u"refused: an unknown token"_s), qPrintable(g_log.join(u'\n')));
+}
+
+void TestGatewayTokens::anExpiringTokenIsToldThenClosed()
+{
+    const auto gateway = start(true);
+    QVERIFY(gateway);
+    QElapsedTimer clock;
+    clock.start();
+    const auto alice = aliceFor(*gateway, 3);
+    QVERIFY(alice);
+    // Told 1.5 s ahead of the end, which is 2 to 3 s away ...
+    const QJsonObject expiring = alice->waitFor(u"token_expiring"_s, 5000);
+    QCOMPARE(expiring.value("type"_L1).toString(), u"token_expiring"_s);
+    const qint64 inMs = expiring.value("in_ms"_L1).toInteger();
+    QVERIFY2(inMs > 1000 && inMs <= 1500, qPrintable(QString::number(inMs)));
+    QVERIFY(clock.elapsed() >= 400);
+    // ... then closed at the end, with 4004.
+    QVERIFY(alice->waitDisconnected(5000));
+    QCOMPARE(alice->closeCode(), 4004);
+    QVERIFY(clock.elapsed() >= 1900);
+    QCOMPARE(alice->pending(u"token_expiring"_s).size(), 0); // told once
+    QVERIFY2(g_log.join(u'\n').contains(u"has a token that expired: closing"_s),
+        qPrintable(g_log.join(u'\n')));
+}
+
+void TestGatewayTokens::aRefreshKeepsTheConnection()
+{
+    const auto gateway = start(true);
+    QVERIFY(gateway);
+    const auto alice = aliceFor(*gateway, 2);
+    QVERIFY(alice);
+    QVERIFY(!alice->waitFor(u"token_expiring"_s, 5000).isEmpty());
+    const QJsonObject ok = alice->request({ { "type"_L1, "refresh"_L1 },
+        { "token"_L1, m_es.mint(JwtMinter::claims(u"alice"_s, 4), u"es-1"_s) } });
+    QCOMPARE(ok.value("type"_L1).toString(), u"ok"_s);
+    // Past the first token's end, still open; the new one is warned of in its turn, then ends.
+    QVERIFY(!QTest::qWaitFor([&] { return !alice->isOpen(); }, 2500));
+    QVERIFY(!alice->waitFor(u"token_expiring"_s, 5000).isEmpty());
+    // A users-file token has no end: refreshing to one ends the countdown.
+    QCOMPARE(alice->request({ { "type"_L1, "refresh"_L1 }, { "token"_L1, tokenOf(u"alice"_s) } })
+                 .value("type"_L1)
+                 .toString(),
+        u"ok"_s);
+    QVERIFY(!QTest::qWaitFor([&] { return !alice->isOpen(); }, 3000));
+    QCOMPARE(alice->pending(u"token_expiring"_s).size(), 0);
+}
+
+void TestGatewayTokens::aRefreshMustBeTheSameUsersGoodToken()
+{
+    const auto gateway = start(true);
+    QVERIFY(gateway);
+    const auto alice = aliceFor(*gateway, 3);
+    QVERIFY(alice);
+    const auto refresh = [&](const QString &token) {
+        return alice->request({ { "type"_L1, "refresh"_L1 }, { "token"_L1, token } });
+    };
+    // bob's token, good as it is: not alice's to take.
+    const QJsonObject forbidden = refresh(m_hs.mint(JwtMinter::claims(u"bob"_s, 600)));
+    QCOMPARE(forbidden.value("code"_L1).toString(), u"forbidden"_s);
+    QCOMPARE(refresh(tokenOf(u"bob"_s)).value("code"_L1).toString(), u"forbidden"_s);
+    // Expired, or badly signed: unauthorized, and the connection keeps its old token.
+    QCOMPARE(refresh(m_hs.mint(JwtMinter::claims(u"alice"_s, -5))).value("code"_L1).toString(),
+        u"unauthorized"_s);
+    QCOMPARE(refresh(u"not-a-token"_s).value("code"_L1).toString(), u"unauthorized"_s);
+    QCOMPARE(refresh(QString()).value("code"_L1).toString(), u"bad_request"_s);
+    QVERIFY(alice->isOpen());
+    QVERIFY(!alice->waitFor(u"token_expiring"_s, 5000).isEmpty());
+    QVERIFY(alice->waitDisconnected(5000));
+    QCOMPARE(alice->closeCode(), 4004);
 }
 
 QTEST_GUILESS_MAIN(TestGatewayTokens)

@@ -111,6 +111,8 @@ void compareClient(const ClientMessage &actual, const ClientMessage &expected)
         const ReadRequest &got = std::get<ReadRequest>(actual);
         QCOMPARE(got.with, read->with);
         QCOMPARE(got.upTo, read->upTo);
+    } else if (const auto *refresh = std::get_if<RefreshRequest>(&expected)) {
+        QCOMPARE(std::get<RefreshRequest>(actual).token, refresh->token);
     } else {
         // Requests without fields: the same alternative (compared above) is all there is.
         QVERIFY(std::holds_alternative<PingRequest>(expected)
@@ -165,6 +167,8 @@ QList<NamedClient> sampleClientMessages()
         { "ping", "ping", PingRequest {} },
         { "watch_availability", "watch_availability", WatchAvailabilityRequest {} },
         { "unwatch_availability", "unwatch_availability", UnwatchAvailabilityRequest {} },
+        { "refresh", "refresh", RefreshRequest { u"eyJ.eyJ.sig"_s } },
+        { "refresh/longest", "refresh", RefreshRequest { QString(kMaxTokenLength, u't') } },
         { "conversations/default", "conversations", ConversationsRequest {} },
         { "conversations/one", "conversations", ConversationsRequest { 1 } },
         { "conversations/most", "conversations", ConversationsRequest { kMaxConversationsLimit } },
@@ -212,6 +216,8 @@ QList<NamedServer> sampleServerMessages()
             PresenceEvent { { u"alice"_s, PresenceStatus::Offline, 0, std::nullopt } } },
         { "ok", "ok", Ok {} },
         { "pong", "pong", Pong {} },
+        { "token_expiring", "token_expiring", TokenExpiring { 60000 } },
+        { "token_expiring/now", "token_expiring", TokenExpiring { 0 } },
         { "welcome/availability", "welcome",
             Welcome { { u"a"_s, u"A"_s }, 25000, Limits { 1, 2, 3, 4, 5, 300, 250 } } },
         { "availability/empty", "availability", Availability {} },
@@ -470,6 +476,8 @@ void TestProtocol::clientWireFormat_data()
     QTest::addRow("set_status/online") << R"({"type":"set_status","status":"online"})"_ba
                                        << ClientMessage(SetStatusRequest { ChosenStatus::Online });
     QTest::addRow("ping") << R"({"type":"ping"})"_ba << ClientMessage(PingRequest {});
+    QTest::addRow("refresh") << R"({"type":"refresh","token":"a.b.c"})"_ba
+                             << ClientMessage(RefreshRequest { u"a.b.c"_s });
     QTest::addRow("conversations/defaults")
         << R"({"type":"conversations"})"_ba << ClientMessage(ConversationsRequest { 50 });
     QTest::addRow("conversations/limit-200") << R"({"type":"conversations","limit":200.0})"_ba
@@ -543,6 +551,8 @@ void TestProtocol::serverWireFormat_data()
         << R"({"type":"read_marker","with":"bob","up_to":"m1.2","unread":0})"_ba
         << ServerMessage(ReadMarkerEvent { u"bob"_s, u"m1.2"_s, 0 });
     QTest::addRow("pong") << R"({"type":"pong"})"_ba << ServerMessage(Pong {});
+    QTest::addRow("token_expiring")
+        << R"({"type":"token_expiring","in_ms":1500})"_ba << ServerMessage(TokenExpiring { 1500 });
     QTest::addRow("error/no-message")
         << R"({"type":"error","code":"rate_limited"})"_ba
         << ServerMessage(ErrorMessage { ErrorCode::RateLimited, u"rate_limited"_s, QString() });
@@ -773,6 +783,13 @@ void TestProtocol::clientRejections_data()
     bad("hello/token-null", R"({"type":"hello","token":null,"protocol":1})"_ba, u"'token'"_s);
     bad("hello/token-array", R"({"type":"hello","token":["t"],"protocol":1})"_ba, u"'token'"_s);
     bad("hello/token-empty", R"({"type":"hello","token":"","protocol":1})"_ba, u"'token'"_s);
+    bad("refresh/no-token", frameOf({ { "type"_L1, "refresh"_L1 } }), u"'token'"_s);
+    bad("refresh/empty-token", frameOf({ { "type"_L1, "refresh"_L1 }, { "token"_L1, ""_L1 } }),
+        u"'token'"_s);
+    bad("refresh/token-4097",
+        frameOf(
+            { { "type"_L1, "refresh"_L1 }, { "token"_L1, QString(kMaxTokenLength + 1, u't') } }),
+        u"'token'"_s);
     bad("hello/token-4097", frameOf(hello(QString(kMaxTokenLength + 1, u't'), 1)), u"'token'"_s);
     bad("hello/no-protocol", R"({"type":"hello","token":"t"})"_ba, u"'protocol'"_s);
     bad("hello/protocol-string", R"({"type":"hello","token":"t","protocol":"1"})"_ba,
