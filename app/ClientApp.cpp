@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDBusConnection>
+#include <QEventLoop>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QSystemTrayIcon>
@@ -16,6 +17,8 @@
 #include "app/FriendOnlineNotifier.h"
 #include "app/IdleAwayController.h"
 #include "app/WindowWiring.h"
+#include "session/CommandTokenSource.h"
+#include "session/FileTokenSource.h"
 #include "ui/ChatsPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
@@ -33,12 +36,19 @@ ClientApp::ClientApp(ClientOptions options, QObject *parent)
     , m_chat(&m_session, &m_model)
     , m_signIn(&m_session, &m_settings, &m_model)
 {
+    if (!m_options.tokenFile.isEmpty())
+        m_tokenSource = std::make_unique<Session::FileTokenSource>(m_options.tokenFile);
+    else if (!m_options.tokenCommand.isEmpty())
+        m_tokenSource = std::make_unique<Session::CommandTokenSource>(m_options.tokenCommand);
+    m_session.setTokenSource(m_tokenSource.get());
 }
 
 ClientApp::~ClientApp() = default;
 
 bool ClientApp::start()
 {
+    if (m_options.token.isEmpty() && !m_options.tokenCommand.isEmpty())
+        m_options.token = firstTokenFromCommand();
     if (!m_signIn.start(m_options.server, m_options.token))
         return false; // the sign-in dialog was closed
 
@@ -52,6 +62,25 @@ bool ClientApp::start()
     m_window->show();
     openChatOnceLoaded();
     return true;
+}
+
+QString ClientApp::firstTokenFromCommand()
+{
+    QEventLoop loop;
+    QString token;
+    connect(
+        m_tokenSource.get(), &Session::TokenSource::tokenReady, &loop, [&](const QString &fetched) {
+            token = fetched;
+            loop.quit();
+        });
+    connect(
+        m_tokenSource.get(), &Session::TokenSource::tokenFailed, &loop, [&](const QString &error) {
+            QTextStream(stderr) << "presence-chat: " << error << '\n';
+            loop.quit();
+        });
+    m_tokenSource->fetch();
+    loop.exec();
+    return token;
 }
 
 void ClientApp::restoreWindow()

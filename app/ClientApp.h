@@ -51,8 +51,13 @@ private:
     void startIdleAway();
     void startNotifications();
     void openChatOnceLoaded();
+    // --token-command without a token yet: runs it once before signing in; empty on failure
+    // (said on stderr), and the sign-in dialog asks.
+    QString firstTokenFromCommand();
 
     ClientOptions m_options;
+    // --token-file read again, or --token-command run, for the next token; null for neither.
+    std::unique_ptr<Session::TokenSource> m_tokenSource;
     Ui::ClientSettings m_settings;
     Session::GatewaySession m_session;
     Models::FriendListModel m_model;

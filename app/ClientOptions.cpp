@@ -2,11 +2,11 @@
 
 // Qt
 #include <QCommandLineParser>
-#include <QFile>
 #include <QRegularExpression>
 
 // Presence
 #include "protocol/Identifiers.h"
+#include "session/FileTokenSource.h"
 
 using namespace Qt::StringLiterals;
 
@@ -45,32 +45,6 @@ QStringList ClientOptions::withoutQtOptions(const QStringList &args)
     return kept;
 }
 
-std::optional<QString> ClientOptions::readTokenFile(const QString &path, QString *error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = u"token file '%1': cannot open: %2"_s.arg(path, file.errorString());
-        return std::nullopt;
-    }
-    // A token is short; refuse to read a large file by mistake (say, a binary).
-    constexpr qint64 kMaxBytes = 4096;
-    const QByteArray data = file.read(kMaxBytes + 1);
-    if (data.size() > kMaxBytes) {
-        *error = u"token file '%1': larger than %2 bytes, not a token"_s.arg(
-            path, QString::number(kMaxBytes));
-        return std::nullopt;
-    }
-    const QString token = QString::fromUtf8(data).trimmed();
-    if (token.isEmpty() || token.size() > Protocol::kMaxTokenLength
-        || token.contains(QRegularExpression(u"\\s"_s))) {
-        *error
-            = u"token file '%1': must hold one token of 1-%2 characters without spaces"_s.arg(path)
-                  .arg(Protocol::kMaxTokenLength);
-        return std::nullopt;
-    }
-    return token;
-}
-
 std::optional<ClientOptions> ClientOptions::parse(
     const QStringList &args, const QString &environmentToken, QString *error)
 {
@@ -84,7 +58,14 @@ std::optional<ClientOptions> ClientOptions::parse(
             u"Gateway URL, e.g. ws://127.0.0.1:8765/ (skips the sign-in dialog "
             "together with a token)."_s,
             u"URL"_s },
-        { u"token-file"_s, u"Read the token from FILE (or set PRESENCE_TOKEN)."_s, u"FILE"_s },
+        { u"token-file"_s,
+            u"Read the token from FILE (or set PRESENCE_TOKEN); read again for a new one when "
+            "the token expires."_s,
+            u"FILE"_s },
+        { u"token-command"_s,
+            u"Run CMD (with /bin/sh) for a token, at start and whenever the token expires; it "
+            "prints one token."_s,
+            u"CMD"_s },
         { u"open-chat"_s, u"Open the chat with the friend whose id is ID once signed in."_s,
             u"ID"_s },
         { u"show"_s, u"Which list the left pane shows first: chats or friends (the default)."_s,
@@ -151,11 +132,22 @@ std::optional<ClientOptions> ClientOptions::parse(
         }
         options.geometry = QRect(number(3), number(4), number(1), number(2));
     }
+    if (parser.isSet(u"token-file"_s) && parser.isSet(u"token-command"_s)) {
+        *error = u"give --token-file or --token-command, not both"_s;
+        return std::nullopt;
+    }
     if (parser.isSet(u"token-file"_s)) {
-        const auto token = readTokenFile(parser.value(u"token-file"_s), error);
+        options.tokenFile = parser.value(u"token-file"_s);
+        const auto token = Session::FileTokenSource::read(options.tokenFile, error);
         if (!token)
             return std::nullopt;
         options.token = *token;
+    } else if (parser.isSet(u"token-command"_s)) {
+        options.tokenCommand = parser.value(u"token-command"_s);
+        if (options.tokenCommand.trimmed().isEmpty()) {
+            *error = u"--token-command needs a command"_s;
+            return std::nullopt;
+        }
     } else if (!environmentToken.trimmed().isEmpty()) {
         options.token = environmentToken.trimmed();
     }

@@ -20,6 +20,10 @@ struct ClientOptions {
     Action action = Action::Run;
     QUrl server; // empty: ask in the sign-in dialog
     QString token; // empty: ask in the sign-in dialog
+    // Where the next token comes from once this one runs out (tokens from an app's auth
+    // service expire): the --token-file read again, or --token-command run. Empty: nowhere.
+    QString tokenFile;
+    QString tokenCommand;
     QString openChat; // a friend's id: open the chat with them once signed in (empty: none)
     bool showChats = false; // --show chats: the Chats tab first, not Friends
     // --geometry WxH+X+Y: where the main window goes (demos place two side by side).
@@ -29,8 +33,6 @@ struct ClientOptions {
     // args includes the program name; environmentToken is PRESENCE_TOKEN's value, if set.
     [[nodiscard]] static std::optional<ClientOptions> parse(
         const QStringList &args, const QString &environmentToken, QString *error);
-    // A token file: one token, surrounding white space ignored; errors name the file.
-    [[nodiscard]] static std::optional<QString> readTokenFile(const QString &path, QString *error);
     // args without the options QGuiApplication and QApplication take for themselves ("-style
     // Fusion", "-platform offscreen", "-reverse"…): what parse() sees once a QApplication
     // exists, for checking the command line before one does.

@@ -68,7 +68,7 @@ GatewaySession::~GatewaySession()
 void GatewaySession::open(const QUrl &url, const QString &token)
 {
     m_url = url;
-    m_token = token;
+    m_tokens.setToken(token);
     m_backoff.reset();
     // Whatever an earlier open() left running belongs to another connection.
     const bool wasOnline = m_state == State::Online;
@@ -180,6 +180,8 @@ void GatewaySession::onConversations(const ConversationsPage &page, const QStrin
 
 void GatewaySession::onOk(const Ok &ok, const QString &ref)
 {
+    if (m_tokens.answered(ref, true))
+        return;
     if (!m_pendingChat.remove(ref))
         return;
     if (m_pendingReads.remove(ref)) {
@@ -204,6 +206,7 @@ void GatewaySession::stopTimers()
     m_pingTimer.stop();
     m_pongTimer.stop();
     m_stableTimer.stop();
+    m_tokens.cancel();
 }
 
 void GatewaySession::replaceSocket()
@@ -234,8 +237,10 @@ void GatewaySession::connectSocket()
     m_pacer.removeBudget();
     setState(State::Connecting);
     m_connectTimer.start(m_options.connectTimeout);
-    qCDebug(lcSession) << "connecting to" << m_url.toString();
-    m_socket->open(m_url);
+    m_tokens.beforeConnecting([this] {
+        qCDebug(lcSession) << "connecting to" << m_url.toString();
+        m_socket->open(m_url);
+    });
 }
 
 void GatewaySession::setState(State state)
@@ -319,7 +324,7 @@ void GatewaySession::onConnected()
 {
     setState(State::Authenticating);
     Hello hello;
-    hello.token = m_token;
+    hello.token = m_tokens.token();
     hello.client = m_options.clientName;
     hello.status = m_chosenStatus; // a reconnect while invisible must never show us online
     if (m_options.availabilityBatch.count() > 0)
@@ -342,6 +347,11 @@ void GatewaySession::onDisconnected()
     }
     if (m_state == State::Connecting && failIfNotAGateway())
         return;
+    if (m_state == State::Online && code == CloseCode::TokenExpired && !m_tokens.hasSource()) {
+        // Signing in again with the same token would only be refused.
+        fail(Failure::TokenRefused, tr("The sign-in expired: sign in again."));
+        return;
+    }
     if (m_state == State::Online && code == CloseCode::RateLimited) {
         // The gateway asked us to slow down: come back late, not in 100 ms.
         // Bounded: a policy whose ceilings stop growing below the cap must not spin here.
@@ -407,8 +417,23 @@ void GatewaySession::onTextMessage(const QString &text)
                 onConversations(message, ref);
             else if constexpr (std::is_same_v<T, ReadMarkerEvent>)
                 Q_EMIT readMarkerReceived(message.with, message.upTo, message.unread);
+            else if constexpr (std::is_same_v<T, TokenExpiring>)
+                onTokenExpiring(message);
         },
         decoded.value());
+}
+
+void GatewaySession::onTokenExpiring(const TokenExpiring &expiring)
+{
+    if (m_state != State::Online)
+        return;
+    qCInfo(lcSession) << "the token expires in" << expiring.inMs << "ms";
+    Q_EMIT tokenExpiring(std::chrono::milliseconds(expiring.inMs));
+    m_tokens.renew([this](const QString &token) {
+        const QString ref = nextRef(u'r');
+        m_pacer.send(toJson(RefreshRequest { token }), ref);
+        return ref;
+    });
 }
 
 void GatewaySession::onWelcome(const Welcome &welcome)
@@ -488,6 +513,8 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
             fail(Failure::UnsupportedProtocol, tr("The gateway speaks another protocol version."));
         return;
     }
+    if (m_tokens.answered(ref, false))
+        return;
     if (error.code == ErrorCode::RateLimited) {
         // Pacing should make this impossible; if a request was dropped anyway, what the
         // gateway holds is unknown, and a fresh connection is the one exact way back.

@@ -17,6 +17,7 @@
 #include "protocol/ServerMessages.h"
 #include "session/FramePacer.h"
 #include "session/SubscriptionSync.h"
+#include "session/TokenKeeper.h"
 
 namespace Presence::Session {
 
@@ -72,6 +73,9 @@ public:
     ~GatewaySession() override;
 
     void open(const QUrl &url, const QString &token);
+    // Where a new token comes from when the one given runs out (not owned; nullptr: none): it
+    // is asked before every connection and when the gateway says the token is expiring.
+    void setTokenSource(TokenSource *source) { m_tokens.setSource(source); }
     // Closes on purpose: no reconnect.
     void close();
     // Skips the remaining backoff delay (or retries after a failure, e.g. with a new token).
@@ -153,6 +157,9 @@ Q_SIGNALS:
     void readMarkerReceived(const QString &with, const QString &upTo, int unread);
     // The gateway refused a chat request of ours; `code` is the protocol's error code.
     void requestRefused(const QString &ref, const QString &code, const QString &message);
+    // The gateway will close the connection in `in` unless it gets a new token (a token
+    // source, when set, is already asked for one).
+    void tokenExpiring(std::chrono::milliseconds in);
 
 private:
     void connectSocket();
@@ -182,6 +189,8 @@ private:
     // Changes of covered friends' availability, from either kind of push.
     void applyAvailabilityChanges(const QHash<QString, Protocol::PresenceStatus> &statuses);
     void onDigest(const Protocol::Digest &digest);
+    // Asks the token source for a new token, sent as a refresh.
+    void onTokenExpiring(const Protocol::TokenExpiring &expiring);
     void onPongMissed();
     void requestFriends(int offset);
     QString nextRef(QChar kind);
@@ -189,7 +198,7 @@ private:
     Options m_options;
     QWebSocket *m_socket = nullptr; // the current attempt's, a child of this
     QUrl m_url;
-    QString m_token;
+    TokenKeeper m_tokens;
     State m_state = State::Disconnected;
     QString m_errorString;
     Failure m_failure = Failure::None;

@@ -1,4 +1,5 @@
-// Tests for the command line of presence-chat (ClientOptions::parse): --open-chat takes a
+// Tests for the command line of presence-chat (ClientOptions::parse): where tokens come from
+// (--token-file, --token-command, one of them); --open-chat takes a
 // friend's id, is listed in --help, and refuses what cannot be an id, naming the option. And the
 // real binary answers --help and --version, and refuses bad options, without a display.
 
@@ -6,8 +7,10 @@
 #include <optional>
 
 // Qt
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <QTest>
 
 // Presence
@@ -38,6 +41,9 @@ class TestClientOptions : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void tokenSources();
+    void tokenSourcesRejects_data();
+    void tokenSourcesRejects();
     void openChatIsOptional();
     void openChatTakesAnId();
     void openChatRejects_data();
@@ -82,6 +88,52 @@ void TestClientOptions::geometryRejects()
     QString error;
     QVERIFY(!parseArgs({ u"--geometry"_s, value }, &error));
     QVERIFY2(error.contains(u"--geometry"_s), qPrintable(error));
+}
+
+void TestClientOptions::tokenSources()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"token"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("  alice-secret\n");
+    file.close();
+    QString error;
+    // A token file gives the first token and is read again for the next.
+    const auto fromFile = parseArgs({ u"--token-file"_s, path }, &error);
+    QVERIFY2(fromFile, qPrintable(error));
+    QCOMPARE(fromFile->token, u"alice-secret"_s);
+    QCOMPARE(fromFile->tokenFile, path);
+    QCOMPARE(fromFile->tokenCommand, QString());
+    // A command is run when the client starts, not while the command line is read.
+    const auto fromCommand = parseArgs({ u"--token-command"_s, u"my-login --print"_s }, &error);
+    QVERIFY2(fromCommand, qPrintable(error));
+    QCOMPARE(fromCommand->token, QString());
+    QCOMPARE(fromCommand->tokenCommand, u"my-login --print"_s);
+    QCOMPARE(fromCommand->tokenFile, QString());
+}
+
+void TestClientOptions::tokenSourcesRejects_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("both") << QStringList { u"--token-file"_s, u"t"_s, u"--token-command"_s,
+        u"echo t"_s } << u"give --token-file or --token-command, not both"_s;
+    QTest::newRow("blank command")
+        << QStringList { u"--token-command"_s, u"  "_s } << u"--token-command needs a command"_s;
+    QTest::newRow("missing file") << QStringList { u"--token-file"_s, u"/nonexistent/token"_s }
+                                  << u"token file '/nonexistent/token': cannot open: No such "
+                                     "file or directory"_s;
+}
+
+void TestClientOptions::tokenSourcesRejects()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, error);
+    QString problem;
+    QVERIFY(!parseArgs(args, &problem));
+    QCOMPARE(problem, error);
 }
 
 void TestClientOptions::openChatIsOptional()
