@@ -11,6 +11,7 @@
 
 // Presence
 #include "protocol/Identifiers.h"
+#include "server-mock/app/ConfigFile.h"
 #include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/qa/ChurnModel.h"
@@ -167,12 +168,10 @@ std::optional<ServerOptions::EventLoop> parseEventLoop(const QString &value, QSt
 }
 
 // Every option, described: parse() and eventLoopFromArguments() read the same command line.
-void describeOptions(QCommandLineParser &parser)
+// Every option of the command line, each also a key of --config (but config and check-config).
+QList<QCommandLineOption> optionList()
 {
-    parser.setApplicationDescription(
-        u"The bundled presence gateway of Presence Chat: a WebSocket server speaking "
-        "protocol v1 (docs/protocol.md) for tests, QA and demos."_s);
-    parser.addOptions({
+    return {
         { u"listen"_s, u"Address to listen on; port 0 picks a free port. Default 127.0.0.1:8765."_s,
             u"HOST:PORT"_s },
         { u"users"_s, u"Users file (JSON) with ids, names, tokens and friends."_s, u"FILE"_s },
@@ -272,7 +271,58 @@ void describeOptions(QCommandLineParser &parser)
             u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
             "(every third of it). Default 30000."_s,
             u"MS"_s },
-    });
+        { u"config"_s,
+            u"Read options from an INI file (key = value, the keys being these options' names); "
+            "the command line wins."_s,
+            u"FILE"_s },
+        { u"check-config"_s,
+            u"Check the options, the config file, the users file, the keys and the scenario, "
+            "then exit: 0 when all is well, 2 with the problem otherwise."_s },
+    };
+}
+
+void describeOptions(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(
+        u"The bundled presence gateway of Presence Chat: a WebSocket server speaking "
+        "protocol v1 (docs/protocol.md) for tests, QA and demos."_s);
+    parser.addOptions(optionList());
+}
+
+// The options as --config keys: which take a value, may repeat, or name a file.
+QList<ConfigFile::Option> configOptions()
+{
+    static const QStringList repeatable { u"allow-origin"_s, u"jwt-hs256-secret-file"_s,
+        u"jwt-public-key-file"_s };
+    static const QStringList paths { u"users"_s, u"dump-users"_s, u"scenario"_s,
+        u"admin-token-file"_s, u"jwt-hs256-secret-file"_s, u"jwt-public-key-file"_s };
+    QList<ConfigFile::Option> options;
+    for (const QCommandLineOption &option : optionList()) {
+        const QString name = option.names().constFirst();
+        if (name == u"config" || name == u"check-config")
+            continue;
+        options.append({ name, !option.valueName().isEmpty(), repeatable.contains(name),
+            paths.contains(name) });
+    }
+    return options;
+}
+
+// args with the options of a --config file added where args do not give them; args as they
+// are when there is no --config, or when they do not parse (parse() says why).
+std::optional<QStringList> withConfig(const QStringList &args, QString *error)
+{
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addVersionOption();
+    describeOptions(parser);
+    if (!parser.parse(args) || !parser.isSet(u"config"_s))
+        return args;
+    const auto extra = ConfigFile::arguments(
+        parser.value(u"config"_s), configOptions(),
+        [&parser](const QString &name) { return parser.isSet(name); }, error);
+    if (!extra)
+        return std::nullopt;
+    return args + *extra;
 }
 
 class Reader {
@@ -313,12 +363,15 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     if (!error)
         error = &scratch;
 
+    const std::optional<QStringList> merged = withConfig(args, error);
+    if (!merged)
+        return std::nullopt;
     QCommandLineParser parser;
     const auto helpOption = parser.addHelpOption();
     const auto versionOption = parser.addVersionOption();
     describeOptions(parser);
 
-    if (!parser.parse(args)) {
+    if (!parser.parse(*merged)) {
         *error = parser.errorText();
         return std::nullopt;
     }
@@ -505,6 +558,8 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
             return std::nullopt;
         }
     }
+    if (parser.isSet(u"check-config"_s))
+        options.action = Action::CheckConfig;
     return options;
 }
 
@@ -516,11 +571,12 @@ std::optional<ServerOptions::EventLoop> ServerOptions::eventLoopFromArguments(
         error = &scratch;
     // The same parser as parse(), so that a value is read as parse() reads it; whatever else
     // is wrong is for parse() to report.
+    QString ignored; // parse() reports a bad config file
     QCommandLineParser parser;
     parser.addHelpOption();
     parser.addVersionOption();
     describeOptions(parser);
-    (void)parser.parse(args);
+    (void)parser.parse(withConfig(args, &ignored).value_or(args));
     std::optional<QString> value;
     if (parser.isSet(u"event-loop"_s))
         value = parser.value(u"event-loop"_s);

@@ -17,7 +17,8 @@ namespace Presence::Server {
 // The command line of presence-mock-server, checked: every value is in range or the
 // parse fails with a message naming the option.
 struct ServerOptions {
-    enum class Action { Run, ShowHelp, ShowVersion };
+    // CheckConfig: everything checked, nothing started (--check-config).
+    enum class Action { Run, ShowHelp, ShowVersion, CheckConfig };
     // The main thread's event dispatcher: the gateway's epoll one, or Qt's own (to compare,
     // or as a fallback).
     enum class EventLoop { Epoll, Qt };

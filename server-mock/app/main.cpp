@@ -50,6 +50,47 @@ std::optional<UserDirectory> population(const ServerOptions &options, QString *e
         *options.generateCount, options.friendsPerUser, options.seed);
 }
 
+// What a start needs besides the options, each checked: the population, the scenario (whose
+// users must be in it) and the churn.
+struct Prepared {
+    UserDirectory directory;
+    std::optional<Scenario> scenario;
+    std::optional<ChurnModel> churn;
+};
+
+std::optional<Prepared> prepare(const ServerOptions &options, QString *error)
+{
+    auto directory = population(options, error);
+    if (!directory)
+        return std::nullopt;
+    Prepared prepared { std::move(*directory), std::nullopt, std::nullopt };
+    if (!options.scenarioFile.isEmpty()) {
+        prepared.scenario = Scenario::load(options.scenarioFile, error);
+        if (!prepared.scenario)
+            return std::nullopt;
+        for (const QString &user : prepared.scenario->userIds()) {
+            if (!prepared.directory.indexOfId(user)) {
+                *error
+                    = u"%1: user \"%2\" is not in the population"_s.arg(options.scenarioFile, user);
+                return std::nullopt;
+            }
+        }
+    }
+    if (options.churnRate) {
+        QStringList ids;
+        ids.reserve(prepared.directory.size());
+        for (int i = 0; i < prepared.directory.size(); ++i)
+            ids.append(prepared.directory.user(i).id);
+        QString why;
+        prepared.churn = ChurnModel::create(ids, *options.churnRate, options.seed, &why);
+        if (!prepared.churn) {
+            *error = u"--churn: %1"_s.arg(why);
+            return std::nullopt;
+        }
+    }
+    return prepared;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -84,39 +125,29 @@ int main(int argc, char *argv[])
         return 0;
     }
 
-    auto directory = population(*options, &error);
-    if (!directory)
+    auto prepared = prepare(*options, &error);
+    if (options->action == ServerOptions::Action::CheckConfig) {
+        // The same checks and messages as a start, and nothing started.
+        if (!prepared)
+            return fail(error, 2);
+        out() << "presence-mock-server: configuration OK (" << prepared->directory.size()
+              << " users)\n";
+        return 0;
+    }
+    if (!prepared)
         return fail(error);
-    std::optional<Scenario> scenario;
-    if (!options->scenarioFile.isEmpty()) {
-        scenario = Scenario::load(options->scenarioFile, &error);
-        if (!scenario)
-            return fail(error);
-        for (const QString &user : scenario->userIds()) {
-            if (!directory->indexOfId(user))
-                return fail(
-                    u"%1: user \"%2\" is not in the population"_s.arg(options->scenarioFile, user));
-        }
-    }
-    std::optional<ChurnModel> churn;
-    if (options->churnRate) {
-        QStringList ids;
-        ids.reserve(directory->size());
-        for (int i = 0; i < directory->size(); ++i)
-            ids.append(directory->user(i).id);
-        churn = ChurnModel::create(ids, *options->churnRate, options->seed, &error);
-        if (!churn)
-            return fail(u"--churn: %1"_s.arg(error));
-    }
+    auto &directory = prepared->directory;
+    auto &scenario = prepared->scenario;
+    auto &churn = prepared->churn;
     if (!options->dumpUsersFile.isEmpty()) {
-        if (!UsersFile::save(*directory, options->dumpUsersFile, &error))
+        if (!UsersFile::save(directory, options->dumpUsersFile, &error))
             return fail(error);
-        out() << "wrote " << directory->size() << " users to " << options->dumpUsersFile << '\n';
+        out() << "wrote " << directory.size() << " users to " << options->dumpUsersFile << '\n';
     }
     const long fileLimit = raiseOpenFileLimit();
 
-    const QString exampleUser = directory->size() > 0 ? directory->user(0).id : u"alice"_s;
-    const int userCount = directory->size();
+    const QString exampleUser = directory.size() > 0 ? directory.user(0).id : u"alice"_s;
+    const int userCount = directory.size();
     // A Redis that cannot be reached yet is not fatal: the store logs it and keeps retrying
     // (clients can connect meanwhile; their subscribes wait for Redis).
     // The one place that picks memory or Redis.
@@ -126,7 +157,7 @@ int main(int argc, char *argv[])
     ChatStore *chats = options->redis ? static_cast<ChatStore *>(
                            new RedisChatStore({ options->redis->url, options->redis->prefix }))
                                       : new MemoryChatStore;
-    QaGateway gateway(options->config, std::move(*directory), store, chats);
+    QaGateway gateway(options->config, std::move(directory), store, chats);
     if (!gateway.listen(&error))
         return fail(error);
 

@@ -36,6 +36,9 @@ private Q_SLOTS:
     void refusesBadArguments_data();
     void refusesBadArguments();
     void printsVersion();
+    void runsFromAConfigFile();
+    void checkConfigSaysWhatIsWrong_data();
+    void checkConfigSaysWhatIsWrong();
     void printsHelp();
     void twoServersRunAtOnce();
 
@@ -220,6 +223,73 @@ void TestServerProcess::refusesBadArguments()
     QVERIFY2(server.errorOutput().contains(expected), server.transcript().constData());
     QVERIFY2(server.errorOutput().contains(u"--help"_s), server.transcript().constData());
     QVERIFY2(!server.output().contains(u"listening on"_s), server.transcript().constData());
+}
+
+void TestServerProcess::runsFromAConfigFile()
+{
+    // A service's config beside its users file: paths are the config's folder's, and the
+    // command line still wins (--listen here).
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto write = [&dir](const QString &name, const QByteArray &contents) {
+        QFile file(dir.filePath(name));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(file.write(contents), contents.size());
+    };
+    write(u"users.json"_s,
+        R"({"users": [{"id": "a", "token": "tok-a"}, {"id": "b", "token": "tok-b"}]})");
+    write(u"gateway.ini"_s,
+        "# presence-mock-server\nusers = users.json\nlisten = 127.0.0.1:1\n"
+        "grace-ms = 2000\n");
+    const QString config = dir.filePath(u"gateway.ini"_s);
+
+    MockServerProcess check(QStringLiteral(PRESENCE_MOCK_SERVER));
+    QVERIFY(check.start({ u"--config"_s, config, u"--check-config"_s }));
+    QVERIFY2(check.waitFinished(), check.transcript().constData());
+    QCOMPARE(check.process().exitCode(), 0);
+    QCOMPARE(check.output(), u"presence-mock-server: configuration OK (2 users)\n"_s);
+
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    QVERIFY(server.start({ u"--config"_s, config, u"--listen"_s, u"127.0.0.1:0"_s }));
+    QVERIFY2(server.waitListening(), server.transcript().constData());
+    QVERIFY2(server.output().contains(u"(2 users,"_s), server.transcript().constData());
+}
+
+void TestServerProcess::checkConfigSaysWhatIsWrong_data()
+{
+    QTest::addColumn<QByteArray>("config");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("unknown key") << "users = users.json\ncolour = blue\n"_ba
+                                 << u"unknown key 'colour'"_s;
+    QTest::addRow("bad value") << "users = users.json\ngrace-ms = soon\n"_ba
+                               << u"--grace-ms must be an integer"_s;
+    QTest::addRow("missing users file") << "users = nobody.json\n"_ba << u"nobody.json"_s;
+    QTest::addRow("bad key file") << "users = users.json\njwt-public-key-file = users.json\n"_ba
+                                  << u"users.json: no PEM public key"_s;
+}
+
+void TestServerProcess::checkConfigSaysWhatIsWrong()
+{
+    QFETCH(QByteArray, config);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile users(dir.filePath(u"users.json"_s));
+    QVERIFY(users.open(QIODevice::WriteOnly));
+    users.write(R"({"users": [{"id": "a", "token": "tok-a"}]})");
+    users.close();
+    QFile file(dir.filePath(u"gateway.ini"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(config), config.size());
+    file.close();
+
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    QVERIFY(server.start({ u"--config"_s, file.fileName(), u"--check-config"_s }));
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(server.process().exitCode(), 2);
+    QVERIFY2(server.errorOutput().contains(expected), server.transcript().constData());
+    QVERIFY2(server.output().isEmpty(), server.transcript().constData());
 }
 
 void TestServerProcess::printsVersion()

@@ -78,6 +78,7 @@ private Q_SLOTS:
     void eventLoopBeforeTheApplication_data();
     void eventLoopBeforeTheApplication();
     void jwtKeys();
+    void configFileGivesWhatTheCommandLineDoesNot();
     void rejectsBadJwtKeys_data();
     void rejectsBadJwtKeys();
 };
@@ -510,6 +511,41 @@ void TestServerOptions::jwtKeys()
     QVERIFY(options->config.jwt->verify(files.es.mint(claims, u"2026-12"_s), now).claims);
     QVERIFY(options->config.jwt->verify(files.es.mint(claims), now).claims);
     QVERIFY(!options->config.jwt->verify(files.hs.mint(claims, u"2026-12"_s), now).claims);
+}
+
+void TestServerOptions::configFileGivesWhatTheCommandLineDoesNot()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"gateway.ini"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("generate = 5\nfriends = 3\nlisten = 127.0.0.1:0\nevent-loop = qt\n"
+               "allow-origin = https://a.example, https://b.example\n");
+    file.close();
+    QString error;
+    const auto options = parseArgs({ u"--config"_s, path, u"--friends"_s, u"2"_s }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->action, ServerOptions::Action::Run);
+    QCOMPARE(options->generateCount, 5);
+    QCOMPARE(options->friendsPerUser, 2); // the command line wins
+    QCOMPARE(options->config.port, 0);
+    QCOMPARE(options->config.allowedOrigins,
+        (QStringList { u"https://a.example"_s, u"https://b.example"_s }));
+    QCOMPARE(options->eventLoop, ServerOptions::EventLoop::Qt);
+    // Read before the application exists, from the same file.
+    QCOMPARE(ServerOptions::eventLoopFromArguments(
+                 { u"presence-mock-server"_s, u"--config"_s, path }, &error),
+        ServerOptions::EventLoop::Qt);
+    const auto check = parseArgs({ u"--config"_s, path, u"--check-config"_s }, &error);
+    QVERIFY2(check, qPrintable(error));
+    QCOMPARE(check->action, ServerOptions::Action::CheckConfig);
+    // A value the command line would refuse is refused alike.
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("generate = 0\n");
+    file.close();
+    QVERIFY(!parseArgs({ u"--config"_s, path }, &error));
+    QCOMPARE(error, u"--generate must be an integer from 1 to 1000000 (got \"0\")"_s);
 }
 
 void TestServerOptions::rejectsBadJwtKeys_data()
