@@ -243,6 +243,11 @@ QList<QCommandLineOption> optionList()
             "upgrade timeout, bounded output and RFC 6455's masking rules) or qt (Qt's "
             "QWebSocket, for comparison)."_s,
             u"TRANSPORT"_s },
+        { u"drain-ms"_s,
+            u"On SIGTERM or SIGINT, close the signed-in connections evenly over this long (1001, "
+            "\"going away, reconnect\"), so that clients move to other gateways a few at a "
+            "time; a second signal closes the rest at once. Default 10000; 0: all at once."_s,
+            u"MS"_s },
         { u"upgrade-timeout-ms"_s,
             u"Time allowed for the whole WebSocket upgrade request (own transport). Default "
             "5000."_s,
@@ -469,6 +474,7 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const auto hello = read.integer(u"hello-timeout-ms"_s, 100, kDay, config.helloTimeout.count());
     const auto upgrade
         = read.integer(u"upgrade-timeout-ms"_s, 100, kDay, config.upgradeTimeout.count());
+    const auto drain = read.integer(u"drain-ms"_s, 0, kDay, config.drain.count());
     const auto maxConnections
         = read.integer(u"max-connections"_s, 0, 10'000'000, config.maxConnections);
     const auto maxPerAddress = read.integer(
@@ -491,7 +497,7 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     if (!generate || !friends || !seed || !grace || !heartbeat || !hello || !upgrade
         || !maxSubscriptions || !maxIds || !maxFrame || !rate || !burst || !ttl || !heartbeatTtl
         || !maxAvailability || !availabilityInterval || !digestInterval || !maxConnections
-        || !maxPerAddress)
+        || !maxPerAddress || !drain)
         return std::nullopt;
     if ((*maxConnections > 0 || *maxPerAddress > 0)
         && config.transport == GatewayConfig::Transport::Qt) {
@@ -540,6 +546,7 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     config.heartbeat = std::chrono::milliseconds(*heartbeat);
     config.helloTimeout = std::chrono::milliseconds(*hello);
     config.upgradeTimeout = std::chrono::milliseconds(*upgrade);
+    config.drain = std::chrono::milliseconds(*drain);
     config.maxConnections = int(*maxConnections);
     config.maxConnectionsPerAddress = int(*maxPerAddress);
     config.maxSubscriptions = int(*maxSubscriptions);

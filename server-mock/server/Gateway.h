@@ -8,6 +8,7 @@
 #include <vector>
 
 // Qt
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -106,9 +107,12 @@ public:
     using AdmissionCheck = std::function<bool()>;
     void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
 
-    // Stops accepting, closes every connection with 1001 and reports shutdownFinished()
-    // once they are gone or config.shutdownTimeout has passed.
+    // Stops accepting and closes every connection with 1001: those not signed in at once, the
+    // others evenly over config.drain. Reports shutdownFinished() once they are gone, or
+    // config.shutdownTimeout after the last close. Called again while draining, closes the
+    // rest at once (a second Ctrl+C).
     void shutdown();
+    [[nodiscard]] bool isDraining() const { return m_drainTimer.isActive(); }
 
 Q_SIGNALS:
     void connectionCountChanged(int count);
@@ -137,6 +141,10 @@ private:
     // it. Keyed by the peer's address and port, the one thing both sides know.
     [[nodiscard]] QTcpSocket *takeAccepted(const QWebSocket *socket);
     void finishShutdownIfDone();
+    // Closes as many of the draining connections as the time passed calls for; all of them
+    // with `all`, or once config.drain is over.
+    void drainSome(bool all = false);
+    void closeForShutdown(ConnectionId id);
     void countRefusal(ConnectionRefusal reason);
     void registerGauges();
     void deleteDeparted() { m_departed.clear(); }
@@ -160,6 +168,11 @@ private:
     QHash<QString, QPointer<QTcpSocket>> m_accepted; // until its handshake completes
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;
+    QTimer m_drainTimer;
+    QElapsedTimer m_drainClock;
+    std::vector<ConnectionId> m_draining; // in the order they are closed
+    std::size_t m_drained = 0;
+    bool m_shutdownDone = false; // shutdownFinished() told
 };
 
 } // namespace Presence::Server

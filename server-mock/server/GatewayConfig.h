@@ -52,6 +52,9 @@ struct GatewayConfig {
     QStringList allowedOrigins;
     // How long shutdown waits for clients to acknowledge the 1001 close.
     std::chrono::milliseconds shutdownTimeout = 2s;
+    // Shutdown closes the signed-in connections evenly over this period, so that their clients
+    // reconnect to the other gateways a few at a time, not all at once (0: all at once).
+    std::chrono::milliseconds drain = 10s;
     Transport transport = Transport::Own;
     // TCP connections held at once, upgraded or not, in total and from one source address (an
     // IPv6 peer counts by its /64); past either, new ones get HTTP 503. 0: no cap (the

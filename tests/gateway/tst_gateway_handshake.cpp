@@ -70,6 +70,12 @@ QString nameOf(const QString &id)
     return id == u"kim" ? u"Kim Possible"_s : id.left(1).toUpper() + id.mid(1);
 }
 
+// Four users, none of them friends: for tests where only connections matter.
+QList<TestUser> fourPeople()
+{
+    return { { u"alice"_s, {} }, { u"bob"_s, {} }, { u"carol"_s, {} }, { u"dave"_s, {} } };
+}
+
 } // namespace
 
 class TestGatewayHandshake : public QObject {
@@ -97,6 +103,9 @@ private Q_SLOTS:
     void originIsChecked();
     void heartbeatClosesSilentPeerOnly();
     void shutdownClosesEveryClientWith1001();
+    void shutdownDrainsEvenly();
+    void aSecondShutdownClosesTheRestAtOnce();
+    void shutdownWithNobodyFinishesAtOnce();
 };
 
 void TestGatewayHandshake::welcomeCarriesUserAndLimits_data()
@@ -579,6 +588,85 @@ void TestGatewayHandshake::shutdownClosesEveryClientWith1001()
     late.open(gateway->url());
     QVERIFY(!late.waitConnected(1000));
     QCOMPARE(lateConnected.count(), 0);
+}
+
+void TestGatewayHandshake::shutdownDrainsEvenly()
+{
+    // Four signed in, one not: the one with no presence goes at once, the four at 0, 1/4, 2/4
+    // and 3/4 of the drain, so that their clients come back elsewhere a few at a time.
+    GatewayConfig config = testConfig();
+    config.drain = 800ms;
+    config.helloTimeout = 30s; // the anonymous one waits for its hello all along
+    const auto gateway = startGateway(fourPeople(), config);
+    QVERIFY(gateway);
+    std::vector<std::unique_ptr<TestClient>> clients;
+    for (const QString &id : { u"alice"_s, u"bob"_s, u"carol"_s, u"dave"_s }) {
+        clients.push_back(std::make_unique<TestClient>());
+        QVERIFY(!clients.back()->login(gateway->url(), tokenOf(id)).isEmpty());
+    }
+    TestClient anonymous;
+    anonymous.open(gateway->url());
+    QVERIFY(anonymous.waitConnected());
+    QTRY_COMPARE(gateway->connectionCount(), 5);
+
+    QElapsedTimer clock;
+    std::vector<qint64> closedAt(clients.size(), -1);
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+        connect(&clients[i]->socket(), &QWebSocket::disconnected, this,
+            [&closedAt, &clock, i] { closedAt[i] = clock.elapsed(); });
+    }
+    QSignalSpy finished(gateway.get(), &Gateway::shutdownFinished);
+    clock.start();
+    gateway->shutdown();
+    QVERIFY(gateway->isDraining());
+    QVERIFY(anonymous.waitDisconnected(1000));
+    QCOMPARE(anonymous.closeCode(), 1001);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+        QTRY_VERIFY(closedAt[i] >= 0);
+        QCOMPARE(clients[i]->closeCode(), 1001);
+        QCOMPARE(clients[i]->closeReason(), u"going away, reconnect"_s);
+    }
+    std::sort(closedAt.begin(), closedAt.end());
+    QVERIFY2(closedAt.front() < 300 && closedAt.back() >= 500 && closedAt.back() < 2000,
+        qPrintable(u"closed at %1 .. %2 ms"_s.arg(closedAt.front()).arg(closedAt.back())));
+    QVERIFY(!gateway->isDraining());
+}
+
+void TestGatewayHandshake::aSecondShutdownClosesTheRestAtOnce()
+{
+    GatewayConfig config = testConfig();
+    config.drain = 60s;
+    const auto gateway = startGateway(fourPeople(), config);
+    QVERIFY(gateway);
+    TestClient alice;
+    TestClient bob;
+    TestClient carol;
+    for (auto [client, id] : { std::pair { &alice, u"alice"_s }, std::pair { &bob, u"bob"_s },
+             std::pair { &carol, u"carol"_s } })
+        QVERIFY(!client->login(gateway->url(), tokenOf(id)).isEmpty());
+    QSignalSpy finished(gateway.get(), &Gateway::shutdownFinished);
+    gateway->shutdown(); // the first closes at once, the others would wait 20 and 40 s
+    QTRY_COMPARE(gateway->connectionCount(), 2);
+    gateway->shutdown();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000); // maybe within the call
+    for (TestClient *client : { &alice, &bob, &carol }) {
+        QVERIFY(client->waitDisconnected(3000));
+        QCOMPARE(client->closeCode(), 1001);
+    }
+}
+
+void TestGatewayHandshake::shutdownWithNobodyFinishesAtOnce()
+{
+    // Nothing to drain: finished without waiting for the drain's period.
+    GatewayConfig config = testConfig();
+    config.drain = 60s;
+    const auto gateway = startGateway(fourPeople(), config);
+    QVERIFY(gateway);
+    QSignalSpy finished(gateway.get(), &Gateway::shutdownFinished);
+    gateway->shutdown();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 3000);
+    QVERIFY(!gateway->isDraining());
 }
 
 QTEST_GUILESS_MAIN(TestGatewayHandshake)

@@ -212,6 +212,7 @@ private Q_SLOTS:
     void initTestCase();
     void killedGatewayComesBackAndNoDotLies();
     void oneOfTwoGatewaysKilledItsUsersMoveOver();
+    void drainMovesUsersWithoutAFlap();
     void redisRestartedShowsNoConnectedUserOffline();
 
 private:
@@ -351,6 +352,93 @@ void TestGatewayChaos::oneOfTwoGatewaysKilledItsUsersMoveOver()
             int((kTtl + kGrace + kSlack).count()) + 5'000);
     }
     verifyNoDotLied(clients, leaver, killedAt);
+}
+
+void TestGatewayChaos::drainMovesUsersWithoutAFlap()
+{
+    // A rolling restart: the first of two gateways gets SIGTERM with a 2 s drain while the
+    // balancer already sends new connections to the second. Its clients are closed a few at a
+    // time (1001), come back on the second within the grace, and nobody is ever shown offline.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString usersPath = dir.filePath(u"users.json"_s);
+    QString error;
+    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    std::vector<std::unique_ptr<MockServerProcess>> gateways;
+    for (int i = 0; i < 2; ++i) {
+        gateways.push_back(
+            std::make_unique<MockServerProcess>(QStringLiteral(PRESENCE_MOCK_SERVER)));
+        QVERIFY(gateways.back()->start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--users"_s, usersPath,
+            u"--redis"_s, m_redis.url().toString(), u"--redis-prefix"_s,
+            QString::fromLatin1(m_redis.prefixForCurrentTest()), u"--ttl-ms"_s,
+            QString::number(kTtl.count()), u"--grace-ms"_s, u"3000"_s, u"--drain-ms"_s,
+            u"2000"_s }));
+        QVERIFY2(gateways.back()->waitListening(), gateways.back()->transcript().constData());
+    }
+    MockServerProcess &draining = *gateways.at(0);
+    MockServerProcess &survivor = *gateways.at(1);
+    TcpProxy balancer(draining.url().port());
+    QVERIFY(balancer.isListening());
+
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int n = 1; n <= kClients; ++n) {
+        clients.push_back(std::make_unique<Client>(idOf(n), clock));
+        clients.back()->session.open(n % 2 ? balancer.url() : survivor.url(), tokenOf(idOf(n)));
+    }
+    const QString absent = idOf(kClients + 1);
+    for (const auto &client : clients)
+        QTRY_VERIFY_WITH_TIMEOUT(client->showsEveryone(PresenceState::Online, absent), 10'000);
+    std::vector<qint64> leftAt;
+    for (std::size_t i = 0; i < clients.size(); i += 2) {
+        QObject::connect(&clients[i]->session, &GatewaySession::stateChanged, &clients[i]->session,
+            [&leftAt, &clock](GatewaySession::State state) {
+                if (state == GatewaySession::State::Reconnecting)
+                    leftAt.push_back(clock.elapsed());
+            });
+    }
+
+    const qint64 drainedFrom = clock.elapsed();
+    balancer.setTarget(survivor.url().port());
+    draining.signal(SIGTERM);
+    QVERIFY2(draining.waitFinished(), draining.transcript().constData());
+    QCOMPARE(draining.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(draining.process().exitCode(), 0);
+    // Closed a few at a time over the drain, not all at once.
+    QCOMPARE(leftAt.size(), std::size_t(kClients / 2));
+    std::sort(leftAt.begin(), leftAt.end());
+    QVERIFY2(leftAt.back() - leftAt.front() >= 1000,
+        qPrintable(u"left %1 .. %2 ms after the SIGTERM"_s.arg(leftAt.front() - drainedFrom)
+                       .arg(leftAt.back() - drainedFrom)));
+    for (const auto &client : clients) {
+        QTRY_COMPARE_WITH_TIMEOUT(client->session.state(), GatewaySession::State::Online, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(client->showsEveryone(PresenceState::Online, absent), 10'000);
+    }
+    QCOMPARE(balancer.connectionCount(), kClients / 2);
+    // Wait out the grace of the last to leave: a flap would have shown by then.
+    QVERIFY(!QTest::qWaitFor(
+        [&] {
+            for (const auto &client : clients) {
+                if (!client->showsEveryone(PresenceState::Online, absent))
+                    return true;
+            }
+            return false;
+        },
+        3500));
+    for (const auto &client : clients) {
+        for (const Shown &shown : client->shown) {
+            // A client that is itself reconnecting shows its friends unknown (hollow), as
+            // it should; offline would be the flap.
+            QVERIFY2(shown.id == absent || shown.state != PresenceState::Offline,
+                qPrintable(u"%1 showed %2 as %3 at %4 ms, the drain began at %5 ms"_s.arg(
+                    client->userId, shown.id, QString::number(int(shown.state)),
+                    QString::number(shown.at), QString::number(drainedFrom))));
+        }
+        QVERIFY2(client->notifications.isEmpty(), qPrintable(client->notifications.join(u'\n')));
+    }
+    qInfo("drained: clients left %lld .. %lld ms after the SIGTERM; nobody shown offline",
+        leftAt.front() - drainedFrom, leftAt.back() - drainedFrom);
 }
 
 void TestGatewayChaos::redisRestartedShowsNoConnectedUserOffline()

@@ -533,6 +533,10 @@ void TestServerOptions::configFileGivesWhatTheCommandLineDoesNot()
     QCOMPARE(options->config.allowedOrigins,
         (QStringList { u"https://a.example"_s, u"https://b.example"_s }));
     QCOMPARE(options->eventLoop, ServerOptions::EventLoop::Qt);
+    QCOMPARE(options->config.drain, 10s); // the default
+    const auto tuned = parseArgs({ u"--config"_s, path, u"--drain-ms"_s, u"0"_s }, &error);
+    QVERIFY2(tuned, qPrintable(error));
+    QCOMPARE(tuned->config.drain, 0ms);
     // Read before the application exists, from the same file.
     QCOMPARE(ServerOptions::eventLoopFromArguments(
                  { u"presence-mock-server"_s, u"--config"_s, path }, &error),
