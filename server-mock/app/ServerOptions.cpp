@@ -276,6 +276,9 @@ QList<QCommandLineOption> optionList()
             u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
             "(every third of it). Default 30000."_s,
             u"MS"_s },
+        { u"log-format"_s,
+            u"text (the default) or json: one JSON object per log line, for a log collector."_s,
+            u"FORMAT"_s },
         { u"config"_s,
             u"Read options from an INI file (key = value, the keys being these options' names); "
             "the command line wins."_s,
@@ -567,6 +570,15 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     }
     if (parser.isSet(u"check-config"_s))
         options.action = Action::CheckConfig;
+    if (parser.isSet(u"log-format"_s)) {
+        const QString format = parser.value(u"log-format"_s);
+        if (format == u"json")
+            options.logFormat = LogFormat::Json;
+        else if (format != u"text") {
+            *error = u"--log-format must be text or json (got \"%1\")"_s.arg(format);
+            return std::nullopt;
+        }
+    }
     return options;
 }
 

@@ -22,6 +22,8 @@ struct ServerOptions {
     // The main thread's event dispatcher: the gateway's epoll one, or Qt's own (to compare,
     // or as a fallback).
     enum class EventLoop { Epoll, Qt };
+    // How log lines look on stderr: for people, or one JSON object each (JsonLog).
+    enum class LogFormat { Text, Json };
 
     Action action = Action::Run;
     GatewayConfig config;
@@ -39,6 +41,7 @@ struct ServerOptions {
     // --admin: the admin and heartbeat HTTP API (docs/admin-api.md); unset, there is none.
     std::optional<AdminServerOptions> admin;
     EventLoop eventLoop = EventLoop::Epoll;
+    LogFormat logFormat = LogFormat::Text;
     QString helpText;
 
     // args includes the program name, as QCoreApplication::arguments() gives it.

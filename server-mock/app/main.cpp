@@ -9,6 +9,7 @@
 #include "server-mock/admin/AdminServer.h"
 #include "server-mock/admin/GatewayAdminBackend.h"
 #include "server-mock/app/FileLimit.h"
+#include "server-mock/app/JsonLog.h"
 #include "server-mock/app/ServerOptions.h"
 #include "server-mock/app/UnixSignalWatcher.h"
 #include "server-mock/chat/MemoryChatStore.h"
@@ -124,6 +125,8 @@ int main(int argc, char *argv[])
         out() << "presence-mock-server " << QCoreApplication::applicationVersion() << '\n';
         return 0;
     }
+    if (options->logFormat == ServerOptions::LogFormat::Json)
+        JsonLog::install();
 
     auto prepared = prepare(*options, &error);
     if (options->action == ServerOptions::Action::CheckConfig) {

@@ -9,6 +9,8 @@
 // Qt
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -37,6 +39,7 @@ private Q_SLOTS:
     void refusesBadArguments();
     void printsVersion();
     void runsFromAConfigFile();
+    void logsJsonLines();
     void checkConfigSaysWhatIsWrong_data();
     void checkConfigSaysWhatIsWrong();
     void printsHelp();
@@ -46,7 +49,7 @@ private:
     // Starts `server` on a free port with a generated population dumped to dir; returns the
     // port and fills *directory with the dumped users.
     std::optional<quint16> startGenerated(MockServerProcess &server, const QTemporaryDir &dir,
-        std::optional<UserDirectory> *directory);
+        std::optional<UserDirectory> *directory, const QStringList &more = {});
 };
 
 void TestServerProcess::initTestCase()
@@ -54,12 +57,13 @@ void TestServerProcess::initTestCase()
     QVERIFY2(QFile::exists(QStringLiteral(PRESENCE_MOCK_SERVER)), PRESENCE_MOCK_SERVER);
 }
 
-std::optional<quint16> TestServerProcess::startGenerated(
-    MockServerProcess &server, const QTemporaryDir &dir, std::optional<UserDirectory> *directory)
+std::optional<quint16> TestServerProcess::startGenerated(MockServerProcess &server,
+    const QTemporaryDir &dir, std::optional<UserDirectory> *directory, const QStringList &more)
 {
     const QString dumpPath = dir.filePath(u"users.json"_s);
-    if (!server.start({ u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"20"_s, u"--friends"_s,
-            u"4"_s, u"--dump-users"_s, dumpPath }))
+    if (!server.start(QStringList { u"--listen"_s, u"127.0.0.1:0"_s, u"--generate"_s, u"20"_s,
+                          u"--friends"_s, u"4"_s, u"--dump-users"_s, dumpPath }
+            + more))
         return std::nullopt;
     const auto port = server.waitListening();
     if (!port)
@@ -253,6 +257,47 @@ void TestServerProcess::runsFromAConfigFile()
     QVERIFY(server.start({ u"--config"_s, config, u"--listen"_s, u"127.0.0.1:0"_s }));
     QVERIFY2(server.waitListening(), server.transcript().constData());
     QVERIFY2(server.output().contains(u"(2 users,"_s), server.transcript().constData());
+}
+
+void TestServerProcess::logsJsonLines()
+{
+    // A collector reads stderr line by line: every line is one JSON object, tokens never.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    std::optional<UserDirectory> users;
+    const auto port = startGenerated(server, dir, &users, { u"--log-format"_s, u"json"_s });
+    QVERIFY2(port, server.transcript().constData());
+    TestClient client;
+    QVERIFY(!client.login(server.url(), users->user(1).token).isEmpty());
+    TestClient refused;
+    refused.open(server.url());
+    QVERIFY(refused.waitConnected());
+    refused.sendJson(
+        { { "type"_L1, "hello"_L1 }, { "token"_L1, u"qa-wrong-secret"_s }, { "protocol"_L1, 1 } });
+    QVERIFY(refused.waitDisconnected());
+    QVERIFY2(server.waitErrorOutput(u"refused"_s), server.transcript().constData());
+    server.process().terminate();
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+
+    const QStringList lines = server.errorOutput().split(u'\n', Qt::SkipEmptyParts);
+    QVERIFY(lines.size() >= 3);
+    bool signedIn = false;
+    for (const QString &line : lines) {
+        QJsonParseError error;
+        const QJsonObject object = QJsonDocument::fromJson(line.toUtf8(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(line));
+        for (const char *field : { "time", "level", "category", "message" })
+            QVERIFY2(object.contains(QLatin1StringView(field)), qPrintable(line));
+        QVERIFY2(!line.contains(users->user(1).token) && !line.contains(u"qa-wrong-secret"_s),
+            qPrintable(line));
+        if (object.value("message"_L1).toString().contains(u"signed in as"_s)) {
+            signedIn = true;
+            QCOMPARE(object.value("user"_L1).toString(), users->user(1).id);
+            QVERIFY(object.value("connection"_L1).toInteger() > 0);
+        }
+    }
+    QVERIFY2(signedIn, qPrintable(server.errorOutput()));
 }
 
 void TestServerProcess::checkConfigSaysWhatIsWrong_data()

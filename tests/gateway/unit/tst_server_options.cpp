@@ -534,9 +534,14 @@ void TestServerOptions::configFileGivesWhatTheCommandLineDoesNot()
         (QStringList { u"https://a.example"_s, u"https://b.example"_s }));
     QCOMPARE(options->eventLoop, ServerOptions::EventLoop::Qt);
     QCOMPARE(options->config.drain, 10s); // the default
-    const auto tuned = parseArgs({ u"--config"_s, path, u"--drain-ms"_s, u"0"_s }, &error);
+    QCOMPARE(options->logFormat, ServerOptions::LogFormat::Text);
+    const auto tuned = parseArgs(
+        { u"--config"_s, path, u"--drain-ms"_s, u"0"_s, u"--log-format"_s, u"json"_s }, &error);
     QVERIFY2(tuned, qPrintable(error));
     QCOMPARE(tuned->config.drain, 0ms);
+    QCOMPARE(tuned->logFormat, ServerOptions::LogFormat::Json);
+    QVERIFY(!parseArgs({ u"--config"_s, path, u"--log-format"_s, u"xml"_s }, &error));
+    QCOMPARE(error, u"--log-format must be text or json (got \"xml\")"_s);
     // Read before the application exists, from the same file.
     QCOMPARE(ServerOptions::eventLoopFromArguments(
                  { u"presence-mock-server"_s, u"--config"_s, path }, &error),
