@@ -40,6 +40,7 @@ $bindir/presence-chat
 $bindir/presence-mock-server
 $datadir/applications/presence-chat.desktop
 $datadir/icons/hicolor/scalable/apps/presence-chat.svg
+lib/systemd/system/presence-mock-server.service
 EOF
 )
 actual=$(cd "$prefix" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort)
@@ -75,5 +76,12 @@ fi
 
 icon=$prefix/$datadir/icons/hicolor/scalable/apps/presence-chat.svg
 grep -q '<svg' "$icon" || fail "the installed icon is not an SVG"
+
+# The service runs the gateway from where it was configured to be installed, as Type=notify.
+service=$prefix/lib/systemd/system/presence-mock-server.service
+grep -qx 'Type=notify' "$service" || fail "presence-mock-server.service is not Type=notify"
+exec_start=$(sed -n 's/^ExecStart=//p' "$service")
+[[ ${exec_start%% *} == */$bindir/presence-mock-server ]] \
+    || fail "presence-mock-server.service: ExecStart=$exec_start is not the installed gateway"
 
 echo "install_tree: PASS: $(wc -l <<<"$actual") files, presence-chat and presence-mock-server $version run"

@@ -26,7 +26,7 @@ PRESENCE_PACKAGES=(
     qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
     pkg-config libhiredis-dev redis-server
     dbus-daemon fonts-noto-color-emoji clang-format python3
-    libboost1.81-dev libssl-dev
+    libboost1.81-dev libssl-dev libsystemd-dev
     clang libclang-rt-14-dev
 )
 

@@ -11,6 +11,7 @@
 #include "server-mock/app/FileLimit.h"
 #include "server-mock/app/JsonLog.h"
 #include "server-mock/app/ServerOptions.h"
+#include "server-mock/app/ServiceNotifier.h"
 #include "server-mock/app/UnixSignalWatcher.h"
 #include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/PopulationGenerator.h"
@@ -164,7 +165,10 @@ int main(int argc, char *argv[])
     if (!gateway.listen(&error))
         return fail(error);
 
+    ServiceNotifier service;
     UnixSignalWatcher signalWatcher({ SIGINT, SIGTERM });
+    QObject::connect(
+        &signalWatcher, &UnixSignalWatcher::signalReceived, &service, &ServiceNotifier::stopping);
     QObject::connect(
         &signalWatcher, &UnixSignalWatcher::signalReceived, &gateway, &Gateway::shutdown);
     QObject::connect(&gateway, &Gateway::shutdownFinished, &app, &QCoreApplication::quit);
@@ -208,5 +212,6 @@ int main(int argc, char *argv[])
                                              : u" (tokens are in %1)"_s.arg(options->dumpUsersFile))
         << '\n';
     out().flush();
+    service.ready(u"listening on %1 (%2 users)"_s.arg(gateway.url().toString()).arg(userCount));
     return app.exec();
 }

@@ -69,6 +69,11 @@ public:
     // Both channels, for failure messages.
     [[nodiscard]] QByteArray transcript() const;
     QProcess &process() { return m_process; }
+    // The environment the next start() runs the binary in (the test's own by default).
+    void setEnvironment(const QProcessEnvironment &environment)
+    {
+        m_process.setProcessEnvironment(environment);
+    }
 
 private:
     void collect();

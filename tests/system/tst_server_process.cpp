@@ -4,7 +4,12 @@
 
 // C++
 #include <csignal>
+#include <cstring>
 #include <optional>
+// System
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 // Qt
 #include <QFile>
@@ -12,7 +17,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -40,6 +47,7 @@ private Q_SLOTS:
     void printsVersion();
     void runsFromAConfigFile();
     void logsJsonLines();
+    void tellsSystemd();
     void checkConfigSaysWhatIsWrong_data();
     void checkConfigSaysWhatIsWrong();
     void printsHelp();
@@ -298,6 +306,49 @@ void TestServerProcess::logsJsonLines()
         }
     }
     QVERIFY2(signedIn, qPrintable(server.errorOutput()));
+}
+
+void TestServerProcess::tellsSystemd()
+{
+    // As systemd runs a Type=notify service: a datagram socket in NOTIFY_SOCKET, a watchdog
+    // period in WATCHDOG_USEC.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray path = QFile::encodeName(dir.filePath(u"notify"_s));
+    const int listener = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    QVERIFY(listener >= 0);
+    const auto closeListener = qScopeGuard([listener] { ::close(listener); });
+    sockaddr_un address {};
+    address.sun_family = AF_UNIX;
+    QVERIFY(size_t(path.size()) < sizeof(address.sun_path));
+    std::memcpy(address.sun_path, path.constData(), size_t(path.size()));
+    QCOMPARE(::bind(listener, reinterpret_cast<const sockaddr *>(&address), sizeof(address)), 0);
+    QStringList heard;
+    const auto hear = [&heard, listener] {
+        char buffer[4096];
+        for (ssize_t n; (n = ::recv(listener, buffer, sizeof(buffer), 0)) > 0;)
+            heard.append(QString::fromUtf8(buffer, qsizetype(n)));
+        return heard.join(u"|"_s);
+    };
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"NOTIFY_SOCKET"_s, QFile::decodeName(path));
+    environment.insert(u"WATCHDOG_USEC"_s, u"400000"_s);
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    server.setEnvironment(environment);
+    std::optional<UserDirectory> users;
+    QVERIFY2(startGenerated(server, dir, &users), server.transcript().constData());
+    QTRY_VERIFY2(hear().contains(u"READY=1\nSTATUS=listening on ws://127.0.0.1:"_s),
+        qPrintable(heard.join(u'|')));
+    const auto pings = [&] {
+        (void)hear();
+        return heard.count(u"WATCHDOG=1"_s);
+    };
+    QTRY_VERIFY2(pings() >= 2, qPrintable(heard.join(u'|'))); // every 200 ms
+    server.process().terminate();
+    QVERIFY2(server.waitFinished(), server.transcript().constData());
+    QCOMPARE(server.process().exitCode(), 0);
+    QTRY_VERIFY2(hear().contains(u"STOPPING=1"_s), qPrintable(heard.join(u'|')));
 }
 
 void TestServerProcess::checkConfigSaysWhatIsWrong_data()
