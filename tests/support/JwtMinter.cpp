@@ -59,15 +59,7 @@ JwtMinter JwtMinter::generate(Algorithm algorithm)
 
 QString JwtMinter::algorithmName() const
 {
-    switch (m_algorithm) {
-    case Algorithm::HS256:
-        return u"HS256"_s;
-    case Algorithm::RS256:
-        return u"RS256"_s;
-    case Algorithm::ES256:
-        return u"ES256"_s;
-    }
-    return {};
+    return Presence::Server::JwtKey::nameOf(m_algorithm);
 }
 
 QByteArray JwtMinter::publicKeyPem() const

@@ -11,6 +11,9 @@
 // OpenSSL
 #include <openssl/types.h>
 
+// Presence
+#include "server-mock/identity/JwtKey.h"
+
 namespace Presence::TestSupport {
 
 // Makes JSON Web Tokens as an app's auth service would, for tests of the gateway's checks:
@@ -18,7 +21,7 @@ namespace Presence::TestSupport {
 // header it is given, so that a test can also make the tokens an attacker would.
 class JwtMinter {
 public:
-    enum class Algorithm { HS256, RS256, ES256 };
+    using Algorithm = Presence::Server::JwtKey::Algorithm;
 
     [[nodiscard]] static JwtMinter hs256(QByteArray secret);
     // A fresh key pair: RSA 2048 or EC P-256.
