@@ -12,6 +12,9 @@ namespace {
 
 // What a command may print: a token and a newline, with room to spare; more is no token.
 constexpr qint64 kMaxOutputBytes = 16 * 1024;
+// Of what it says on stderr, the start goes into the error.
+constexpr qsizetype kMaxErrorCharacters = 200;
+const QString kNoToken = u"printed no token (one of 1-4096 characters without spaces)"_s;
 
 } // namespace
 
@@ -41,6 +44,17 @@ void CommandTokenSource::fetch()
     m_process->setArguments({ u"-c"_s, m_command });
     m_process->setStandardInputFile(QProcess::nullDevice());
     connect(m_process, &QProcess::finished, this, &CommandTokenSource::onFinished);
+    // QProcess keeps whatever the command prints: bounded as it comes, not once it is all in.
+    m_errors.clear();
+    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
+        if (m_process->bytesAvailable() > kMaxOutputBytes)
+            fail(kNoToken);
+    });
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        const QByteArray errors = m_process->readAllStandardError();
+        if (m_errors.size() < kMaxErrorCharacters)
+            m_errors += QString::fromUtf8(errors).left(kMaxErrorCharacters - m_errors.size());
+    });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
             fail(u"cannot run /bin/sh: %1"_s.arg(m_process->errorString()));
@@ -57,7 +71,8 @@ void CommandTokenSource::onFinished()
 {
     QProcess *process = m_process;
     const QByteArray output = process->read(kMaxOutputBytes + 1);
-    const QString errors = QString::fromUtf8(process->readAllStandardError()).trimmed().left(200);
+    m_errors += QString::fromUtf8(process->readAllStandardError());
+    const QString errors = m_errors.trimmed().left(kMaxErrorCharacters);
     if (process->exitStatus() != QProcess::NormalExit)
         return fail(u"crashed"_s);
     if (process->exitCode() != 0) {
@@ -66,7 +81,7 @@ void CommandTokenSource::onFinished()
     }
     const QString token = QString::fromUtf8(output).trimmed();
     if (output.size() > kMaxOutputBytes || !isWellFormed(token))
-        return fail(u"printed no token (one of 1-4096 characters without spaces)"_s);
+        return fail(kNoToken);
     m_process = nullptr;
     process->deleteLater();
     Q_EMIT tokenReady(token);

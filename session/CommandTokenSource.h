@@ -34,6 +34,7 @@ private:
     QString m_command;
     std::chrono::milliseconds m_timeout;
     QProcess *m_process = nullptr; // while one runs
+    QString m_errors; // the start of its stderr
 };
 
 } // namespace Presence::Session

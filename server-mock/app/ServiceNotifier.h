@@ -19,8 +19,6 @@ public:
 
     void ready(const QString &status);
     void stopping();
-    // Whether systemd asked for watchdog pings (WATCHDOG_USEC).
-    [[nodiscard]] bool isWatched() const { return m_watchdog.isActive(); }
 
 private:
     QTimer m_watchdog;

@@ -43,7 +43,6 @@ public:
     // Three dot-separated parts of base64url: a token for verify(), not a users-file secret.
     [[nodiscard]] static bool looksLikeJwt(QStringView token);
 
-    [[nodiscard]] bool isEmpty() const { return m_keys.isEmpty(); }
     [[nodiscard]] std::chrono::seconds leeway() const { return m_leeway; }
 
 private:

@@ -148,6 +148,18 @@ struct Client {
     std::chrono::milliseconds firstRetry { -1 };
 };
 
+// The population's users file in dir; empty when it cannot be written (said in the log).
+QString writeUsersFile(const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(u"users.json"_s);
+    QString error;
+    if (!UsersFile::save(makeDirectory(population()), path, &error)) {
+        qWarning("%s", qPrintable(error));
+        return {};
+    }
+    return path;
+}
+
 // After their gateway was killed, every client came back by itself, each at a time of its own
 // (jittered backoff).
 void verifyEveryoneCameBack(const std::vector<std::unique_ptr<Client>> &clients)
@@ -256,9 +268,8 @@ void TestGatewayChaos::killedGatewayComesBackAndNoDotLies()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString usersPath = dir.filePath(u"users.json"_s);
-    QString error;
-    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    const QString usersPath = writeUsersFile(dir);
+    QVERIFY(!usersPath.isEmpty());
     const QByteArray prefix = m_redis.prefixForCurrentTest();
     const auto arguments = [&](quint16 port) {
         return QStringList { u"--listen"_s, u"127.0.0.1:%1"_s.arg(port), u"--users"_s, usersPath,
@@ -320,9 +331,8 @@ void TestGatewayChaos::oneOfTwoGatewaysKilledItsUsersMoveOver()
     // is left to notice that the leaver's device in Redis expired.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString usersPath = dir.filePath(u"users.json"_s);
-    QString error;
-    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    const QString usersPath = writeUsersFile(dir);
+    QVERIFY(!usersPath.isEmpty());
     const auto gateways
         = startTwoGateways(usersPath, { u"--grace-ms"_s, QString::number(kGrace.count()) });
     QCOMPARE(gateways.size(), std::size_t(2));
@@ -380,9 +390,8 @@ void TestGatewayChaos::drainMovesUsersWithoutAFlap()
     // time (1001), come back on the second within the grace, and nobody is ever shown offline.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString usersPath = dir.filePath(u"users.json"_s);
-    QString error;
-    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    const QString usersPath = writeUsersFile(dir);
+    QVERIFY(!usersPath.isEmpty());
     const auto gateways
         = startTwoGateways(usersPath, { u"--grace-ms"_s, u"3000"_s, u"--drain-ms"_s, u"2000"_s });
     QCOMPARE(gateways.size(), std::size_t(2));
@@ -461,9 +470,8 @@ void TestGatewayChaos::redisRestartedShowsNoConnectedUserOffline()
     QVERIFY2(redis.start(), qPrintable(redis.error()));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString usersPath = dir.filePath(u"users.json"_s);
-    QString error;
-    QVERIFY2(UsersFile::save(makeDirectory(population()), usersPath, &error), qPrintable(error));
+    const QString usersPath = writeUsersFile(dir);
+    QVERIFY(!usersPath.isEmpty());
     std::vector<std::unique_ptr<MockServerProcess>> gateways;
     for (int i = 0; i < 2; ++i) {
         gateways.push_back(
