@@ -103,7 +103,108 @@ void FriendListModel::setFriends(const QList<FriendRecord> &input)
     }
     if (friends.size() != input.size() && sameAsRows(friends))
         return;
+    // A first list, or one with nobody left, is new: a reset says so in one step.
+    if (m_rows.isEmpty() || !applyInPlace(friends))
+        reset(friends);
+}
 
+bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
+{
+    // Friends who stay must keep their order; then rows come and go around them and the
+    // views keep their scroll position, selection and the rows they show.
+    QHash<QString, qsizetype> newPosition;
+    newPosition.reserve(friends.size());
+    for (qsizetype i = 0; i < friends.size(); ++i)
+        newPosition.insert(friends.at(i).id, i);
+    qsizetype last = -1;
+    for (const Row &row : std::as_const(m_rows)) {
+        const auto it = newPosition.constFind(row.id);
+        if (it == newPosition.constEnd())
+            continue;
+        if (*it < last)
+            return false;
+        last = *it;
+    }
+    if (last < 0)
+        return false; // nobody stays
+
+    // Changes not yet told name rows by number, and the numbers move: keep them by id.
+    QStringList dirtyIds;
+    dirtyIds.reserve(qsizetype(m_dirtyRows.size()));
+    for (const int row : m_dirtyRows)
+        dirtyIds.append(m_rows.at(row).id);
+    // Rows that go, a run at a time from the end, so earlier numbers hold.
+    for (qsizetype end = m_rows.size(); end > 0;) {
+        if (newPosition.contains(m_rows.at(end - 1).id)) {
+            --end;
+            continue;
+        }
+        qsizetype first = end - 1;
+        while (first > 0 && !newPosition.contains(m_rows.at(first - 1).id))
+            --first;
+        beginRemoveRows({}, int(first), int(end - 1));
+        m_rows.remove(first, end - first);
+        endRemoveRows();
+        end = first;
+    }
+    // Rows that come, a run at a time; a row that stays may get a new name.
+    QList<int> renamed;
+    for (qsizetype i = 0; i < friends.size();) {
+        if (i < m_rows.size() && m_rows.at(i).id == friends.at(i).id) {
+            if (m_rows.at(i).name != friends.at(i).name) {
+                m_rows[i].name = friends.at(i).name;
+                renamed.append(int(i));
+            }
+            ++i;
+            continue;
+        }
+        // New friends up to the next row that stays (all the rest when none is left).
+        const bool tail = i >= m_rows.size();
+        qsizetype end = i + 1;
+        while (end < friends.size() && (tail || friends.at(end).id != m_rows.at(i).id))
+            ++end;
+        beginInsertRows({}, int(i), int(end - 1));
+        for (qsizetype k = i; k < end; ++k) {
+            Row row;
+            row.id = friends.at(k).id;
+            row.name = friends.at(k).name;
+            m_rows.insert(k, std::move(row));
+        }
+        endInsertRows();
+        i = end;
+    }
+    m_rowOfId.clear();
+    m_rowOfId.reserve(m_rows.size());
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        m_rowOfId.insert(m_rows.at(i).id, int(i));
+    m_isDirty.assign(size_t(m_rows.size()), false);
+    m_dirtyRows.clear();
+    for (const QString &id : std::as_const(dirtyIds)) {
+        if (const auto it = m_rowOfId.constFind(id); it != m_rowOfId.constEnd()) {
+            m_dirtyRows.push_back(*it);
+            m_isDirty[size_t(*it)] = true;
+        }
+    }
+    m_coveredCount = int(std::count_if(
+        m_rows.cbegin(), m_rows.cend(), [](const Row &row) { return row.coarse.has_value(); }));
+
+    QList<bool> shared;
+    shared.reserve(m_rows.size());
+    for (const Row &row : std::as_const(m_rows))
+        shared.append(row.nameShared);
+    findSharedNames();
+    // A new name re-sorts a proxy; a row that now shares its name only draws its handle.
+    for (const int row : std::as_const(renamed))
+        Q_EMIT dataChanged(index(row), index(row), { Qt::DisplayRole, NameRole, NameSharedRole });
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).nameShared != shared.at(i) && !renamed.contains(int(i)))
+            Q_EMIT dataChanged(index(int(i)), index(int(i)), { NameSharedRole });
+    }
+    return true;
+}
+
+void FriendListModel::reset(const QList<FriendRecord> &friends)
+{
     beginResetModel();
     QHash<QString, Row> previous;
     previous.reserve(m_rows.size());

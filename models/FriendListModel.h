@@ -57,7 +57,9 @@ public:
     [[nodiscard]] QHash<int, QByteArray> roleNames() const override;
 
     // Replaces the list. Presence already known for ids that stay is kept; an identical
-    // list changes nothing (a reconnect reloads the same friends without a reset).
+    // list changes nothing (a reconnect reloads the same friends without a reset). When the
+    // friends who stay keep their order (friends added or removed while connected), rows are
+    // inserted and removed around them; otherwise the model resets.
     void setFriends(const QList<FriendRecord> &friends);
     // Exact presence, from a live subscription: it wins over the availability set.
     void updatePresence(const QString &id, PresenceState state, std::optional<qint64> lastSeen);
@@ -115,6 +117,10 @@ private:
     void markDirty(int row);
     // Sets nameShared on every row.
     void findSharedNames();
+    // setFriends by inserting and removing rows; false (nothing done) when rows that stay
+    // would have to move.
+    bool applyInPlace(const QList<FriendRecord> &friends);
+    void reset(const QList<FriendRecord> &friends);
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOfId;

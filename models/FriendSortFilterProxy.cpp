@@ -44,10 +44,11 @@ void FriendSortFilterProxy::connectSource(QAbstractItemModel *source)
         connect(source, &M::dataChanged, this, &FriendSortFilterProxy::onSourceDataChanged),
         connect(source, &M::modelAboutToBeReset, this, begin),
         connect(source, &M::modelReset, this, end),
-        connect(source, &M::rowsAboutToBeInserted, this, begin),
-        connect(source, &M::rowsInserted, this, end),
-        connect(source, &M::rowsAboutToBeRemoved, this, begin),
-        connect(source, &M::rowsRemoved, this, end),
+        // Rows come and go without a reset (friends added or removed while connected).
+        connect(source, &M::rowsInserted, this, &FriendSortFilterProxy::onSourceRowsInserted),
+        connect(source, &M::rowsAboutToBeRemoved, this,
+            &FriendSortFilterProxy::onSourceRowsAboutToBeRemoved),
+        connect(source, &M::rowsRemoved, this, &FriendSortFilterProxy::onSourceRowsRemoved),
         connect(source, &M::rowsAboutToBeMoved, this, begin),
         connect(source, &M::rowsMoved, this, end),
         connect(source, &M::layoutAboutToBeChanged, this, begin),
@@ -187,22 +188,8 @@ void FriendSortFilterProxy::setSearchText(const QString &text)
     constexpr size_t kMaxRuns = 64;
     // Entering rows land in groups between rows that stay: count the groups (in one merge
     // pass) so that a scattered change resets instead of doing a vector insert per group.
-    size_t enterGroups = 0;
-    {
-        size_t staying = 0;
-        bool inGroup = false;
-        for (const int row : entering) {
-            while (staying < m_proxyToSource.size()
-                && (!accepted[size_t(m_proxyToSource[staying])]
-                    || lessThan(m_proxyToSource[staying], row))) {
-                inGroup = inGroup && !accepted[size_t(m_proxyToSource[staying])];
-                ++staying;
-            }
-            if (!inGroup)
-                ++enterGroups;
-            inGroup = true;
-        }
-    }
+    const size_t enterGroups
+        = landingGroups(entering, [&accepted](int row) { return bool(accepted[size_t(row)]); });
     if (removeRuns.size() > kMaxRuns || enterGroups > kMaxRuns) {
         beginResetModel();
         m_accepted = std::move(accepted);
@@ -219,6 +206,32 @@ void FriendSortFilterProxy::setSearchText(const QString &text)
         rebuildSourceToProxy();
         endRemoveRows();
     }
+    insertEntering(entering);
+}
+
+size_t FriendSortFilterProxy::landingGroups(
+    const std::vector<int> &entering, const std::function<bool(int)> &stays) const
+{
+    // One merge pass over the order: a group ends at each row that stays.
+    size_t groups = 0;
+    size_t staying = 0;
+    bool inGroup = false;
+    for (const int row : entering) {
+        while (staying < m_proxyToSource.size()
+            && (!stays(m_proxyToSource[staying]) || lessThan(m_proxyToSource[staying], row))) {
+            inGroup = inGroup && !stays(m_proxyToSource[staying]);
+            ++staying;
+        }
+        if (!inGroup)
+            ++groups;
+        inGroup = true;
+    }
+    return groups;
+}
+
+void FriendSortFilterProxy::insertEntering(const std::vector<int> &entering)
+{
+    const auto less = [this](int a, int b) { return lessThan(a, b); };
     size_t next = 0;
     while (next < entering.size()) {
         const auto at = std::lower_bound(
@@ -237,6 +250,111 @@ void FriendSortFilterProxy::setSearchText(const QString &text)
         endInsertRows();
         next = end;
     }
+}
+
+bool FriendSortFilterProxy::tooScatteredForRuns(size_t runs) const
+{
+    // Each run costs a pass over the order (and the view's own work): past this much, one
+    // reset is cheaper than the runs, and a change that scattered is no edit to follow anyway.
+    constexpr size_t kMaxRunWork = 64 * 100'000;
+    return runs * std::max<size_t>(m_accepted.size(), 1) > kMaxRunWork;
+}
+
+void FriendSortFilterProxy::onSourceRowsInserted(const QModelIndex &parent, int first, int last)
+{
+    if (parent.isValid() || m_inSourceReset)
+        return;
+    const auto count = size_t(last - first + 1);
+    for (auto *rows : { &m_proxyToSource, &m_pendingMoves }) {
+        for (int &row : *rows) {
+            if (row >= first)
+                row += int(count);
+        }
+    }
+    const auto at = [first](auto &values) { return values.begin() + first; };
+    m_availability.insert(at(m_availability), count, 0);
+    m_accepted.insert(at(m_accepted), count, false);
+    rankNames(); // the new rows' names among the others; the others keep their order
+    rebuildSourceToProxy();
+    std::vector<int> entering;
+    for (int row = first; row <= last; ++row) {
+        m_availability[size_t(row)] = availabilityOf(row);
+        if (accepts(row))
+            entering.push_back(row);
+    }
+    const auto less = [this](int a, int b) { return lessThan(a, b); };
+    std::sort(entering.begin(), entering.end(), less);
+    if (tooScatteredForRuns(landingGroups(entering, [](int) { return true; }))) {
+        beginResetModel();
+        for (const int row : entering)
+            m_accepted[size_t(row)] = true;
+        rebuildOrder();
+        endResetModel();
+        return;
+    }
+    insertEntering(entering);
+}
+
+void FriendSortFilterProxy::onSourceRowsAboutToBeRemoved(
+    const QModelIndex &parent, int first, int last)
+{
+    if (parent.isValid() || m_inSourceReset)
+        return;
+    // Those going need not move any more.
+    std::erase_if(m_pendingMoves, [first, last](int row) { return row >= first && row <= last; });
+    // The rows' places here, as runs of proxy rows, removed from the end while the source
+    // still has them.
+    std::vector<int> proxyRows;
+    for (int row = first; row <= last; ++row) {
+        if (const int proxyRow = m_sourceToProxy[size_t(row)]; proxyRow >= 0)
+            proxyRows.push_back(proxyRow);
+    }
+    std::sort(proxyRows.begin(), proxyRows.end());
+    std::vector<std::pair<int, int>> runs;
+    for (const int row : proxyRows) {
+        if (!runs.empty() && runs.back().second == row - 1)
+            runs.back().second = row;
+        else
+            runs.push_back({ row, row });
+    }
+    if (tooScatteredForRuns(runs.size())) {
+        beginSourceReset(); // ended once the source has removed them
+        return;
+    }
+    for (auto run = runs.crbegin(); run != runs.crend(); ++run) {
+        beginRemoveRows({}, run->first, run->second);
+        for (int i = run->first; i <= run->second; ++i)
+            m_accepted[size_t(m_proxyToSource[size_t(i)])] = false;
+        m_proxyToSource.erase(
+            m_proxyToSource.begin() + run->first, m_proxyToSource.begin() + run->second + 1);
+        rebuildSourceToProxy();
+        endRemoveRows();
+    }
+}
+
+void FriendSortFilterProxy::onSourceRowsRemoved(const QModelIndex &parent, int first, int last)
+{
+    if (parent.isValid())
+        return;
+    if (m_inSourceReset) {
+        endSourceReset();
+        return;
+    }
+    // Nothing here shows them any more: renumber the source rows after them.
+    const auto count = last - first + 1;
+    for (auto *rows : { &m_proxyToSource, &m_pendingMoves }) {
+        for (int &row : *rows) {
+            if (row > last)
+                row -= count;
+        }
+    }
+    const auto erase = [first, last](auto &values) {
+        values.erase(values.begin() + first, values.begin() + last + 1);
+    };
+    erase(m_nameRank); // gaps in the ranks keep the order
+    erase(m_availability);
+    erase(m_accepted);
+    rebuildSourceToProxy();
 }
 
 void FriendSortFilterProxy::rebuildSourceToProxy()
@@ -283,6 +401,19 @@ void FriendSortFilterProxy::rebuild()
 {
     m_pendingMoves.clear();
     m_moveTimer.stop();
+    rankNames();
+    const int rows = int(m_nameRank.size());
+    m_availability.resize(size_t(rows));
+    m_accepted.resize(size_t(rows));
+    for (int row = 0; row < rows; ++row) {
+        m_availability[size_t(row)] = availabilityOf(row);
+        m_accepted[size_t(row)] = accepts(row);
+    }
+    rebuildOrder();
+}
+
+void FriendSortFilterProxy::rankNames()
+{
     const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
 
     // Rank names once: collation keys make this sort cheap, and every later comparison is
@@ -310,14 +441,6 @@ void FriendSortFilterProxy::rebuild()
     m_nameRank.assign(size_t(rows), 0);
     for (int position = 0; position < rows; ++position)
         m_nameRank[size_t(byName[size_t(position)])] = position;
-
-    m_availability.resize(size_t(rows));
-    m_accepted.resize(size_t(rows));
-    for (int row = 0; row < rows; ++row) {
-        m_availability[size_t(row)] = availabilityOf(row);
-        m_accepted[size_t(row)] = accepts(row);
-    }
-    rebuildOrder();
 }
 
 void FriendSortFilterProxy::rebuildOrder()

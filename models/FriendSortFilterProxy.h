@@ -19,8 +19,9 @@ namespace Presence::Models {
 // layoutChanged per flush, O(rows) each. Names are ranked once per reset (collation is the
 // expensive part), so comparing two rows is comparing two integers.
 //
-// The source is flat. Its resets, inserts, removes and moves are followed as resets of this
-// proxy (FriendListModel only ever resets); presence changes never reset.
+// The source is flat. Its inserts and removes are followed as inserts and removes here (rows
+// that land in too many places at once reset); its resets, moves and layout changes, and
+// renames, as resets. Presence changes never reset.
 class FriendSortFilterProxy : public QAbstractProxyModel {
     Q_OBJECT
 public:
@@ -62,6 +63,7 @@ private:
     void connectSource(QAbstractItemModel *source);
     void applyPendingMovesUnlessHeld();
     void rebuild(); // everything from the source: ranks, name order, filter, order
+    void rankNames(); // m_nameRank from the source's names
     void rebuildOrder(); // order and mapping from the current ranks and filter
     void rebuildSourceToProxy();
     void relayout(const std::function<void()> &reorder);
@@ -71,6 +73,15 @@ private:
     void onSourceDataChanged(
         const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
     void emitProxyDataChanged(int firstSourceRow, int lastSourceRow, const QList<int> &roles);
+    // How many groups `entering` (sorted) lands in, between the rows of the order that stay.
+    [[nodiscard]] size_t landingGroups(
+        const std::vector<int> &entering, const std::function<bool(int)> &stays) const;
+    // Puts `entering` (sorted, source rows not in the order) in, a group of rows at a time.
+    void insertEntering(const std::vector<int> &entering);
+    [[nodiscard]] bool tooScatteredForRuns(size_t runs) const;
+    void onSourceRowsInserted(const QModelIndex &parent, int first, int last);
+    void onSourceRowsAboutToBeRemoved(const QModelIndex &parent, int first, int last);
+    void onSourceRowsRemoved(const QModelIndex &parent, int first, int last);
     void beginSourceReset();
     void endSourceReset();
 

@@ -340,6 +340,23 @@ Decoded<ServerMessage> decodeTokenExpiring(FieldReader &in)
     return ServerMessage(expiring);
 }
 
+Decoded<ServerMessage> decodeFriendsChanged(FieldReader &in)
+{
+    FriendsChanged changed;
+    const QJsonArray added = in.array("added"_L1, Need::Required);
+    changed.added.reserve(added.size());
+    for (const QJsonValue &item : added) {
+        changed.added.append(readUserInfo(item, in, "friends_changed.added"_L1));
+        if (in.failed())
+            break;
+    }
+    changed.removed = in.ids("removed"_L1, Need::Required);
+    changed.total = readInt(in, "total"_L1);
+    if (in.failed())
+        return in.error();
+    return ServerMessage(changed);
+}
+
 Decoded<ServerMessage> decodeError(FieldReader &in)
 {
     ErrorMessage error;
@@ -509,6 +526,18 @@ QJsonObject toJson(const TokenExpiring &message)
     return object;
 }
 
+QJsonObject toJson(const FriendsChanged &message)
+{
+    QJsonObject object = typed("friends_changed"_L1);
+    QJsonArray added;
+    for (const UserInfo &user : message.added)
+        added.append(userInfoJson(user));
+    object.insert("added"_L1, added);
+    object.insert("removed"_L1, QJsonArray::fromStringList(message.removed));
+    object.insert("total"_L1, message.total);
+    return object;
+}
+
 QJsonObject toJson(const ErrorMessage &message)
 {
     QJsonObject object = typed("error"_L1);
@@ -618,6 +647,8 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
             return decodeDigest(in);
         if (envelope.type == u"token_expiring")
             return decodeTokenExpiring(in);
+        if (envelope.type == u"friends_changed")
+            return decodeFriendsChanged(in);
         return ProtocolError { ErrorCode::UnknownType,
             u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
     }();

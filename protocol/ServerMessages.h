@@ -187,9 +187,19 @@ struct TokenExpiring {
     friend bool operator==(const TokenExpiring &, const TokenExpiring &) = default;
 };
 
+// The user's friends changed while connected (an operator or the app's backend): `added`
+// became friends, `removed` no longer are. Subscriptions to the removed ones are dropped, and
+// an availability watch has ended; the list is read again with `friends`.
+struct FriendsChanged {
+    QList<UserInfo> added;
+    QStringList removed;
+    int total = 0; // friends in all now
+    friend bool operator==(const FriendsChanged &, const FriendsChanged &) = default;
+};
+
 using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent, MessageEvent,
     HistoryPage, Ok, Pong, ErrorMessage, Availability, AvailabilityChanged, PresenceBatch, Digest,
-    ConversationsPage, ReadMarkerEvent, TokenExpiring>;
+    ConversationsPage, ReadMarkerEvent, TokenExpiring, FriendsChanged>;
 
 [[nodiscard]] QJsonObject toJson(const Welcome &message);
 [[nodiscard]] QJsonObject toJson(const FriendsPage &message);
@@ -202,6 +212,7 @@ using ServerMessage = std::variant<Welcome, FriendsPage, Snapshot, PresenceEvent
 [[nodiscard]] QJsonObject toJson(const Ok &message);
 [[nodiscard]] QJsonObject toJson(const Pong &message);
 [[nodiscard]] QJsonObject toJson(const TokenExpiring &message);
+[[nodiscard]] QJsonObject toJson(const FriendsChanged &message);
 [[nodiscard]] QJsonObject toJson(const ErrorMessage &message);
 [[nodiscard]] QJsonObject toJson(const Availability &message);
 [[nodiscard]] QJsonObject toJson(const AvailabilityChanged &message);

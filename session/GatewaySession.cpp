@@ -419,6 +419,8 @@ void GatewaySession::onTextMessage(const QString &text)
                 Q_EMIT readMarkerReceived(message.with, message.upTo, message.unread);
             else if constexpr (std::is_same_v<T, TokenExpiring>)
                 onTokenExpiring(message);
+            else if constexpr (std::is_same_v<T, FriendsChanged>)
+                onFriendsChanged(message);
         },
         decoded.value());
 }
@@ -498,6 +500,26 @@ void GatewaySession::onFriendsPage(const FriendsPage &page)
         return;
     }
     requestFriends(int(m_friends.size()));
+}
+
+void GatewaySession::onFriendsChanged(const FriendsChanged &changed)
+{
+    if (m_state != State::Online)
+        return;
+    qCInfo(lcSession) << changed.added.size() << "friends added and" << changed.removed.size()
+                      << "removed; reading the list again";
+    QStringList added;
+    added.reserve(changed.added.size());
+    for (const UserInfo &user : changed.added)
+        added.append(user.id);
+    m_subscriptions.onFriendsChanged(added, changed.removed);
+    // The gateway ended the availability watch: what it covers moved with the list. Until
+    // the list is read and the set watched again, its pushes are not ours to take.
+    m_availabilityRef.clear();
+    m_availabilityLive = false;
+    // Pages of the old list still on their way do not start at offset 0 of this one.
+    m_friends.clear();
+    requestFriends(0);
 }
 
 void GatewaySession::onError(const ErrorMessage &error, const QString &ref)

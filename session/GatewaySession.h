@@ -179,6 +179,9 @@ private:
     void onTextMessage(const QString &text);
     void onWelcome(const Protocol::Welcome &welcome);
     void onFriendsPage(const Protocol::FriendsPage &page);
+    // Friends added or removed while connected: the list is read again (friendsLoaded, which
+    // models apply in place), and the availability set watched again over it.
+    void onFriendsChanged(const Protocol::FriendsChanged &changed);
     void onError(const Protocol::ErrorMessage &error, const QString &ref);
     void onOk(const Protocol::Ok &ok, const QString &ref);
     void onHistory(const Protocol::HistoryPage &page, const QString &ref);

@@ -219,6 +219,27 @@ bool SubscriptionSync::onRefused(const QString &ref)
     return true;
 }
 
+void SubscriptionSync::onFriendsChanged(const QStringList &added, const QStringList &removed)
+{
+    QStringList dropped;
+    for (const QString &id : removed) {
+        m_denied.insert(id);
+        m_held.remove(id);
+        if (m_subscribed.remove(id))
+            dropped.append(id);
+    }
+    bool undenied = false;
+    for (const QString &id : added)
+        undenied |= m_denied.remove(id);
+    if (!dropped.isEmpty()) {
+        Q_EMIT presenceStale(dropped);
+        Q_EMIT subscriptionsChanged(int(m_subscribed.size()));
+    }
+    // A new friend on screen was denied before: ask now.
+    if (undenied)
+        sync();
+}
+
 QList<UserPresence> SubscriptionSync::held() const
 {
     QList<UserPresence> held;

@@ -55,6 +55,9 @@ public:
     void onPresence(const Protocol::UserPresence &presence);
     // The gateway refused the request `ref`; true if it was a subscribe of ours.
     bool onRefused(const QString &ref);
+    // New friends may be asked for (again); those no longer friends were unsubscribed by the
+    // gateway (reported stale) and are not asked for again.
+    void onFriendsChanged(const QStringList &added, const QStringList &removed);
 
     // Ids the gateway is subscribed to for us (requests sent and not refused).
     [[nodiscard]] const QSet<QString> &subscribed() const { return m_subscribed; }

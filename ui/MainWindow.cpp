@@ -117,6 +117,8 @@ MainWindow::MainWindow(
     const auto schedule = [this] { scheduleStatusUpdate(); };
     connect(model, &QAbstractItemModel::dataChanged, this, schedule);
     connect(model, &QAbstractItemModel::modelReset, this, schedule);
+    connect(model, &QAbstractItemModel::rowsInserted, this, schedule);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, schedule);
     connect(m_friends->view()->verticalScrollBar(), &QScrollBar::valueChanged, this, schedule);
     connect(m_friends->proxy(), &QAbstractItemModel::layoutChanged, this, schedule);
     updateStatus();

@@ -46,6 +46,9 @@ public:
         = 0;
     // GET /admin/users/{id}: status, seq, last_seen, devices and watchers, as JSON.
     virtual void describeUser(const QString &userId, QObject *context, JsonCallback done) = 0;
+    // PUT (friends) and DELETE (not) /admin/users/{a}/friends/{b}, two distinct users: false
+    // when they already were what was asked.
+    virtual bool setFriendship(const QString &a, const QString &b, bool friends) = 0;
     // POST /admin/faults: starts the fault, returns its id (empty and *error when refused).
     [[nodiscard]] virtual QString startFault(const FaultSpec &fault, QString *error) = 0;
     // DELETE /admin/faults/{id}: false when no such fault runs.

@@ -144,6 +144,14 @@ void AdminServer::addRoutes()
             if (withinRate(request, socket) && allows(request, socket, { Method::Post }))
                 setPresence(userId, request, socket);
         });
+    m_http->route(u"/admin/users/<arg>/friends/<arg>"_s,
+        [this](
+            const QString &userId, const QString &friendId, Request request, Responder responder) {
+            QTcpSocket *socket = responder.socket();
+            if (withinRate(request, socket)
+                && allows(request, socket, { Method::Put, Method::Delete }))
+                setFriendship(userId, friendId, request, socket);
+        });
     m_http->route(u"/admin/users/<arg>"_s,
         [this](const QString &userId, Request request, Responder responder) {
             QTcpSocket *socket = responder.socket();
@@ -183,7 +191,7 @@ void AdminServer::addRoutes()
         if (request.method() == Method::Unknown)
             return send(socket,
                 HttpReply::error(HttpStatus::NotImplemented, "not_implemented"_L1,
-                    u"unknown method; the API takes GET, POST and DELETE"_s));
+                    u"unknown method; the API takes GET, POST, PUT and DELETE"_s));
         send(socket,
             HttpReply::error(HttpStatus::NotFound, "not_found"_L1,
                 u"no endpoint %1 (see docs/admin-api.md)"_s.arg(
@@ -358,6 +366,21 @@ void AdminServer::describeUser(
         context->deleteLater();
         send(client, HttpReply::json(HttpStatus::Ok, user));
     });
+}
+
+void AdminServer::setFriendship(const QString &userId, const QString &friendId,
+    const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    if (!isAdmin(request, socket) || !isKnownUser(userId, socket) || !isKnownUser(friendId, socket))
+        return;
+    if (userId == friendId)
+        return send(socket, HttpReply::badRequest(u"a user cannot be their own friend"_s));
+    const bool friends = request.method() == Method::Put;
+    const bool changed = m_backend.setFriendship(userId, friendId, friends);
+    send(socket,
+        HttpReply::json(HttpStatus::Ok,
+            QJsonObject { { "user"_L1, userId }, { "friend"_L1, friendId },
+                { "friends"_L1, friends }, { "changed"_L1, changed } }));
 }
 
 void AdminServer::listFaults(const QHttpServerRequest &request, QTcpSocket *socket) const

@@ -59,6 +59,8 @@ private:
     void metrics(QTcpSocket *socket) const;
     void setPresence(const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket);
     void describeUser(const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket);
+    void setFriendship(const QString &userId, const QString &friendId,
+        const QHttpServerRequest &request, QTcpSocket *socket);
     void listFaults(const QHttpServerRequest &request, QTcpSocket *socket) const;
     void startFault(const QHttpServerRequest &request, QTcpSocket *socket);
     void endFault(const QString &faultId, const QHttpServerRequest &request, QTcpSocket *socket);

@@ -49,6 +49,14 @@ bool GatewayAdminBackend::areFriends(const QString &a, const QString &b) const
     return first && second && directory.areFriends(*first, *second);
 }
 
+bool GatewayAdminBackend::setFriendship(const QString &a, const QString &b, bool friends)
+{
+    const UserDirectory &directory = m_gateway.directory();
+    const auto first = directory.indexOfId(a);
+    const auto second = directory.indexOfId(b);
+    return first && second && m_gateway.changeFriendships({ { *first, *second, friends } }) > 0;
+}
+
 QJsonObject GatewayAdminBackend::health(bool *ok) const
 {
     const PresenceStore *store = m_gateway.store();

@@ -33,6 +33,7 @@ public:
     void simulatePresence(
         const QString &userId, std::optional<Protocol::ChosenStatus> status) override;
     void describeUser(const QString &userId, QObject *context, JsonCallback done) override;
+    bool setFriendship(const QString &a, const QString &b, bool friends) override;
     [[nodiscard]] QString startFault(const FaultSpec &fault, QString *error) override;
     bool endFault(const QString &faultId) override;
     [[nodiscard]] QJsonObject faults() const override;

@@ -2,6 +2,7 @@
 
 // C++
 #include <algorithm>
+#include <utility>
 
 namespace Presence::Server {
 
@@ -29,6 +30,21 @@ void UserDirectory::finish()
         user.friends.erase(
             std::unique(user.friends.begin(), user.friends.end()), user.friends.end());
     }
+}
+
+bool UserDirectory::setFriendship(int a, int b, bool friends)
+{
+    if (a == b || areFriends(a, b) == friends)
+        return false;
+    for (const auto &[self, other] : { std::pair { a, b }, std::pair { b, a } }) {
+        QList<int> &list = m_users[self].friends;
+        const auto at = std::lower_bound(list.begin(), list.end(), other);
+        if (friends)
+            list.insert(at, other);
+        else
+            list.erase(at);
+    }
+    return true;
 }
 
 std::optional<int> UserDirectory::indexOfId(const QString &id) const

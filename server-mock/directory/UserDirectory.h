@@ -28,6 +28,9 @@ public:
     void addFriendship(int a, int b);
     // Sorts and de-duplicates friend lists; call once after the last addFriendship().
     void finish();
+    // A live change to a finished directory: makes a and b friends or not. False when they
+    // already were what was asked (or a == b); the lists stay sorted either way.
+    bool setFriendship(int a, int b, bool friends);
 
     [[nodiscard]] int size() const { return int(m_users.size()); }
     [[nodiscard]] const User &user(int index) const { return m_users.at(index); }

@@ -285,6 +285,40 @@ Gateway::SignIn Gateway::authenticate(const QString &token) const
     return { index, result.claims->expiresAt + m_config.jwt->leeway(), {} };
 }
 
+int Gateway::changeFriendships(const QList<FriendshipChange> &changes)
+{
+    struct Told {
+        QList<UserInfo> added;
+        QStringList removed;
+    };
+    QHash<int, Told> told;
+    int changed = 0;
+    for (const FriendshipChange &change : changes) {
+        if (!m_directory.setFriendship(change.a, change.b, change.friends))
+            continue;
+        ++changed;
+        for (const auto &[self, other] :
+            { std::pair { change.a, change.b }, std::pair { change.b, change.a } }) {
+            const UserDirectory::User &user = m_directory.user(other);
+            if (change.friends)
+                told[self].added.append({ user.id, user.name });
+            else
+                told[self].removed.append(user.id);
+        }
+    }
+    for (auto it = told.cbegin(); it != told.cend(); ++it) {
+        const UserDirectory::User &user = m_directory.user(it.key());
+        qCInfo(lcGateway).noquote() << user.id << "has" << it->added.size() << "new friends and"
+                                    << it->removed.size() << "fewer";
+        const FriendsChanged frame { it->added, it->removed, int(user.friends.size()) };
+        for (ClientConnection *connection : m_connections.devicesOf(user.id)) {
+            m_presence.friendsChanged(connection, it->removed);
+            connection->send(toJson(frame));
+        }
+    }
+    return changed;
+}
+
 void Gateway::onHello(
     ClientConnection *connection, const Hello &hello, const std::optional<QString> &ref)
 {

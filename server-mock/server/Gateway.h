@@ -68,6 +68,17 @@ public:
         QString refusal;
     };
     [[nodiscard]] SignIn authenticate(const QString &token) const;
+
+    // A live change of who is friends with whom (admin API, users-file reload), between users
+    // of the directory. Every connection of a user whose friends changed is told
+    // (friends_changed) and stops watching those who are no longer friends. Returns how many
+    // of the changes changed something.
+    struct FriendshipChange {
+        int a = 0;
+        int b = 0;
+        bool friends = false;
+    };
+    int changeFriendships(const QList<FriendshipChange> &changes);
     [[nodiscard]] PresenceStore *store() const { return m_store; }
     [[nodiscard]] ChatStore *chats() const { return m_chat.store(); }
     [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }

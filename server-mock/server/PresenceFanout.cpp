@@ -108,6 +108,13 @@ void PresenceFanout::watchAvailability(
     });
 }
 
+void PresenceFanout::friendsChanged(const ClientConnection *connection, const QStringList &removed)
+{
+    for (const QString &id : removed)
+        m_subscriptions.remove(connection->id(), id);
+    m_availability.unwatch(connection->id());
+}
+
 void PresenceFanout::unwatchAvailability(
     ClientConnection *connection, const std::optional<QString> &ref)
 {

@@ -47,6 +47,10 @@ public:
     void setStatus(ClientConnection *connection, const Protocol::SetStatusRequest &request,
         const std::optional<QString> &ref);
     void watchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
+    // The connection's user has other friends now: it stops watching `removed`, and its
+    // availability watch ends, since what it covers (the first friends in friends order)
+    // moved. Telling the connection is the caller's.
+    void friendsChanged(const ClientConnection *connection, const QStringList &removed);
     void unwatchAvailability(ClientConnection *connection, const std::optional<QString> &ref);
 
     // Sends one change to its watchers here.

@@ -218,6 +218,9 @@ QList<NamedServer> sampleServerMessages()
         { "pong", "pong", Pong {} },
         { "token_expiring", "token_expiring", TokenExpiring { 60000 } },
         { "token_expiring/now", "token_expiring", TokenExpiring { 0 } },
+        { "friends_changed/both", "friends_changed",
+            FriendsChanged { { { u"dave"_s, u"Dave"_s } }, { u"bob"_s, u"carol"_s }, 3 } },
+        { "friends_changed/none-left", "friends_changed", FriendsChanged { {}, { u"bob"_s }, 0 } },
         { "welcome/availability", "welcome",
             Welcome { { u"a"_s, u"A"_s }, 25000, Limits { 1, 2, 3, 4, 5, 300, 250 } } },
         { "availability/empty", "availability", Availability {} },
@@ -553,6 +556,9 @@ void TestProtocol::serverWireFormat_data()
     QTest::addRow("pong") << R"({"type":"pong"})"_ba << ServerMessage(Pong {});
     QTest::addRow("token_expiring")
         << R"({"type":"token_expiring","in_ms":1500})"_ba << ServerMessage(TokenExpiring { 1500 });
+    QTest::addRow("friends_changed")
+        << R"({"type":"friends_changed","added":[{"id":"dave","name":"Dave"}],"removed":["bob"],"total":4})"_ba
+        << ServerMessage(FriendsChanged { { { u"dave"_s, u"Dave"_s } }, { u"bob"_s }, 4 });
     QTest::addRow("error/no-message")
         << R"({"type":"error","code":"rate_limited"})"_ba
         << ServerMessage(ErrorMessage { ErrorCode::RateLimited, u"rate_limited"_s, QString() });

@@ -370,6 +370,7 @@ private Q_SLOTS:
     void availabilityChangesComeInBatches();
     void availabilityChangesUnbatchedWhenAskedForNone();
     void aLostPushIsCorrectedByTheDigest();
+    void friendsChangedReloadsTheListAndWatchesAgain();
 
     // A misbehaving peer
     void staleSequenceNumbersAreIgnored();
@@ -529,6 +530,48 @@ void TestGatewaySession::aLostPushIsCorrectedByTheDigest()
     // Within about one digest interval the session notices and reads bob again.
     QTRY_COMPARE_WITH_TIMEOUT(bobIs(), std::optional(PresenceStatus::Online), 3000);
     QVERIFY(session.digestMismatches() >= 1);
+}
+
+void TestGatewaySession::friendsChangedReloadsTheListAndWatchesAgain()
+{
+    auto gateway = startGateway(smallPopulation());
+    QVERIFY(gateway);
+    GatewaySession session(fastOptions());
+    QSignalSpy friendsLoaded(&session, &GatewaySession::friendsLoaded);
+    QSignalSpy availability(&session, &GatewaySession::availabilityReceived);
+    QSignalSpy stale(&session, &GatewaySession::presenceStale);
+    QVERIFY(friendsLoaded.isValid() && availability.isValid() && stale.isValid());
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(availability.size(), 1);
+    session.setWanted({ u"bob"_s, u"eve"_s });
+    QTRY_COMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList { u"bob"_s });
+
+    // bob (index 0) is no friend any more; eve (index 3) is a new one.
+    const auto &directory = gateway->directory();
+    const int alice = *directory.indexOfId(u"alice"_s);
+    QCOMPARE(gateway->changeFriendships({ { alice, *directory.indexOfId(u"bob"_s), false },
+                 { alice, *directory.indexOfId(u"eve"_s), true } }),
+        2);
+
+    // The list is read again, in the directory's order, and the set watched over it anew.
+    QTRY_COMPARE(friendsLoaded.size(), 2);
+    QCOMPARE(friendsLoaded.at(1).at(0).value<QList<UserInfo>>(),
+        (QList<UserInfo> {
+            { u"cat"_s, u"Cat"_s }, { u"eve"_s, u"Eve"_s }, { u"dan"_s, u"Dan"_s } }));
+    QTRY_COMPARE(availability.size(), 2);
+    using Statuses = QHash<QString, PresenceStatus>;
+    QCOMPARE(availability.at(1).at(0).value<Statuses>(),
+        (Statuses { { u"cat"_s, PresenceStatus::Offline }, { u"eve"_s, PresenceStatus::Offline },
+            { u"dan"_s, PresenceStatus::Offline } }));
+    QCOMPARE(availability.at(1).at(1).toBool(), true);
+    QCOMPARE(gateway->availability().watcherCount(), 1);
+
+    // bob was dropped and is not asked for again; eve, wanted, is watched now.
+    QCOMPARE(stale.size(), 1);
+    QCOMPARE(stale.at(0).at(0).toStringList(), QStringList { u"bob"_s });
+    QTRY_COMPARE(gateway->subscriptionsOfUser(u"alice"_s), QStringList { u"eve"_s });
+    QCOMPARE(session.subscribed(), (QSet<QString> { u"eve"_s }));
+    QCOMPARE(session.state(), State::Online);
 }
 
 // The changes of the availability set within the session's batch window, not the gateway's

@@ -101,6 +101,7 @@ private Q_SLOTS:
     void batchesRespectIdsPerRequestAndFrameSize();
     void theCapWatchesOnlySome();
     void refusedIdsAreNotAskedForAgainOnThisConnection();
+    void friendsChangedDropsTheRemovedAndAsksForTheAdded();
     void pushesOlderThanWhatIsHeldAreDropped();
     void aSpentBudgetSendsTheDifferenceAsItIsLater();
     void stopForgetsTheConnection();
@@ -244,6 +245,40 @@ void TestSubscriptionSync::refusedIdsAreNotAskedForAgainOnThisConnection()
     QCOMPARE(s.sent,
         (QList<Request> {
             { u"subscribe"_s, u"s4"_s, { u"alice"_s, u"mallory"_s, u"trent"_s, u"zoe"_s } } }));
+}
+
+void TestSubscriptionSync::friendsChangedDropsTheRemovedAndAsksForTheAdded()
+{
+    Sync s;
+    QSignalSpy stale(&s.sync, &SubscriptionSync::presenceStale);
+    QSignalSpy changed(&s.sync, &SubscriptionSync::subscriptionsChanged);
+    QVERIFY(stale.isValid() && changed.isValid());
+    s.start();
+    s.want({ u"alice"_s, u"bob"_s, u"dave"_s });
+    s.sync.onSnapshot(Snapshot { { presence(u"alice"_s, PresenceStatus::Online, 1),
+                                     presence(u"bob"_s, PresenceStatus::Away, 2) },
+                          { u"dave"_s } },
+        u"s1"_s);
+    QCOMPARE(s.subscribed(), (QStringList { u"alice"_s, u"bob"_s }));
+
+    // bob is no friend any more (the gateway dropped him), dave is one now.
+    s.sent.clear();
+    s.sync.onFriendsChanged({ u"dave"_s }, { u"bob"_s, u"carol"_s });
+    QCOMPARE(stale.size(), 1);
+    QCOMPARE(stale.at(0).at(0).toStringList(), QStringList { u"bob"_s }); // carol was not held
+    QCOMPARE(s.sync.held().size(), 1);
+    // dave, still wanted, is asked for at once; bob, still wanted, is not: he would be denied.
+    QCOMPARE(s.sent, (QList<Request> { { u"subscribe"_s, u"s2"_s, { u"dave"_s } } }));
+    QCOMPARE(s.subscribed(), (QStringList { u"alice"_s, u"dave"_s }));
+    QCOMPARE(changed.last().at(0).toInt(), 2);
+    s.sent.clear();
+    s.want({ u"alice"_s, u"bob"_s, u"dave"_s, u"erin"_s });
+    QCOMPARE(s.sent, (QList<Request> { { u"subscribe"_s, u"s3"_s, { u"erin"_s } } }));
+
+    // A friend again: asked for again.
+    s.sent.clear();
+    s.sync.onFriendsChanged({ u"bob"_s }, {});
+    QCOMPARE(s.sent, (QList<Request> { { u"subscribe"_s, u"s4"_s, { u"bob"_s } } }));
 }
 
 void TestSubscriptionSync::pushesOlderThanWhatIsHeldAreDropped()

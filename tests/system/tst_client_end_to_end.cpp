@@ -45,6 +45,7 @@ namespace {
 
 const QString kAlice = u"alice"_s;
 const QString kBob = u"bob"_s;
+const QString kZoe = u"zoe"_s;
 constexpr int kOthers = 200;
 
 QString otherId(int n)
@@ -63,6 +64,7 @@ QList<TestUser> population()
     }
     users.prepend({ kBob, {} });
     users.prepend(alice);
+    users.append({ kZoe, {} }); // nobody's friend, until a test makes her one
     return users;
 }
 
@@ -217,6 +219,7 @@ private Q_SLOTS:
     void onlineFriendFarDownSortsToTheTop();
     void friendsPastTheCapAreNotCovered();
     void lostGatewayMakesEveryoneUnknownUntilItReturns();
+    void friendsChangedWhileConnectedChangeRowsInPlace();
 };
 
 void TestClientEndToEnd::initTestCase()
@@ -459,6 +462,55 @@ void TestClientEndToEnd::lostGatewayMakesEveryoneUnknownUntilItReturns()
         QVERIFY(alice.statusOf(id) != PresenceState::Unknown);
     }
     QCOMPARE(alice.model.rowCount(), kOthers + 1);
+}
+
+void TestClientEndToEnd::friendsChangedWhileConnectedChangeRowsInPlace()
+{
+    GatewayConfig config = testConfig();
+    config.availabilityInterval = 100ms;
+    const auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    Client alice(kAlice);
+    QVERIFY(alice.start(gateway->url()));
+    Client bob(kBob);
+    QVERIFY(bob.start(gateway->url()));
+    QTRY_COMPARE(alice.flushedStatusOf(kBob), PresenceState::Online);
+    QCOMPARE(alice.idAtRow(0), kBob);
+
+    // Alice has scrolled down and picked a friend there.
+    QScrollBar *scroll = alice.view.verticalScrollBar();
+    QTRY_VERIFY(scroll->maximum() > 0);
+    scroll->setValue(scroll->maximum() / 2);
+    const QModelIndex picked = alice.view.indexAt(alice.view.viewport()->rect().center());
+    QVERIFY(picked.isValid());
+    alice.view.setCurrentIndex(picked);
+    const QString pickedId = picked.data(FriendListModel::IdRole).toString();
+    const int scrolled = scroll->value();
+    QSignalSpy resets(&alice.proxy, &QAbstractItemModel::modelAboutToBeReset);
+    QVERIFY(resets.isValid());
+
+    // bob and alice are friends no more; zoe is alice's friend now.
+    const auto &directory = gateway->directory();
+    const int a = *directory.indexOfId(kAlice);
+    QCOMPARE(gateway->changeFriendships({ { a, *directory.indexOfId(kBob), false },
+                 { a, *directory.indexOfId(kZoe), true } }),
+        2);
+    QTRY_VERIFY(alice.model.rowOf(kZoe).has_value());
+    QCOMPARE(alice.model.rowOf(kBob), std::nullopt);
+    QCOMPARE(alice.model.rowCount(), kOthers + 1);
+    QTRY_VERIFY(!bob.model.rowOf(kAlice).has_value());
+    // Rows came and went around the others: no reset, alice's place and pick are kept.
+    QCOMPARE(resets.count(), 0);
+    QCOMPARE(alice.view.currentIndex().data(FriendListModel::IdRole).toString(), pickedId);
+    QVERIFY2(std::abs(scroll->value() - scrolled) <= 1,
+        qPrintable(u"scrolled to %1, was %2"_s.arg(scroll->value()).arg(scrolled)));
+
+    // The availability set covers the new list: zoe, off screen, comes online and rises.
+    TestClient zoe;
+    QVERIFY(!zoe.login(gateway->url(), tokenOf(kZoe)).isEmpty());
+    QTRY_COMPARE(alice.flushedStatusOf(kZoe), PresenceState::Online);
+    QTRY_COMPARE(alice.idAtRow(0), kZoe);
+    QVERIFY(!gateway->subscriptionsOfUser(kAlice).contains(kBob));
 }
 
 QTEST_MAIN(TestClientEndToEnd)

@@ -588,15 +588,25 @@ void TestViewportSubscriptions::modelResetRecomputes()
     QSignalSpy resets(&scene.proxy, &QAbstractItemModel::modelReset);
     QVERIFY(resets.isValid());
 
-    // A new list without its first thousand friends: the top rows are others now.
+    // A new list without its first thousand friends, the others in another order (a reset):
+    // the top rows are others now.
     QList<FriendRecord> rest;
-    for (int n = 1001; n <= kFriendCount; ++n)
+    for (int n = kFriendCount; n > 1000; --n)
         rest.append({ friendId(n), friendName(n) });
     scene.model.setFriends(rest);
     QCOMPARE(resets.size(), 1);
     VERIFY_SETTLED(scene);
     QCOMPARE(scene.atGateway().first(), friendId(1001));
     QVERIFY(!scene.atGateway().contains(friendId(1)));
+
+    // A thousand more removed in place (friends removed while connected): no reset, and the
+    // rows that come up are watched the same.
+    rest.remove(rest.size() - 1000, 1000);
+    scene.model.setFriends(rest);
+    QCOMPARE(resets.size(), 1);
+    VERIFY_SETTLED(scene);
+    QCOMPARE(scene.atGateway().first(), friendId(2001));
+    QVERIFY(!scene.atGateway().contains(friendId(1001)));
 }
 
 void TestViewportSubscriptions::tallerViewWatchesMore()

@@ -89,6 +89,19 @@ public:
                 { "devices"_L1, QJsonArray { u"sim-1"_s } } });
         });
     }
+    bool setFriendship(const QString &a, const QString &b, bool friends) override
+    {
+        friendshipCalls.append({ a, b });
+        if (areFriends(a, b) == friends)
+            return false;
+        if (friends) {
+            friendships.insert({ a, b });
+        } else {
+            friendships.remove({ a, b });
+            friendships.remove({ b, a });
+        }
+        return true;
+    }
     QString startFault(const FaultSpec &fault, QString *error) override
     {
         if (!refusal.isEmpty()) {
@@ -129,6 +142,7 @@ public:
 
     QList<QPair<QString, std::optional<ChosenStatus>>> simulated;
     int describeCalls = 0;
+    QList<QPair<QString, QString>> friendshipCalls;
     QPointer<QObject> lastContext;
     QMap<QString, FaultSpec> running;
     int nextFault = 1;
@@ -229,6 +243,8 @@ private Q_SLOTS:
     void setPresenceRefusesBadBodies();
     void setPresenceNeedsAKnownValidUser();
     void describeUserAnswersWhenTheBackendDoes();
+    void friendshipsChangeOneAtATime();
+    void friendshipsNeedTwoKnownUsers();
     void faultsStartAreListedAndEnd();
     void faultsRefusedAreExplained();
     void adminEndpointsNeedTheAdminToken_data();
@@ -452,6 +468,45 @@ void TestAdminServer::describeUserAnswersWhenTheBackendDoes()
     QCOMPARE(m_backend->describeCalls, 2);
 }
 
+void TestAdminServer::friendshipsChangeOneAtATime()
+{
+    // PUT makes friends, DELETE ends it; each says whether it changed anything.
+    const Answer made = call("PUT", u"/admin/users/carol/friends/alice"_s, {}, kAdmin);
+    QCOMPARE(made.status, 200);
+    QCOMPARE(made.json(),
+        QJsonObject({ { "user"_L1, u"carol"_s }, { "friend"_L1, u"alice"_s },
+            { "friends"_L1, true }, { "changed"_L1, true } }));
+    QVERIFY(m_backend->areFriends(u"alice"_s, u"carol"_s));
+    const Answer again = call("PUT", u"/admin/users/alice/friends/carol"_s, {}, kAdmin);
+    QCOMPARE(again.status, 200);
+    QCOMPARE(again.json().value("changed"_L1), false);
+
+    const Answer ended = call("DELETE", u"/admin/users/bob/friends/alice"_s, {}, kAdmin);
+    QCOMPARE(ended.status, 200);
+    QCOMPARE(ended.json().value("friends"_L1), false);
+    QCOMPARE(ended.json().value("changed"_L1), true);
+    QVERIFY(!m_backend->areFriends(u"alice"_s, u"bob"_s));
+    QCOMPARE(
+        call("DELETE", u"/admin/users/bob/friends/alice"_s, {}, kAdmin).json().value("changed"_L1),
+        false);
+    QCOMPARE(m_backend->friendshipCalls.size(), 4);
+}
+
+void TestAdminServer::friendshipsNeedTwoKnownUsers()
+{
+    const Answer unknown = call("PUT", u"/admin/users/alice/friends/zed"_s, {}, kAdmin);
+    QCOMPARE(unknown.status, 404);
+    QCOMPARE(unknown.errorMessage(), u"no user 'zed'"_s);
+    QCOMPARE(call("DELETE", u"/admin/users/zed/friends/alice"_s, {}, kAdmin).status, 404);
+    const Answer invalid = call("PUT", u"/admin/users/alice/friends/b%21b"_s, {}, kAdmin);
+    QCOMPARE(invalid.status, 400);
+    QCOMPARE(invalid.errorCode(), u"bad_request"_s);
+    const Answer self = call("PUT", u"/admin/users/alice/friends/alice"_s, {}, kAdmin);
+    QCOMPARE(self.status, 400);
+    QCOMPARE(self.errorMessage(), u"a user cannot be their own friend"_s);
+    QVERIFY(m_backend->friendshipCalls.isEmpty());
+}
+
 void TestAdminServer::faultsStartAreListedAndEnd()
 {
     const Answer started = call("POST", u"/admin/faults"_s,
@@ -538,6 +593,8 @@ void TestAdminServer::adminEndpointsNeedTheAdminToken()
         { "GET"_ba, u"/admin/faults"_s, {}, 200 },
         { "POST"_ba, u"/admin/faults"_s, R"({"kind":"drop"})"_ba, 201 },
         { "DELETE"_ba, u"/admin/faults/f7"_s, {}, 204 },
+        { "PUT"_ba, u"/admin/users/bob/friends/erin"_s, {}, 200 },
+        { "DELETE"_ba, u"/admin/users/alice/friends/dave"_s, {}, 200 },
     };
     for (const Endpoint &endpoint : endpoints) {
         const Answer answer = call(endpoint.verb, endpoint.path, endpoint.body, authorization);
@@ -549,6 +606,7 @@ void TestAdminServer::adminEndpointsNeedTheAdminToken()
     QVERIFY(m_backend->simulated.isEmpty());
     QCOMPARE(m_backend->describeCalls, 0);
     QCOMPARE(m_backend->running.keys(), QStringList { u"f7"_s });
+    QVERIFY(m_backend->friendshipCalls.isEmpty());
 
     // The same requests with the admin token (the scheme in any case) all succeed.
     for (const Endpoint &endpoint : endpoints) {
@@ -740,6 +798,8 @@ void TestAdminServer::wrongMethodsAre405WithAllow_data()
     QTest::addRow("GET presence change") << "GET"_ba << u"/admin/users/bob/presence"_s << "POST"_ba;
     QTest::addRow("DELETE user") << "DELETE"_ba << u"/admin/users/bob"_s << "GET"_ba;
     QTest::addRow("PUT faults") << "PUT"_ba << u"/admin/faults"_s << "GET, POST"_ba;
+    QTest::addRow("GET a friendship")
+        << "GET"_ba << u"/admin/users/bob/friends/erin"_s << "PUT, DELETE"_ba;
     QTest::addRow("GET a fault") << "GET"_ba << u"/admin/faults/f1"_s << "DELETE"_ba;
     QTest::addRow("GET heartbeat") << "GET"_ba << u"/api/heartbeat"_s << "POST"_ba;
     QTest::addRow("POST presence") << "POST"_ba << u"/api/presence"_s << "GET"_ba;

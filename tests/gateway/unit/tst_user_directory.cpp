@@ -1,0 +1,95 @@
+// UserDirectory: users by id and token, and mutual friendships that stay sorted as they change.
+
+// Qt
+#include <QTest>
+
+// Presence
+#include "server-mock/directory/UserDirectory.h"
+
+using namespace Qt::StringLiterals;
+using Presence::Server::UserDirectory;
+
+class TestUserDirectory : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void findsUsersByIdAndToken();
+    void friendshipsAreMutualAndSorted();
+    void setFriendshipChangesBothListsInPlace();
+    void setFriendshipSaysWhenNothingChanged();
+};
+
+namespace {
+
+// ada, bob, cyd, dee, eve: indexes 0 to 4.
+UserDirectory fiveUsers()
+{
+    UserDirectory directory;
+    for (const QString &id : { u"ada"_s, u"bob"_s, u"cyd"_s, u"dee"_s, u"eve"_s })
+        directory.addUser(id, id.toUpper(), u"t-"_s + id);
+    return directory;
+}
+
+} // namespace
+
+void TestUserDirectory::findsUsersByIdAndToken()
+{
+    const UserDirectory directory = fiveUsers();
+    QCOMPARE(directory.size(), 5);
+    QCOMPARE(directory.indexOfId(u"cyd"_s), 2);
+    QCOMPARE(directory.indexOfToken(u"t-eve"_s), 4);
+    QCOMPARE(directory.indexOfId(u"t-eve"_s), std::nullopt);
+    QCOMPARE(directory.indexOfToken(u"eve"_s), std::nullopt);
+    QVERIFY(directory.containsToken(u"t-ada"_s));
+    QCOMPARE(directory.user(1).name, u"BOB"_s);
+}
+
+void TestUserDirectory::friendshipsAreMutualAndSorted()
+{
+    UserDirectory directory = fiveUsers();
+    directory.addFriendship(0, 4);
+    directory.addFriendship(0, 2);
+    directory.addFriendship(2, 0); // repeated the other way round
+    directory.addFriendship(3, 3); // oneself: ignored
+    directory.finish();
+    QCOMPARE(directory.user(0).friends, (QList<int> { 2, 4 }));
+    QCOMPARE(directory.user(2).friends, (QList<int> { 0 }));
+    QCOMPARE(directory.user(4).friends, (QList<int> { 0 }));
+    QVERIFY(directory.user(3).friends.isEmpty());
+    QVERIFY(directory.areFriends(4, 0));
+    QVERIFY(!directory.areFriends(4, 2));
+}
+
+void TestUserDirectory::setFriendshipChangesBothListsInPlace()
+{
+    UserDirectory directory = fiveUsers();
+    directory.addFriendship(0, 1);
+    directory.addFriendship(0, 4);
+    directory.finish();
+
+    QVERIFY(directory.setFriendship(2, 0, true)); // lands between 1 and 4
+    QCOMPARE(directory.user(0).friends, (QList<int> { 1, 2, 4 }));
+    QCOMPARE(directory.user(2).friends, (QList<int> { 0 }));
+    QVERIFY(directory.areFriends(0, 2));
+
+    QVERIFY(directory.setFriendship(0, 1, false));
+    QCOMPARE(directory.user(0).friends, (QList<int> { 2, 4 }));
+    QVERIFY(directory.user(1).friends.isEmpty());
+    QVERIFY(!directory.areFriends(1, 0));
+}
+
+void TestUserDirectory::setFriendshipSaysWhenNothingChanged()
+{
+    UserDirectory directory = fiveUsers();
+    directory.addFriendship(0, 1);
+    directory.finish();
+    QVERIFY(!directory.setFriendship(0, 1, true)); // already friends
+    QVERIFY(!directory.setFriendship(1, 2, false)); // never were
+    QVERIFY(!directory.setFriendship(3, 3, true)); // oneself
+    QCOMPARE(directory.user(0).friends, (QList<int> { 1 }));
+    QCOMPARE(directory.user(1).friends, (QList<int> { 0 }));
+    QVERIFY(directory.user(3).friends.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestUserDirectory)
+#include "tst_user_directory.moc"
