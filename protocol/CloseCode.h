@@ -13,6 +13,8 @@ inline constexpr quint16 Unauthorized = 4001;
 inline constexpr quint16 UnsupportedProtocol = 4002;
 inline constexpr quint16 HeartbeatTimeout = 4003;
 inline constexpr quint16 TokenExpired = 4004; // the token signed in with expired, not refreshed
+// The user was removed, or the users-file token signed in with changed (a reload).
+inline constexpr quint16 TokenRevoked = 4005;
 inline constexpr quint16 HelloTimeout = 4008;
 inline constexpr quint16 SlowConsumer = 4010; // over a few MiB of output the peer does not read
 inline constexpr quint16 RateLimited = 4029; // sustained abuse of the frame rate limit

@@ -347,9 +347,15 @@ void GatewaySession::onDisconnected()
     }
     if (m_state == State::Connecting && failIfNotAGateway())
         return;
-    if (m_state == State::Online && code == CloseCode::TokenExpired && !m_tokens.hasSource()) {
-        // Signing in again with the same token would only be refused.
-        fail(Failure::TokenRefused, tr("The sign-in expired: sign in again."));
+    if (m_state == State::Online && !m_tokens.hasSource()
+        && (code == CloseCode::TokenExpired || code == CloseCode::TokenRevoked)) {
+        // Signing in again with the same token would only be refused. With a token source, the
+        // reconnect fetches a new one first.
+        fail(Failure::TokenRefused,
+            code == CloseCode::TokenExpired
+                ? tr("The sign-in expired: sign in again.")
+                : tr("The gateway signed you out (the account was removed, or its token "
+                     "changed): sign in again."));
         return;
     }
     if (m_state == State::Online && code == CloseCode::RateLimited) {

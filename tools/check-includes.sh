@@ -37,7 +37,7 @@ declare -A allowed=(
     [server-mock/transport]="server-mock/websocket"
     [server-mock/server]="server-mock/transport server-mock/presence server-mock/chat server-mock/directory server-mock/identity server-mock/metrics server-mock/core protocol"
     [server-mock/qa]="server-mock/server server-mock/transport server-mock/presence server-mock/chat server-mock/directory server-mock/metrics server-mock/core protocol"
-    [server-mock/admin]="server-mock/http server-mock/server server-mock/qa server-mock/presence server-mock/core protocol"
+    [server-mock/admin]="server-mock/http server-mock/server server-mock/qa server-mock/presence server-mock/directory server-mock/core protocol"
     [server-mock/app]="server-mock protocol"
 )
 # The project's own top-level folders: an include starting with one of them is checked.

@@ -49,6 +49,11 @@ public:
     // PUT (friends) and DELETE (not) /admin/users/{a}/friends/{b}, two distinct users: false
     // when they already were what was asked.
     virtual bool setFriendship(const QString &a, const QString &b, bool friends) = 0;
+    // POST /admin/reload: reads the users file again and applies it. What changed, as JSON;
+    // or nullopt with *error, nothing changed: the file does not load (*fileError true), or
+    // there is no file to read (a generated population).
+    [[nodiscard]] virtual std::optional<QJsonObject> reloadUsers(QString *error, bool *fileError)
+        = 0;
     // POST /admin/faults: starts the fault, returns its id (empty and *error when refused).
     [[nodiscard]] virtual QString startFault(const FaultSpec &fault, QString *error) = 0;
     // DELETE /admin/faults/{id}: false when no such fault runs.

@@ -158,6 +158,11 @@ void AdminServer::addRoutes()
             if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
                 describeUser(userId, request, socket);
         });
+    m_http->route(u"/admin/reload"_s, [this](Request request, Responder responder) {
+        QTcpSocket *socket = responder.socket();
+        if (withinRate(request, socket) && allows(request, socket, { Method::Post }))
+            reloadUsers(request, socket);
+    });
     m_http->route(u"/admin/faults"_s, [this](Request request, Responder responder) {
         QTcpSocket *socket = responder.socket();
         if (!withinRate(request, socket) || !allows(request, socket, { Method::Get, Method::Post }))
@@ -381,6 +386,21 @@ void AdminServer::setFriendship(const QString &userId, const QString &friendId,
         HttpReply::json(HttpStatus::Ok,
             QJsonObject { { "user"_L1, userId }, { "friend"_L1, friendId },
                 { "friends"_L1, friends }, { "changed"_L1, changed } }));
+}
+
+void AdminServer::reloadUsers(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    if (!isAdmin(request, socket))
+        return;
+    QString problem;
+    bool fileError = false;
+    const std::optional<QJsonObject> change = m_backend.reloadUsers(&problem, &fileError);
+    if (!change)
+        return send(socket,
+            fileError
+                ? HttpReply::error(HttpStatus::UnprocessableContent, "invalid_file"_L1, problem)
+                : HttpReply::error(HttpStatus::Conflict, "conflict"_L1, problem));
+    send(socket, HttpReply::json(HttpStatus::Ok, *change));
 }
 
 void AdminServer::listFaults(const QHttpServerRequest &request, QTcpSocket *socket) const

@@ -61,6 +61,7 @@ private:
     void describeUser(const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket);
     void setFriendship(const QString &userId, const QString &friendId,
         const QHttpServerRequest &request, QTcpSocket *socket);
+    void reloadUsers(const QHttpServerRequest &request, QTcpSocket *socket);
     void listFaults(const QHttpServerRequest &request, QTcpSocket *socket) const;
     void startFault(const QHttpServerRequest &request, QTcpSocket *socket);
     void endFault(const QString &faultId, const QHttpServerRequest &request, QTcpSocket *socket);

@@ -57,6 +57,39 @@ bool GatewayAdminBackend::setFriendship(const QString &a, const QString &b, bool
     return first && second && m_gateway.changeFriendships({ { *first, *second, friends } }) > 0;
 }
 
+std::optional<QJsonObject> GatewayAdminBackend::reloadUsers(QString *error, bool *fileError)
+{
+    *fileError = false;
+    if (!m_reload) {
+        *error = u"the population was generated (--generate): there is no users file to read"_s;
+        return std::nullopt;
+    }
+    const std::optional<DirectoryDiff> diff = m_reload(error);
+    if (!diff) {
+        *fileError = true;
+        return std::nullopt;
+    }
+    return toJson(*diff);
+}
+
+QJsonObject GatewayAdminBackend::toJson(const DirectoryDiff &diff)
+{
+    const auto ids = [](const QList<DirectoryDiff::Entry> &entries) {
+        QJsonArray array;
+        for (const DirectoryDiff::Entry &entry : entries)
+            array.append(entry.id);
+        return array;
+    };
+    return { { "users"_L1,
+                 QJsonObject { { "joined"_L1, ids(diff.joined) },
+                     { "left"_L1, QJsonArray::fromStringList(diff.left) },
+                     { "new_token"_L1, ids(diff.retokened) },
+                     { "renamed"_L1, ids(diff.renamed) } } },
+        { "friendships"_L1,
+            QJsonObject {
+                { "made"_L1, diff.befriended.size() }, { "ended"_L1, diff.unfriended.size() } } } };
+}
+
 QJsonObject GatewayAdminBackend::health(bool *ok) const
 {
     const PresenceStore *store = m_gateway.store();

@@ -2,6 +2,7 @@
 
 // C++
 #include <chrono>
+#include <functional>
 
 // Qt
 #include <QObject>
@@ -9,6 +10,7 @@
 // Presence
 #include "server-mock/admin/AdminBackend.h"
 #include "server-mock/core/GraceQueue.h"
+#include "server-mock/directory/DirectoryDiff.h"
 
 namespace Presence::Server {
 
@@ -34,6 +36,13 @@ public:
         const QString &userId, std::optional<Protocol::ChosenStatus> status) override;
     void describeUser(const QString &userId, QObject *context, JsonCallback done) override;
     bool setFriendship(const QString &a, const QString &b, bool friends) override;
+    [[nodiscard]] std::optional<QJsonObject> reloadUsers(QString *error, bool *fileError) override;
+    // Reads the users file again and applies it (the composition root's, which knows the
+    // file); nullopt with *error when the file does not load. Unset: nothing to reload.
+    using Reload = std::function<std::optional<DirectoryDiff>(QString *error)>;
+    void setReload(Reload reload) { m_reload = std::move(reload); }
+    // What a reload changed, as POST /admin/reload answers it.
+    [[nodiscard]] static QJsonObject toJson(const DirectoryDiff &diff);
     [[nodiscard]] QString startFault(const FaultSpec &fault, QString *error) override;
     bool endFault(const QString &faultId) override;
     [[nodiscard]] QJsonObject faults() const override;
@@ -46,6 +55,7 @@ public:
 private:
     QaGateway &m_gateway;
     GraceQueue m_heartbeats;
+    Reload m_reload;
 };
 
 } // namespace Presence::Server

@@ -34,6 +34,11 @@ void ServiceNotifier::ready(const QString &status)
     sd_notify(0, ("READY=1\nSTATUS=" + line.toUtf8()).constData());
 }
 
+void ServiceNotifier::reloading()
+{
+    sd_notify(0, "RELOADING=1\nSTATUS=reading the users file again");
+}
+
 void ServiceNotifier::stopping()
 {
     sd_notify(0, "STOPPING=1\nSTATUS=draining connections");

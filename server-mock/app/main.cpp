@@ -165,18 +165,46 @@ int main(int argc, char *argv[])
     if (!gateway.listen(&error))
         return fail(error);
 
+    // The users file again (SIGHUP, POST /admin/reload): a file that does not load changes
+    // nothing. A generated population has no file.
+    GatewayAdminBackend::Reload reloadUsers;
+    if (!options->generateCount) {
+        reloadUsers = [&gateway, path = options->usersFile](
+                          QString *problem) -> std::optional<DirectoryDiff> {
+            const auto next = UsersFile::load(path, problem);
+            if (!next) {
+                qWarning().noquote() << "users file not reloaded, nothing changed:" << *problem;
+                return std::nullopt;
+            }
+            DirectoryDiff diff = DirectoryDiff::between(gateway.directory(), *next);
+            gateway.applyDirectoryDiff(diff);
+            return diff;
+        };
+    }
+
     ServiceNotifier service;
-    UnixSignalWatcher signalWatcher({ SIGINT, SIGTERM });
-    QObject::connect(
-        &signalWatcher, &UnixSignalWatcher::signalReceived, &service, &ServiceNotifier::stopping);
-    QObject::connect(
-        &signalWatcher, &UnixSignalWatcher::signalReceived, &gateway, &Gateway::shutdown);
+    UnixSignalWatcher signalWatcher({ SIGINT, SIGTERM, SIGHUP });
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::signalReceived, &gateway,
+        [&service, &gateway, &reloadUsers](int signalNumber) {
+            if (signalNumber != SIGHUP) {
+                service.stopping();
+                gateway.shutdown();
+            } else if (!reloadUsers) {
+                qWarning("SIGHUP: the population was generated (--generate), nothing to reload");
+            } else {
+                service.reloading();
+                QString problem;
+                (void)reloadUsers(&problem);
+                service.ready(u"reloaded"_s);
+            }
+        });
     QObject::connect(&gateway, &Gateway::shutdownFinished, &app, &QCoreApplication::quit);
 
     std::unique_ptr<GatewayAdminBackend> adminBackend;
     std::unique_ptr<AdminServer> adminServer;
     if (options->admin) {
         adminBackend = std::make_unique<GatewayAdminBackend>(gateway, options->admin->heartbeatTtl);
+        adminBackend->setReload(reloadUsers);
         adminServer = std::make_unique<AdminServer>(*adminBackend, *options->admin);
         if (!adminServer->listen(&error))
             return fail(u"--admin: %1"_s.arg(error));

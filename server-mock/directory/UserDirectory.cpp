@@ -47,6 +47,28 @@ bool UserDirectory::setFriendship(int a, int b, bool friends)
     return true;
 }
 
+void UserDirectory::removeUser(int index)
+{
+    User &user = m_users[index];
+    while (!user.friends.isEmpty())
+        setFriendship(index, user.friends.constLast(), false);
+    if (m_byId.value(user.id, -1) == index)
+        m_byId.remove(user.id);
+    setToken(index, {});
+    user.removed = true;
+}
+
+void UserDirectory::setToken(int index, const QString &token)
+{
+    User &user = m_users[index];
+    // Tokens may be swapped between users within one change: forget ours only if still ours.
+    if (m_byToken.value(user.token, -1) == index)
+        m_byToken.remove(user.token);
+    user.token = token;
+    if (!token.isEmpty())
+        m_byToken.insert(token, index);
+}
+
 std::optional<int> UserDirectory::indexOfId(const QString &id) const
 {
     const auto it = m_byId.constFind(id);

@@ -20,6 +20,7 @@ public:
         QString name;
         QString token;
         QList<int> friends; // indices into the directory, ascending
+        bool removed = false;
     };
 
     // Adds a user; the caller has validated the id and checked it is not taken.
@@ -31,6 +32,12 @@ public:
     // A live change to a finished directory: makes a and b friends or not. False when they
     // already were what was asked (or a == b); the lists stay sorted either way.
     bool setFriendship(int a, int b, bool friends);
+    // Live changes of one user. A removed user keeps its index (so that others' indexes hold)
+    // but is found by neither id nor token, and has no friends left.
+    void removeUser(int index);
+    void setToken(int index, const QString &token);
+    void setName(int index, const QString &name) { m_users[index].name = name; }
+    [[nodiscard]] bool isRemoved(int index) const { return m_users.at(index).removed; }
 
     [[nodiscard]] int size() const { return int(m_users.size()); }
     [[nodiscard]] const User &user(int index) const { return m_users.at(index); }

@@ -34,6 +34,8 @@ QByteArray reasonPhrase(HttpStatus status)
         return "Conflict"_ba;
     case HttpStatus::LengthRequired:
         return "Length Required"_ba;
+    case HttpStatus::UnprocessableContent:
+        return "Unprocessable Content"_ba;
     case HttpStatus::ContentTooLarge:
         return "Content Too Large"_ba;
     case HttpStatus::TooManyRequests:

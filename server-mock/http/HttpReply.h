@@ -24,6 +24,7 @@ enum class HttpStatus {
     Conflict = 409,
     LengthRequired = 411,
     ContentTooLarge = 413,
+    UnprocessableContent = 422,
     TooManyRequests = 429,
     HeaderFieldsTooLarge = 431,
     NotImplemented = 501,

@@ -72,6 +72,11 @@ public:
     // system clock's, since the epoch); nullopt when it never is (a users-file token). The
     // peer is told config.tokenWarning ahead (token_expiring) and closed with 4004 then.
     void setTokenExpiry(std::optional<std::chrono::milliseconds> expiresAt);
+    // Signed in with a token that expires (a JSON Web Token), not a users-file token.
+    [[nodiscard]] bool tokenExpires() const
+    {
+        return m_tokenEnds != DeadlineSweep::Clock::time_point::max();
+    }
     // The batch window granted in welcome (hello's presence_batch_ms); 0: none asked for.
     [[nodiscard]] std::chrono::milliseconds presenceBatch() const { return m_presenceBatch; }
     void setPresenceBatch(std::chrono::milliseconds window) { m_presenceBatch = window; }

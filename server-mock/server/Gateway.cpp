@@ -287,11 +287,14 @@ Gateway::SignIn Gateway::authenticate(const QString &token) const
 
 int Gateway::changeFriendships(const QList<FriendshipChange> &changes)
 {
-    struct Told {
-        QList<UserInfo> added;
-        QStringList removed;
-    };
-    QHash<int, Told> told;
+    FriendsToTell told;
+    const int changed = applyFriendships(changes, told);
+    tellFriendsChanged(told);
+    return changed;
+}
+
+int Gateway::applyFriendships(const QList<FriendshipChange> &changes, FriendsToTell &told)
+{
     int changed = 0;
     for (const FriendshipChange &change : changes) {
         if (!m_directory.setFriendship(change.a, change.b, change.friends))
@@ -306,7 +309,14 @@ int Gateway::changeFriendships(const QList<FriendshipChange> &changes)
                 told[self].removed.append(user.id);
         }
     }
+    return changed;
+}
+
+void Gateway::tellFriendsChanged(const FriendsToTell &told)
+{
     for (auto it = told.cbegin(); it != told.cend(); ++it) {
+        if (m_directory.isRemoved(it.key()))
+            continue; // signed out instead
         const UserDirectory::User &user = m_directory.user(it.key());
         qCInfo(lcGateway).noquote() << user.id << "has" << it->added.size() << "new friends and"
                                     << it->removed.size() << "fewer";
@@ -316,7 +326,46 @@ int Gateway::changeFriendships(const QList<FriendshipChange> &changes)
             connection->send(toJson(frame));
         }
     }
-    return changed;
+}
+
+void Gateway::applyDirectoryDiff(const DirectoryDiff &diff)
+{
+    const auto indexOf = [this](const QString &id) { return *m_directory.indexOfId(id); };
+    const auto byIndex = [&indexOf](const QList<DirectoryDiff::Pair> &pairs, bool friends) {
+        QList<FriendshipChange> changes;
+        changes.reserve(pairs.size());
+        for (const auto &[a, b] : pairs)
+            changes.append({ indexOf(a), indexOf(b), friends });
+        return changes;
+    };
+    // Each user hears once, of both kinds of change, once leavers are gone and joiners here.
+    FriendsToTell told;
+    (void)applyFriendships(byIndex(diff.unfriended, false), told);
+    // Closed with a copy of the list: a close may report the end at once.
+    const auto closeAll = [this](const QString &userId, bool usersFileOnly, const QString &why) {
+        for (ClientConnection *connection : m_connections.devicesOf(userId)) {
+            if (!usersFileOnly || !connection->tokenExpires())
+                connection->close(CloseCode::TokenRevoked, why);
+        }
+    };
+    for (const QString &id : diff.left) {
+        closeAll(id, false, u"the user was removed"_s);
+        m_directory.removeUser(indexOf(id));
+    }
+    for (const DirectoryDiff::Entry &entry : diff.retokened) {
+        closeAll(entry.id, true, u"the token changed: sign in again"_s);
+        m_directory.setToken(indexOf(entry.id), {});
+    }
+    // Set once every old one is gone: tokens may have moved from one user to another.
+    for (const DirectoryDiff::Entry &entry : diff.retokened)
+        m_directory.setToken(indexOf(entry.id), entry.token);
+    for (const DirectoryDiff::Entry &entry : diff.renamed)
+        m_directory.setName(indexOf(entry.id), entry.name);
+    for (const DirectoryDiff::Entry &entry : diff.joined)
+        m_directory.addUser(entry.id, entry.name, entry.token);
+    (void)applyFriendships(byIndex(diff.befriended, true), told);
+    tellFriendsChanged(told);
+    qCInfo(lcGateway).noquote() << "the population changed:" << diff.summary();
 }
 
 void Gateway::onHello(

@@ -19,6 +19,7 @@
 #include "protocol/ClientMessages.h"
 #include "server-mock/chat/ChatStore.h"
 #include "server-mock/core/DeadlineSweep.h"
+#include "server-mock/directory/DirectoryDiff.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/ChatRelay.h"
@@ -79,6 +80,11 @@ public:
         bool friends = false;
     };
     int changeFriendships(const QList<FriendshipChange> &changes);
+    // A new population (the users file read again), as a diff from the one served: friendships
+    // ended are told first, then leavers' connections, and those signed in with a users-file
+    // token that changed, are closed (4005); names and tokens change, joiners may sign in,
+    // and friendships made are told last.
+    void applyDirectoryDiff(const DirectoryDiff &diff);
     [[nodiscard]] PresenceStore *store() const { return m_store; }
     [[nodiscard]] ChatStore *chats() const { return m_chat.store(); }
     [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }
@@ -143,6 +149,14 @@ private:
     void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
         const std::optional<QString> &ref) override;
     void onDisconnected(ClientConnection *connection) override;
+    // changeFriendships in two halves, so that one user hears of several changes at once.
+    struct FriendsTold {
+        QList<Protocol::UserInfo> added;
+        QStringList removed;
+    };
+    using FriendsToTell = QHash<int, FriendsTold>; // by directory index
+    int applyFriendships(const QList<FriendshipChange> &changes, FriendsToTell &told);
+    void tellFriendsChanged(const FriendsToTell &told);
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
     // A new token for the same user: the connection's expiry moves to the new token's.

@@ -16,14 +16,17 @@
 
 // Presence
 #include "GatewayFixture.h"
+#include "JwtMinter.h"
 #include "PresenceFrames.h"
 #include "TestClient.h"
 #include "server-mock/admin/AdminServer.h"
 #include "server-mock/admin/GatewayAdminBackend.h"
+#include "server-mock/identity/JwtVerifier.h"
 #include "tests/harness/HttpCall.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Server;
+using Presence::TestSupport::JwtMinter;
 
 char *toString(const QJsonObject &object)
 {
@@ -64,6 +67,7 @@ private Q_SLOTS:
     void newFriendIsToldAndMayBeWatched();
     void availabilityWatchEndsAndStartsAgainOnTheNewList();
     void unchangedFriendshipTellsNobody();
+    void newPopulationAppliesLive();
 
 private:
     [[nodiscard]] HttpAnswer call(const QByteArray &verb, const QString &target);
@@ -248,6 +252,67 @@ void TestGatewayFriendships::unchangedFriendshipTellsNobody()
     QCOMPARE(alice->pending(u"friends_changed"_s).size(), 0);
     QCOMPARE(bob->pending(u"friends_changed"_s).size(), 0);
     QCOMPARE(m_gateway->watchersOf(u"bob"_s), QStringList { u"alice"_s });
+}
+
+void TestGatewayFriendships::newPopulationAppliesLive()
+{
+    // JSON Web Tokens too, so that a users-file token's change is seen to spare them.
+    const QByteArray secret = "the app's HS256 secret, 32 bytes or more";
+    GatewayConfig config = testConfig();
+    QString problem;
+    const auto key = JwtKey::fromSecret(secret, {}, &problem);
+    QVERIFY2(key, qPrintable(problem));
+    config.jwt = std::make_shared<const JwtVerifier>(QList<JwtKey> { *key });
+    m_server.reset(); // not needed here, and they hold init()'s gateway
+    m_backend.reset();
+    m_gateway = startQaGateway(PresenceFrames::fivePeople(), config);
+    QVERIFY(m_gateway);
+
+    auto alice = login(u"alice"_s);
+    auto bob = login(u"bob"_s);
+    auto dave = login(u"dave"_s);
+    auto bobApp = std::make_unique<TestClient>();
+    const QString bobJwt = JwtMinter::hs256(secret).mint(JwtMinter::claims(u"bob"_s, 600));
+    QVERIFY(alice && bob && dave && !bobApp->login(m_gateway->url(), bobJwt).isEmpty());
+    QCOMPARE(subscribe(*alice, { u"erin"_s, u"bob"_s }).value("users"_L1).toArray().size(), 2);
+
+    // bob gets a new token, dave is gone, frank joins as alice's friend, alice and erin part.
+    QList<TestUser> next = PresenceFrames::fivePeople();
+    next[0].friends = { u"bob"_s, u"carol"_s, u"frank"_s }; // alice
+    next[1].token = u"bob-new-secret"_s;
+    next[2].friends.clear(); // carol's friend dave
+    next.removeAt(3); // dave
+    next.append({ u"frank"_s, {}, u"Frank F."_s });
+    m_gateway->applyDirectoryDiff(
+        DirectoryDiff::between(m_gateway->directory(), makeDirectory(next)));
+
+    // alice hears of it all in one frame.
+    QCOMPARE(alice->waitFor(u"friends_changed"_s),
+        friendsChanged({ user(u"frank"_s, u"Frank F."_s) }, { u"erin"_s }, 3));
+    QCOMPARE(m_gateway->subscriptionsOfUser(u"alice"_s), QStringList { u"bob"_s });
+    // dave is signed out; so is bob's connection with the old token, not his app's JWT.
+    QVERIFY(dave->waitDisconnected());
+    QCOMPARE(dave->closeCode(), 4005);
+    QCOMPARE(dave->closeReason(), u"the user was removed"_s);
+    QVERIFY(bob->waitDisconnected());
+    QCOMPARE(bob->closeCode(), 4005);
+    roundTrip(*bobApp);
+    QVERIFY(bobApp->isOpen());
+
+    // The old tokens sign nobody in; the new ones do, frank's included.
+    TestClient oldBob;
+    QVERIFY(oldBob.login(m_gateway->url(), tokenOf(u"bob"_s)).isEmpty());
+    QCOMPARE(oldBob.closeCode(), 4001);
+    TestClient oldDave;
+    QVERIFY(oldDave.login(m_gateway->url(), tokenOf(u"dave"_s)).isEmpty());
+    QVERIFY(!TestClient().login(m_gateway->url(), u"bob-new-secret"_s).isEmpty());
+    auto frank = login(u"frank"_s);
+    QVERIFY(frank);
+    QCOMPARE(subscribe(*frank, { u"alice"_s }).value("denied"_L1).toArray(), QJsonArray {});
+
+    // The same file again changes nothing.
+    const DirectoryDiff again = DirectoryDiff::between(m_gateway->directory(), makeDirectory(next));
+    QVERIFY2(again.isEmpty(), qPrintable(again.summary()));
 }
 
 QTEST_MAIN(TestGatewayFriendships)

@@ -2,7 +2,8 @@
 // Web Tokens with no leeway and warns 1.5 s ahead: told the token is expiring, the session
 // sends a new one from its token source and stays signed in; when the gateway refuses it and
 // closes (4004), the session fetches again and signs in anew; without a source, an expired
-// token ends in Failed, with the reason in plain words.
+// token ends in Failed, with the reason in plain words. A users-file token the operator
+// revokes (a reload, 4005) is handled alike.
 
 // C++
 #include <chrono>
@@ -24,6 +25,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::Server::DirectoryDiff;
 using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Server::JwtKey;
@@ -63,6 +65,8 @@ private Q_SLOTS:
     void anExpiringTokenIsRefreshedFromTheSource();
     void anExpiredTokenIsReplacedOnReconnecting();
     void withoutASourceAnExpiredTokenFails();
+    void aRevokedTokenFailsWithoutASource();
+    void aRevokedTokenIsReplacedFromTheSource();
 
 private:
     // alice's token, expiring in `seconds` (whole seconds: 1 to `seconds` from now).
@@ -140,6 +144,40 @@ void TestGatewaySessionTokens::withoutASourceAnExpiredTokenFails()
     QTRY_COMPARE_WITH_TIMEOUT(session.state(), State::Failed, 5000);
     QCOMPARE(session.failure(), GatewaySession::Failure::TokenRefused);
     QCOMPARE(session.errorString(), u"The sign-in expired: sign in again."_s);
+}
+
+void TestGatewaySessionTokens::aRevokedTokenFailsWithoutASource()
+{
+    GatewaySession session(fastOptions());
+    session.open(m_gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), State::Online);
+    // The users file gives alice another token: her connection is closed (4005).
+    m_gateway->applyDirectoryDiff(DirectoryDiff::between(m_gateway->directory(),
+        makeDirectory({ { u"alice"_s, { u"bob"_s }, {}, u"alice-new"_s }, { u"bob"_s, {} } })));
+    QTRY_COMPARE(session.state(), State::Failed);
+    QCOMPARE(session.failure(), GatewaySession::Failure::TokenRefused);
+    QCOMPARE(session.errorString(),
+        u"The gateway signed you out (the account was removed, or its token changed): sign in "
+        "again."_s);
+}
+
+void TestGatewaySessionTokens::aRevokedTokenIsReplacedFromTheSource()
+{
+    write(m_path, tokenOf(u"alice"_s));
+    FileTokenSource source(m_path);
+    GatewaySession session(fastOptions());
+    session.setTokenSource(&source);
+    session.open(m_gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), State::Online);
+    // The helper that hands out tokens already has the new one when the gateway signs us out.
+    write(m_path, u"alice-new"_s);
+    QSignalSpy states(&session, &GatewaySession::stateChanged);
+    m_gateway->applyDirectoryDiff(DirectoryDiff::between(m_gateway->directory(),
+        makeDirectory({ { u"alice"_s, { u"bob"_s }, {}, u"alice-new"_s }, { u"bob"_s, {} } })));
+    QTRY_VERIFY(states.contains({ QVariant::fromValue(State::Reconnecting) }));
+    QTRY_COMPARE(session.state(), State::Online);
+    QCOMPARE(session.failure(), GatewaySession::Failure::None);
+    QCOMPARE(m_gateway->authenticatedCount(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestGatewaySessionTokens)

@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -27,6 +28,7 @@
 #include "TestClient.h"
 #include "protocol/CloseCode.h"
 #include "server-mock/directory/UsersFile.h"
+#include "tests/harness/HttpCall.h"
 #include "tests/harness/MockServerProcess.h"
 
 using namespace Qt::StringLiterals;
@@ -48,6 +50,7 @@ private Q_SLOTS:
     void runsFromAConfigFile();
     void logsJsonLines();
     void tellsSystemd();
+    void reloadsTheUsersFile();
     void checkConfigSaysWhatIsWrong_data();
     void checkConfigSaysWhatIsWrong();
     void printsHelp();
@@ -349,6 +352,89 @@ void TestServerProcess::tellsSystemd()
     QVERIFY2(server.waitFinished(), server.transcript().constData());
     QCOMPARE(server.process().exitCode(), 0);
     QTRY_VERIFY2(hear().contains(u"STOPPING=1"_s), qPrintable(heard.join(u'|')));
+}
+
+void TestServerProcess::reloadsTheUsersFile()
+{
+    // SIGHUP, and POST /admin/reload, read the users file again: a bad file changes nothing
+    // and says why; a good one changes friendships for connected users at once.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString usersPath = dir.filePath(u"users.json"_s);
+    const auto writeUsers = [&usersPath](const QByteArray &contents) {
+        QFile file(usersPath);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(file.write(contents), contents.size());
+    };
+    writeUsers(R"({"users": [{"id": "a", "token": "tok-a", "friends": ["b"]},
+        {"id": "b", "token": "tok-b"}, {"id": "c", "name": "Cy", "token": "tok-c"}]})");
+    QFile tokenFile(dir.filePath(u"admin.token"_s));
+    QVERIFY(tokenFile.open(QIODevice::WriteOnly));
+    tokenFile.write("admin-secret-of-the-test\n");
+    tokenFile.close();
+
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    QVERIFY(server.start({ u"--users"_s, usersPath, u"--listen"_s, u"127.0.0.1:0"_s, u"--admin"_s,
+        u"127.0.0.1:0"_s, u"--admin-token-file"_s, tokenFile.fileName() }));
+    QVERIFY2(server.waitListening(), server.transcript().constData());
+    const QRegularExpressionMatch admin
+        = QRegularExpression(u"admin API on (http://\\S+)"_s).match(server.output());
+    QVERIFY2(admin.hasMatch(), server.transcript().constData());
+    const QUrl adminUrl(admin.captured(1));
+    TestClient a;
+    QVERIFY(!a.login(server.url(), u"tok-a"_s).isEmpty());
+    QCOMPARE(a.request({ { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { u"b"_s } } })
+                 .value("users"_L1)
+                 .toArray()
+                 .size(),
+        1);
+
+    // A file that does not load: nothing changes, and the log says what is wrong where.
+    writeUsers(R"({"users": [{"id": "a", "token": "tok-a"}, {"id": "a", "token": "tok-x"}]})");
+    QCOMPARE(::kill(server.process().processId(), SIGHUP), 0);
+    QVERIFY2(server.waitErrorOutput(u"users file not reloaded, nothing changed"_s),
+        server.transcript().constData());
+    QVERIFY2(server.errorOutput().contains(usersPath), server.transcript().constData());
+    QCOMPARE(a.request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
+    QVERIFY(a.pending(u"friends_changed"_s).isEmpty());
+
+    // a and b part, a and c become friends.
+    writeUsers(R"({"users": [{"id": "a", "token": "tok-a", "friends": ["c"]},
+        {"id": "b", "token": "tok-b"}, {"id": "c", "name": "Cy", "token": "tok-c"}]})");
+    QCOMPARE(::kill(server.process().processId(), SIGHUP), 0);
+    const QJsonObject changed = a.waitFor(u"friends_changed"_s);
+    const QJsonObject cy { { "id"_L1, u"c"_s }, { "name"_L1, u"Cy"_s } };
+    QCOMPARE(changed.value("added"_L1).toArray(), QJsonArray { cy });
+    QCOMPARE(changed.value("removed"_L1).toArray(), QJsonArray { u"b"_s });
+    QVERIFY2(server.waitErrorOutput(u"0 joined, 0 left, 0 new tokens, 0 renamed, "
+                                    "1 friendships made, 1 ended"_s),
+        server.transcript().constData());
+
+    // The same over the admin API: a bad file is a 422 with the file's problem, a good one
+    // answers what changed.
+    QNetworkAccessManager http;
+    const QByteArray bearer = "Bearer admin-secret-of-the-test";
+    writeUsers("{\"users\": [");
+    const HttpAnswer refused
+        = httpCall(http, "POST", adminUrl.resolved(QUrl(u"/admin/reload"_s)), {}, bearer);
+    QCOMPARE(refused.status, 422);
+    QCOMPARE(refused.errorCode(), u"invalid_file"_s);
+    QVERIFY2(refused.errorMessage().contains(usersPath), qPrintable(refused.errorMessage()));
+    writeUsers(R"({"users": [{"id": "a", "token": "tok-a", "friends": ["c", "d"]},
+        {"id": "c", "name": "Cy", "token": "tok-c"}, {"id": "d", "token": "tok-d"}]})");
+    const HttpAnswer reloaded
+        = httpCall(http, "POST", adminUrl.resolved(QUrl(u"/admin/reload"_s)), {}, bearer);
+    QCOMPARE(reloaded.status, 200);
+    QCOMPARE(reloaded.json(),
+        QJsonObject(
+            { { "users"_L1,
+                  QJsonObject { { "joined"_L1, QJsonArray { u"d"_s } },
+                      { "left"_L1, QJsonArray { u"b"_s } }, { "new_token"_L1, QJsonArray {} },
+                      { "renamed"_L1, QJsonArray {} } } },
+                { "friendships"_L1, QJsonObject { { "made"_L1, 1 }, { "ended"_L1, 0 } } } }));
+    QCOMPARE(a.waitFor(u"friends_changed"_s).value("total"_L1).toInt(), 2);
+    QVERIFY(!TestClient().login(server.url(), u"tok-d"_s).isEmpty());
+    QVERIFY(TestClient().login(server.url(), u"tok-b"_s).isEmpty());
 }
 
 void TestServerProcess::checkConfigSaysWhatIsWrong_data()

@@ -102,6 +102,16 @@ public:
         }
         return true;
     }
+    std::optional<QJsonObject> reloadUsers(QString *error, bool *fileError) override
+    {
+        ++reloads;
+        *fileError = reloadIsFileError;
+        if (!reloadRefusal.isEmpty()) {
+            *error = reloadRefusal;
+            return std::nullopt;
+        }
+        return QJsonObject { { "users"_L1, QJsonObject {} } };
+    }
     QString startFault(const FaultSpec &fault, QString *error) override
     {
         if (!refusal.isEmpty()) {
@@ -143,6 +153,9 @@ public:
     QList<QPair<QString, std::optional<ChosenStatus>>> simulated;
     int describeCalls = 0;
     QList<QPair<QString, QString>> friendshipCalls;
+    int reloads = 0;
+    QString reloadRefusal; // reloadUsers refuses with it when set
+    bool reloadIsFileError = false;
     QPointer<QObject> lastContext;
     QMap<QString, FaultSpec> running;
     int nextFault = 1;
@@ -245,6 +258,7 @@ private Q_SLOTS:
     void describeUserAnswersWhenTheBackendDoes();
     void friendshipsChangeOneAtATime();
     void friendshipsNeedTwoKnownUsers();
+    void reloadSaysWhatChangedOrWhyNot();
     void faultsStartAreListedAndEnd();
     void faultsRefusedAreExplained();
     void adminEndpointsNeedTheAdminToken_data();
@@ -507,6 +521,31 @@ void TestAdminServer::friendshipsNeedTwoKnownUsers()
     QVERIFY(m_backend->friendshipCalls.isEmpty());
 }
 
+void TestAdminServer::reloadSaysWhatChangedOrWhyNot()
+{
+    const Answer done = call("POST", u"/admin/reload"_s, {}, kAdmin);
+    QCOMPARE(done.status, 200);
+    QCOMPARE(done.json(), QJsonObject({ { "users"_L1, QJsonObject {} } }));
+
+    // The file does not load: 422, with the file's own message.
+    m_backend->reloadRefusal = u"users file 'u.json': entry 2 (\"bob\"): duplicate id"_s;
+    m_backend->reloadIsFileError = true;
+    const Answer bad = call("POST", u"/admin/reload"_s, {}, kAdmin);
+    QCOMPARE(bad.status, 422);
+    QCOMPARE(bad.header("Content-Type"), "application/json"_ba);
+    QCOMPARE(bad.errorCode(), u"invalid_file"_s);
+    QCOMPARE(bad.errorMessage(), m_backend->reloadRefusal);
+
+    // No file at all (a generated population): 409.
+    m_backend->reloadRefusal = u"there is no users file to read"_s;
+    m_backend->reloadIsFileError = false;
+    const Answer none = call("POST", u"/admin/reload"_s, {}, kAdmin);
+    QCOMPARE(none.status, 409);
+    QCOMPARE(none.errorCode(), u"conflict"_s);
+    QCOMPARE(m_backend->reloads, 3);
+    QCOMPARE(call("GET", u"/admin/reload"_s, {}, kAdmin).status, 405);
+}
+
 void TestAdminServer::faultsStartAreListedAndEnd()
 {
     const Answer started = call("POST", u"/admin/faults"_s,
@@ -595,6 +634,7 @@ void TestAdminServer::adminEndpointsNeedTheAdminToken()
         { "DELETE"_ba, u"/admin/faults/f7"_s, {}, 204 },
         { "PUT"_ba, u"/admin/users/bob/friends/erin"_s, {}, 200 },
         { "DELETE"_ba, u"/admin/users/alice/friends/dave"_s, {}, 200 },
+        { "POST"_ba, u"/admin/reload"_s, {}, 200 },
     };
     for (const Endpoint &endpoint : endpoints) {
         const Answer answer = call(endpoint.verb, endpoint.path, endpoint.body, authorization);
@@ -607,6 +647,7 @@ void TestAdminServer::adminEndpointsNeedTheAdminToken()
     QCOMPARE(m_backend->describeCalls, 0);
     QCOMPARE(m_backend->running.keys(), QStringList { u"f7"_s });
     QVERIFY(m_backend->friendshipCalls.isEmpty());
+    QCOMPARE(m_backend->reloads, 0);
 
     // The same requests with the admin token (the scheme in any case) all succeed.
     for (const Endpoint &endpoint : endpoints) {
