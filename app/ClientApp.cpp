@@ -41,6 +41,12 @@ ClientApp::ClientApp(ClientOptions options, QObject *parent)
     else if (!m_options.tokenCommand.isEmpty())
         m_tokenSource = std::make_unique<Session::CommandTokenSource>(m_options.tokenCommand);
     m_session.setTokenSource(m_tokenSource.get());
+    if (!m_options.caCertificates.isEmpty()) {
+        // Every connection of the app, the sign-in dialog's attempts included.
+        QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+        configuration.addCaCertificates(m_options.caCertificates);
+        QSslConfiguration::setDefaultConfiguration(configuration);
+    }
 }
 
 ClientApp::~ClientApp() = default;

@@ -66,6 +66,10 @@ std::optional<ClientOptions> ClientOptions::parse(
             u"Run CMD (with /bin/sh) for a token, at start and whenever the token expires; it "
             "prints one token."_s,
             u"CMD"_s },
+        { u"ca-file"_s,
+            u"Also trust the certificate authorities in FILE (PEM) for wss:// gateways, besides "
+            "the system's: for a gateway with a certificate of its own authority."_s,
+            u"FILE"_s },
         { u"open-chat"_s, u"Open the chat with the friend whose id is ID once signed in."_s,
             u"ID"_s },
         { u"show"_s, u"Which list the left pane shows first: chats or friends (the default)."_s,
@@ -131,6 +135,26 @@ std::optional<ClientOptions> ClientOptions::parse(
             return std::nullopt;
         }
         options.geometry = QRect(number(3), number(4), number(1), number(2));
+    }
+    if (parser.isSet(u"ca-file"_s)) {
+        const QString path = parser.value(u"ca-file"_s);
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *error = u"--ca-file '%1': %2"_s.arg(path, file.errorString());
+            return std::nullopt;
+        }
+        // Bounded: a certificate file is kilobytes, never the megabytes a wrong path may be.
+        constexpr qint64 kMaxBytes = 1024 * 1024;
+        const QByteArray pem = file.read(kMaxBytes + 1);
+        options.caCertificates = QSslCertificate::fromData(pem, QSsl::Pem);
+        if (pem.size() > kMaxBytes) {
+            *error = u"--ca-file '%1': larger than 1 MiB, not a certificate file"_s.arg(path);
+            return std::nullopt;
+        }
+        if (options.caCertificates.isEmpty()) {
+            *error = u"--ca-file '%1': no PEM certificate in it"_s.arg(path);
+            return std::nullopt;
+        }
     }
     if (parser.isSet(u"token-file"_s) && parser.isSet(u"token-command"_s)) {
         *error = u"give --token-file or --token-command, not both"_s;

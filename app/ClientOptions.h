@@ -4,7 +4,9 @@
 #include <optional>
 
 // Qt
+#include <QList>
 #include <QRect>
+#include <QSslCertificate>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
@@ -24,6 +26,9 @@ struct ClientOptions {
     // service expire): the --token-file read again, or --token-command run. Empty: nowhere.
     QString tokenFile;
     QString tokenCommand;
+    // --ca-file: authorities trusted besides the system's, for a gateway whose wss://
+    // certificate comes from its own (QA, a company's internal one).
+    QList<QSslCertificate> caCertificates;
     QString openChat; // a friend's id: open the chat with them once signed in (empty: none)
     bool showChats = false; // --show chats: the Chats tab first, not Friends
     // --geometry WxH+X+Y: where the main window goes (demos place two side by side).

@@ -300,7 +300,8 @@ void SignInDialog::explainFailure()
             true);
         break;
     case GatewaySession::Failure::NotAGateway:
-        showStatus(m_attempt->errorString(), true); // names the address and its answer
+    case GatewaySession::Failure::UntrustedCertificate:
+        showStatus(m_attempt->errorString(), true); // names the address and what is wrong
         break;
     case GatewaySession::Failure::TokenRefused:
         showStatus(tr("The gateway did not accept this token."), true);

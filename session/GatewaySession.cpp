@@ -225,6 +225,11 @@ void GatewaySession::replaceSocket()
     });
     connect(m_socket, &QWebSocket::textMessageReceived, this, &GatewaySession::onTextMessage);
     connect(m_socket, &QWebSocket::pong, this, [this] { m_pongTimer.stop(); });
+    // Qt refuses the handshake itself; this keeps why, for the disconnect that follows.
+    connect(m_socket, &QWebSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
+        if (!errors.isEmpty() && m_sslError.isEmpty())
+            m_sslError = errors.constFirst().errorString();
+    });
 }
 
 void GatewaySession::connectSocket()
@@ -232,6 +237,7 @@ void GatewaySession::connectSocket()
     // A fresh socket: QWebSocket keeps an earlier attempt's handshake error and close code,
     // and what went wrong belongs to one attempt ("a web server" must not outlive it).
     replaceSocket();
+    m_sslError.clear();
     m_errorString.clear();
     m_failure = Failure::None;
     m_pacer.removeBudget();
@@ -347,6 +353,18 @@ void GatewaySession::onDisconnected()
     }
     if (m_state == State::Connecting && failIfNotAGateway())
         return;
+    if (m_state == State::Connecting && !m_sslError.isEmpty()) {
+        const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
+        fail(Failure::UntrustedCertificate,
+            //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says
+            //: it (e.g. "The host name did not match any of the valid hosts for this
+            //: certificate").
+            tr("The certificate of %1 is not trusted: %2. If the gateway uses its own "
+               "certificate authority, start the app with --ca-file and that authority's "
+               "certificate.")
+                .arg(server, m_sslError));
+        return;
+    }
     if (m_state == State::Online && !m_tokens.hasSource()
         && (code == CloseCode::TokenExpired || code == CloseCode::TokenRevoked)) {
         // Signing in again with the same token would only be refused. With a token source, the

@@ -47,6 +47,9 @@ public:
         TokenRefused, // the gateway did not accept the token
         UnsupportedProtocol, // the gateway speaks another protocol version
         NotAGateway, // the address answers HTTP, but no WebSocket upgrade (e.g. 200, 404)
+        // wss:// whose certificate is not trusted (unknown authority, wrong name, expired):
+        // retrying cannot fix it, and going on would give the token to whoever answered.
+        UntrustedCertificate,
     };
     Q_ENUM(Failure)
 
@@ -204,6 +207,7 @@ private:
     TokenKeeper m_tokens;
     State m_state = State::Disconnected;
     QString m_errorString;
+    QString m_sslError; // this attempt's first certificate problem, if any
     Failure m_failure = Failure::None;
     Protocol::Backoff m_backoff;
     std::chrono::milliseconds m_retryDelay { 0 };

@@ -19,6 +19,7 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # benchmark's load generator, whose smoke run is part of the test command (tst_loadgen_smoke).
 # clang and libclang-rt-14-dev (its sanitizer and libFuzzer runtimes) build the fuzz targets of
 # tests/fuzz, which the test command runs briefly (tools/fuzz.sh runs them for longer).
+# openssl: the tests of wss:// make a throw-away certificate authority with it at run time.
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-websockets-dev qt6-httpserver-dev
@@ -26,7 +27,7 @@ PRESENCE_PACKAGES=(
     qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
     pkg-config libhiredis-dev redis-server
     dbus-daemon fonts-noto-color-emoji clang-format python3
-    libboost1.81-dev libssl-dev libsystemd-dev
+    libboost1.81-dev libssl-dev libsystemd-dev openssl
     clang libclang-rt-14-dev
 )
 

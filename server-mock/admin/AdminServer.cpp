@@ -119,6 +119,7 @@ AdminServer::AdminServer(AdminBackend &backend, AdminServerOptions options, QObj
     , m_http(new QHttpServer(this))
     , m_listener(new GatedTcpServer(m_options.http, this))
 {
+    m_listener->setTls(m_options.tls);
     addRoutes();
 }
 
@@ -219,6 +220,12 @@ bool AdminServer::listen(QString *error)
     return true;
 }
 
+void AdminServer::setTls(const QSslConfiguration &tls)
+{
+    if (m_listener->isSecure()) // an http:// address stays one: clients were told it
+        m_listener->setTls(tls);
+}
+
 quint16 AdminServer::port() const
 {
     return m_listener->serverPort();
@@ -227,7 +234,7 @@ quint16 AdminServer::port() const
 QUrl AdminServer::url() const
 {
     QUrl url;
-    url.setScheme(u"http"_s);
+    url.setScheme(m_listener->isSecure() ? u"https"_s : u"http"_s);
     url.setHost(m_listener->serverAddress().toString());
     url.setPort(m_listener->serverPort());
     return url;

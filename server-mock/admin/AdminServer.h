@@ -40,6 +40,8 @@ public:
 
     // Starts listening on options().address and port; false with *error when it cannot.
     [[nodiscard]] bool listen(QString *error = nullptr);
+    // A new HTTPS identity (a reload), for connections from now on; only while serving HTTPS.
+    void setTls(const QSslConfiguration &tls);
     // The port listened on (the one picked, for port 0); 0 before listen().
     [[nodiscard]] quint16 port() const;
     // http://address:port, without a path.

@@ -2,9 +2,11 @@
 
 // C++
 #include <chrono>
+#include <optional>
 
 // Qt
 #include <QHostAddress>
+#include <QSslConfiguration>
 #include <QString>
 
 // Presence
@@ -32,6 +34,8 @@ struct AdminServerOptions {
     double requestsPerSecond = 50;
     double requestBurst = 100;
     HttpLimits http;
+    // HTTPS with this identity (HttpsIdentity, from --tls-cert and --tls-key); unset: HTTP.
+    std::optional<QSslConfiguration> tls;
 };
 
 } // namespace Presence::Server

@@ -13,8 +13,10 @@
 #include "protocol/Identifiers.h"
 #include "server-mock/app/ConfigFile.h"
 #include "server-mock/directory/PopulationGenerator.h"
+#include "server-mock/http/HttpsIdentity.h"
 #include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/qa/ChurnModel.h"
+#include "server-mock/transport/TlsContext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -272,6 +274,12 @@ QList<QCommandLineOption> optionList()
             u"Also accept JSON Web Tokens signed RS256 or ES256 with the PEM public key in FILE "
             "(RSA of 2048 bits or more, or EC P-256). KID= as above; repeatable."_s,
             u"[KID=]FILE"_s },
+        { u"tls-cert"_s,
+            u"Serve wss:// (own transport), and the admin API over HTTPS, with the PEM "
+            "certificate chain in FILE (the server's first, then its intermediates). Needs "
+            "--tls-key; both are read again on SIGHUP."_s,
+            u"FILE"_s },
+        { u"tls-key"_s, u"The PEM private key of --tls-cert."_s, u"FILE"_s },
         { u"ttl-ms"_s,
             u"With --redis: a connection's liveness in Redis lasts this long unless refreshed "
             "(every third of it). Default 30000."_s,
@@ -303,7 +311,8 @@ QList<ConfigFile::Option> configOptions()
     static const QStringList repeatable { u"allow-origin"_s, u"jwt-hs256-secret-file"_s,
         u"jwt-public-key-file"_s };
     static const QStringList paths { u"users"_s, u"dump-users"_s, u"scenario"_s,
-        u"admin-token-file"_s, u"jwt-hs256-secret-file"_s, u"jwt-public-key-file"_s };
+        u"admin-token-file"_s, u"jwt-hs256-secret-file"_s, u"jwt-public-key-file"_s, u"tls-cert"_s,
+        u"tls-key"_s };
     QList<ConfigFile::Option> options;
     for (const QCommandLineOption &option : optionList()) {
         const QString name = option.names().constFirst();
@@ -540,6 +549,32 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         return std::nullopt;
     if (!parseJwtKeys(parser, config, error))
         return std::nullopt;
+    if (parser.isSet(u"tls-cert"_s) != parser.isSet(u"tls-key"_s)) {
+        *error = u"give --tls-cert and --tls-key together"_s;
+        return std::nullopt;
+    }
+    if (parser.isSet(u"tls-cert"_s)) {
+        options.tlsCertificateFile = parser.value(u"tls-cert"_s);
+        options.tlsKeyFile = parser.value(u"tls-key"_s);
+        QString why;
+        config.tls = TlsContext::load(options.tlsCertificateFile, options.tlsKeyFile, &why);
+        if (!config.tls) {
+            *error = u"--tls-cert/--tls-key: %1"_s.arg(why);
+            return std::nullopt;
+        }
+        if (config.transport == GatewayConfig::Transport::Qt) {
+            *error = u"--tls-cert needs the gateway's own transport (not --transport qt)"_s;
+            return std::nullopt;
+        }
+        if (options.admin) {
+            options.admin->tls
+                = HttpsIdentity::load(options.tlsCertificateFile, options.tlsKeyFile, &why);
+            if (!options.admin->tls) {
+                *error = u"--tls-cert/--tls-key: %1"_s.arg(why);
+                return std::nullopt;
+            }
+        }
+    }
 
     if (hasGenerate)
         options.generateCount = int(*generate);

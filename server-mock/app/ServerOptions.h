@@ -32,6 +32,9 @@ struct ServerOptions {
     int friendsPerUser = 50;
     quint64 seed = 1;
     QString dumpUsersFile;
+    // --tls-cert and --tls-key (loaded into config.tls), for SIGHUP to read again.
+    QString tlsCertificateFile;
+    QString tlsKeyFile;
     // Set by --redis: presence lives in that Redis, shared with other gateways.
     std::optional<RedisStoreOptions> redis;
     // --churn: about this many presence changes per second across simulated users.

@@ -16,6 +16,7 @@
 #include "server-mock/chat/MemoryChatStore.h"
 #include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/directory/UsersFile.h"
+#include "server-mock/http/HttpsIdentity.h"
 #include "server-mock/loop/EpollEventDispatcher.h"
 #include "server-mock/presence/MemoryPresenceStore.h"
 #include "server-mock/qa/ChurnDriver.h"
@@ -23,6 +24,7 @@
 #include "server-mock/qa/ScenarioPlayer.h"
 #include "server-mock/redis/RedisChatStore.h"
 #include "server-mock/redis/RedisPresenceStore.h"
+#include "server-mock/transport/TlsContext.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Server;
@@ -182,26 +184,50 @@ int main(int argc, char *argv[])
         };
     }
 
+    std::unique_ptr<GatewayAdminBackend> adminBackend;
+    std::unique_ptr<AdminServer> adminServer;
+    // The certificate again (SIGHUP), for wss:// and the admin API's HTTPS: one that does not
+    // load leaves the one in use.
+    const auto reloadTls = [&gateway, &adminServer, &options] {
+        const QString &certificate = options->tlsCertificateFile;
+        QString problem;
+        auto tls = TlsContext::load(certificate, options->tlsKeyFile, &problem);
+        const auto https = tls && adminServer
+            ? HttpsIdentity::load(certificate, options->tlsKeyFile, &problem)
+            : std::nullopt;
+        if (!tls || (adminServer && !https)) {
+            qWarning().noquote() << "TLS certificate not reloaded, the one in use stays:"
+                                 << problem;
+            return;
+        }
+        gateway.setTls(std::move(tls));
+        if (adminServer)
+            adminServer->setTls(*https);
+        qInfo().noquote() << "TLS certificate reloaded from" << certificate;
+    };
+
     ServiceNotifier service;
     UnixSignalWatcher signalWatcher({ SIGINT, SIGTERM, SIGHUP });
     QObject::connect(&signalWatcher, &UnixSignalWatcher::signalReceived, &gateway,
-        [&service, &gateway, &reloadUsers](int signalNumber) {
+        [&service, &gateway, &reloadUsers, &reloadTls, &options](int signalNumber) {
             if (signalNumber != SIGHUP) {
                 service.stopping();
                 gateway.shutdown();
-            } else if (!reloadUsers) {
-                qWarning("SIGHUP: the population was generated (--generate), nothing to reload");
-            } else {
-                service.reloading();
+                return;
+            }
+            service.reloading();
+            if (reloadUsers) {
                 QString problem;
                 (void)reloadUsers(&problem);
-                service.ready(u"reloaded"_s);
+            } else {
+                qInfo("SIGHUP: the population was generated (--generate): no users file to read");
             }
+            if (!options->tlsCertificateFile.isEmpty())
+                reloadTls();
+            service.ready(u"reloaded"_s);
         });
     QObject::connect(&gateway, &Gateway::shutdownFinished, &app, &QCoreApplication::quit);
 
-    std::unique_ptr<GatewayAdminBackend> adminBackend;
-    std::unique_ptr<AdminServer> adminServer;
     if (options->admin) {
         adminBackend = std::make_unique<GatewayAdminBackend>(gateway, options->admin->heartbeatTtl);
         adminBackend->setReload(reloadUsers);

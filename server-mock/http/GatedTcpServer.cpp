@@ -1,6 +1,7 @@
 #include "server-mock/http/GatedTcpServer.h"
 
 // Qt
+#include <QSslSocket>
 #include <QTcpSocket>
 
 // Presence
@@ -19,10 +20,15 @@ GatedTcpServer::GatedTcpServer(const HttpLimits &limits, QObject *parent)
 
 void GatedTcpServer::incomingConnection(qintptr socketDescriptor)
 {
-    auto *socket = new QTcpSocket(this);
+    QTcpSocket *socket = m_tls ? new QSslSocket(this) : new QTcpSocket(this);
     if (!socket->setSocketDescriptor(socketDescriptor)) {
         delete socket;
         return;
+    }
+    if (m_tls) {
+        auto *secure = static_cast<QSslSocket *>(socket);
+        secure->setSslConfiguration(*m_tls);
+        secure->startServerEncryption(); // the gate reads what it decrypts
     }
     ++m_open;
     connect(socket, &QObject::destroyed, this, [this] { --m_open; });

@@ -1,6 +1,10 @@
 #pragma once
 
+// C++
+#include <optional>
+
 // Qt
+#include <QSslConfiguration>
 #include <QTcpServer>
 
 // Presence
@@ -16,6 +20,11 @@ class GatedTcpServer : public QTcpServer {
 public:
     explicit GatedTcpServer(const HttpLimits &limits, QObject *parent = nullptr);
 
+    // HTTPS with this identity from the next connection on (a reload swaps it); the TLS
+    // handshake counts in the request's time. Unset: HTTP.
+    void setTls(std::optional<QSslConfiguration> tls) { m_tls = std::move(tls); }
+    [[nodiscard]] bool isSecure() const { return m_tls.has_value(); }
+
 protected:
     void incomingConnection(qintptr socketDescriptor) override;
 
@@ -23,6 +32,7 @@ private:
     void handOver(QTcpSocket *socket);
 
     HttpLimits m_limits;
+    std::optional<QSslConfiguration> m_tls;
     int m_open = 0;
 };
 

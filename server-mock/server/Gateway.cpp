@@ -150,6 +150,7 @@ bool Gateway::listen(QString *error)
             { m_config.maxConnections, m_config.maxConnectionsPerAddress }, this);
         m_acceptor->setAdmissionCheck(
             [this] { return !m_shuttingDown && (!m_admissionCheck || m_admissionCheck()); });
+        m_acceptor->setTls(m_config.tls);
         connect(m_acceptor, &WebSocketAcceptor::transportReady, this, &Gateway::addConnection);
         connect(m_acceptor, &WebSocketAcceptor::refused, this, &Gateway::countRefusal);
         return m_acceptor->listen(m_config.address, m_config.port, error);
@@ -157,6 +158,11 @@ bool Gateway::listen(QString *error)
     if (m_config.maxConnections > 0 || m_config.maxConnectionsPerAddress > 0) {
         if (error)
             *error = u"the connection caps need the gateway's own transport"_s;
+        return false;
+    }
+    if (m_config.tls) {
+        if (error)
+            *error = u"TLS needs the gateway's own transport"_s;
         return false;
     }
     if (m_listener->listen(m_config.address, m_config.port))
@@ -168,10 +174,19 @@ bool Gateway::listen(QString *error)
     return false;
 }
 
+void Gateway::setTls(std::shared_ptr<const TlsContext> tls)
+{
+    if (!m_config.tls || !tls)
+        return; // ws:// stays ws://: clients were told that address
+    m_config.tls = tls;
+    if (m_acceptor)
+        m_acceptor->setTls(std::move(tls));
+}
+
 QUrl Gateway::url() const
 {
     QUrl url;
-    url.setScheme(u"ws"_s);
+    url.setScheme(m_config.tls ? u"wss"_s : u"ws"_s);
     url.setHost(
         m_acceptor ? m_acceptor->address().toString() : m_listener->serverAddress().toString());
     url.setPort(port());

@@ -55,6 +55,10 @@ public:
 
     // Starts listening on config.address:config.port (port 0 picks a free one).
     [[nodiscard]] bool listen(QString *error = nullptr);
+    // A new TLS identity (a reload of the certificate), for connections from now on; those
+    // open keep theirs. Only while serving wss://.
+    void setTls(std::shared_ptr<const TlsContext> tls);
+    [[nodiscard]] bool isSecure() const { return m_config.tls != nullptr; }
     [[nodiscard]] QUrl url() const;
     [[nodiscard]] quint16 port() const;
     [[nodiscard]] const GatewayConfig &config() const { return m_config; }

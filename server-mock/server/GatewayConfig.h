@@ -11,6 +11,7 @@
 namespace Presence::Server {
 
 class JwtVerifier;
+class TlsContext;
 
 using namespace std::chrono_literals;
 
@@ -68,6 +69,9 @@ struct GatewayConfig {
     std::shared_ptr<const JwtVerifier> jwt;
     // How long before a connection's token expires it is told so (token_expiring).
     std::chrono::milliseconds tokenWarning = 60s;
+    // wss:// with this certificate and key (own transport); null: ws://. Gateway::setTls()
+    // swaps it while running.
+    std::shared_ptr<const TlsContext> tls;
 };
 
 } // namespace Presence::Server

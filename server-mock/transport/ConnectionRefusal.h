@@ -16,14 +16,15 @@ enum class ConnectionRefusal {
     BadUpgrade, // not a valid WebSocket upgrade: 400, 426 and the like
     Origin, // a browser page from an origin not allowed: 403
     UpgradeTimeout, // the upgrade request was not complete in time: 408
+    TlsHandshake, // wss:// only: the TLS handshake failed (not TLS, or not trusted): closed
 };
 
-inline constexpr int kConnectionRefusalCount = int(ConnectionRefusal::UpgradeTimeout) + 1;
+inline constexpr int kConnectionRefusalCount = int(ConnectionRefusal::TlsHandshake) + 1;
 
 // The label value of each reason, in the enum's order.
 inline constexpr const char *kConnectionRefusalNames[kConnectionRefusalCount]
     = { "unavailable", "full", "address_full", "upgrades_pending", "descriptor_limit",
-          "bad_upgrade", "origin", "upgrade_timeout" };
+          "bad_upgrade", "origin", "upgrade_timeout", "tls_handshake" };
 
 inline QByteArray refusalName(ConnectionRefusal refusal)
 {

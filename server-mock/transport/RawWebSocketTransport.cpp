@@ -14,6 +14,7 @@
 #include <QHostAddress>
 
 // Presence
+#include "server-mock/transport/TlsStream.h"
 #include "server-mock/transport/WriteBatch.h"
 #include "server-mock/websocket/WebSocketFrameWriter.h"
 
@@ -30,7 +31,7 @@ using Opcode = WebSocketProtocol::Opcode;
 
 RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
     const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller, WriteBatch *batch,
-    ConnectionCap::Ticket place)
+    ConnectionCap::Ticket place, std::unique_ptr<TlsStream> tls)
     : m_descriptor(descriptor)
     , m_limits(limits)
     , m_readBuffer(readBuffer)
@@ -38,6 +39,7 @@ RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArra
     , m_batch(batch)
     , m_reader(limits.maxMessageBytes)
     , m_place(std::move(place))
+    , m_tls(std::move(tls))
     , m_unread(early)
 {
     // Small frames leave at once rather than waiting for the peer's delayed ACK.
@@ -51,7 +53,9 @@ RawWebSocketTransport::RawWebSocketTransport(qintptr descriptor, const QByteArra
         end(kAbnormal, false); // told later, once whoever adopts us is our receiver
         return;
     }
-    if (!m_unread.isEmpty()) // later, once whoever adopts us is our receiver
+    // Later, once whoever adopts us is our receiver. TLS may hold decrypted bytes the
+    // socket will not announce.
+    if (!m_unread.isEmpty() || (m_tls && m_tls->hasBuffered()))
         defer(ConsumeUnread);
 }
 
@@ -61,8 +65,20 @@ RawWebSocketTransport::~RawWebSocketTransport()
         m_batch->remove(this);
     if (m_descriptor >= 0) {
         m_poller->unwatch(int(m_descriptor), this);
+        m_tls.reset();
         ::close(int(m_descriptor));
     }
+}
+
+ssize_t RawWebSocketTransport::receive(char *data, size_t size)
+{
+    return m_tls ? m_tls->read(data, size) : ::recv(int(m_descriptor), data, size, 0);
+}
+
+ssize_t RawWebSocketTransport::transmit(const char *data, size_t size)
+{
+    return m_tls ? m_tls->write(data, size)
+                 : ::send(int(m_descriptor), data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 QString RawWebSocketTransport::peer() const
@@ -135,6 +151,8 @@ void RawWebSocketTransport::setReadingPaused(bool paused)
     tellReadingResumed();
     if (!m_unread.isEmpty())
         consumeUnread();
+    if (m_tls && m_tls->hasBuffered() && !m_paused)
+        socketReadable(); // no readiness will come for what TLS already decrypted
 }
 
 void RawWebSocketTransport::updateInterest()
@@ -147,19 +165,29 @@ void RawWebSocketTransport::socketReadable()
     if (m_paused || m_ended)
         return; // a hang-up told while paused: met when reading resumes
     QByteArray &buffer = *m_readBuffer;
-    const ssize_t got = ::recv(int(m_descriptor), buffer.data(), size_t(buffer.size()), 0);
-    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-        return;
-    if (got <= 0) { // the peer left (0) or the connection broke
-        end(m_closeCode != 0 ? m_closeCode : kAbnormal);
-        return;
-    }
-    // Frames are read where they lie in the shared buffer; the reader keeps what an unfinished
-    // one needs, and only bytes left by a pause in the middle stay with the connection.
-    std::span<char> bytes(buffer.data(), size_t(got));
-    consume(bytes);
-    if (!bytes.empty() && !m_ended)
-        m_unread.append(bytes.data(), qsizetype(bytes.size()));
+    // Once from the socket; with TLS, again while it holds decrypted bytes (a record larger
+    // than the buffer), which the socket would not announce.
+    do {
+        const ssize_t got = receive(buffer.data(), size_t(buffer.size()));
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+            if (m_tls && m_tls->wantsWrite() && m_writable) {
+                m_writable = false; // TLS must send before it can read on
+                updateInterest();
+            }
+            return;
+        }
+        if (got <= 0) { // the peer left (0) or the connection broke
+            end(m_closeCode != 0 ? m_closeCode : kAbnormal);
+            return;
+        }
+        // Frames are read where they lie in the shared buffer; the reader keeps what an
+        // unfinished one needs, and only bytes left by a pause in the middle stay with the
+        // connection.
+        std::span<char> bytes(buffer.data(), size_t(got));
+        consume(bytes);
+        if (!bytes.empty() && !m_ended)
+            m_unread.append(bytes.data(), qsizetype(bytes.size()));
+    } while (m_tls && !m_paused && !m_ended && m_tls->hasBuffered());
 }
 
 void RawWebSocketTransport::consumeUnread()
@@ -244,8 +272,11 @@ void RawWebSocketTransport::flushBatch()
 {
     m_inBatch = false;
     const quint8 deferred = std::exchange(m_deferred, 0);
-    if ((deferred & ConsumeUnread) != 0 && !m_ended)
+    if ((deferred & ConsumeUnread) != 0 && !m_ended) {
         consumeUnread();
+        if (m_tls && m_tls->hasBuffered() && !m_paused && !m_ended)
+            socketReadable(); // decrypted with the upgrade request
+    }
     if (!m_ended && m_writable)
         flush();
     if ((deferred & TellClosed) != 0)
@@ -264,8 +295,7 @@ void RawWebSocketTransport::socketWritable()
 void RawWebSocketTransport::flush()
 {
     if (pendingBytes() > 0) {
-        const ssize_t sent = ::send(int(m_descriptor), m_out.constData() + m_outSent,
-            size_t(pendingBytes()), MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t sent = transmit(m_out.constData() + m_outSent, size_t(pendingBytes()));
         if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
             // Broken. The read side reports the end, unless it is paused and would not.
             if (m_paused)
@@ -295,8 +325,11 @@ void RawWebSocketTransport::end(quint16 code, bool flushFirst)
         return;
     if (flushFirst && m_writable && pendingBytes() > 0) {
         // A close frame, say: one try, without waiting for a slow peer.
-        ::send(int(m_descriptor), m_out.constData() + m_outSent, size_t(pendingBytes()),
-            MSG_NOSIGNAL | MSG_DONTWAIT);
+        (void)transmit(m_out.constData() + m_outSent, size_t(pendingBytes()));
+    }
+    if (m_tls) {
+        m_tls->shutdown(); // close_notify: the peer can tell an end from a cut
+        m_tls.reset();
     }
     m_ended = true;
     m_out = QByteArray();

@@ -1,6 +1,7 @@
 #pragma once
 
 // C++
+#include <memory>
 #include <span>
 
 // Qt
@@ -10,6 +11,7 @@
 #include "server-mock/transport/ClientTransport.h"
 #include "server-mock/transport/ConnectionCap.h"
 #include "server-mock/transport/SocketPoller.h"
+#include "server-mock/transport/TlsStream.h"
 #include "server-mock/transport/TransportLimits.h"
 #include "server-mock/websocket/WebSocketFrameReader.h"
 
@@ -30,9 +32,10 @@ public:
     // send its first frame at once). limits, readBuffer (the loop's shared scratch), poller and
     // batch must outlive the transport. place: the connection's place under the acceptor's
     // cap, given back when the descriptor is closed.
+    // tls: the connection's TLS, its handshake done (wss://); none for ws://.
     RawWebSocketTransport(qintptr descriptor, const QByteArray &early,
         const TransportLimits &limits, QByteArray *readBuffer, SocketPoller *poller,
-        WriteBatch *batch, ConnectionCap::Ticket place = {});
+        WriteBatch *batch, ConnectionCap::Ticket place = {}, std::unique_ptr<TlsStream> tls = {});
     ~RawWebSocketTransport() override;
 
     [[nodiscard]] QString peer() const override;
@@ -71,6 +74,9 @@ private:
     // Sends what it can of the output; the rest waits for the socket to drain.
     void flush();
     [[nodiscard]] qsizetype pendingBytes() const { return m_out.size() - m_outSent; }
+    // recv() and send() on the socket, through TLS when there is one.
+    ssize_t receive(char *data, size_t size);
+    ssize_t transmit(const char *data, size_t size);
     // The connection is over: descriptor closed, disconnected(code) said once (queued).
     // flushFirst: the output (a close frame, say) is given one last chance to leave.
     void end(quint16 code, bool flushFirst = true);
@@ -82,6 +88,7 @@ private:
     WriteBatch *m_batch;
     WebSocketFrameReader m_reader;
     ConnectionCap::Ticket m_place;
+    std::unique_ptr<TlsStream> m_tls;
     QByteArray m_unread; // read but not yet consumed (reading paused in between)
     QByteArray m_out; // frames not yet taken by the kernel, from m_outSent on
     qsizetype m_outSent = 0;

@@ -88,6 +88,10 @@ void WebSocketAcceptor::onAccepted(qintptr descriptor)
     pending.descriptor = descriptor;
     pending.deadline = m_clock.elapsed() + m_limits.upgradeTimeout.count();
     pending.place = std::move(admission.ticket);
+    if (m_tls) {
+        pending.tls = std::make_unique<TlsStream>(m_tls, int(descriptor));
+        pending.handshaking = true;
+    }
     if (!m_poller.watch(int(descriptor), &pending, true, false)) {
         m_pending.erase(descriptor);
         ::close(int(descriptor));
@@ -103,8 +107,11 @@ void WebSocketAcceptor::onReadable(qintptr descriptor)
     if (it == m_pending.end())
         return;
     Pending &pending = it->second;
-    const ssize_t got
-        = ::recv(int(descriptor), m_readBuffer.data(), size_t(m_readBuffer.size()), 0);
+    if (pending.handshaking && !handshakeDone(pending))
+        return;
+    const ssize_t got = pending.tls
+        ? pending.tls->read(m_readBuffer.data(), size_t(m_readBuffer.size()))
+        : ::recv(int(descriptor), m_readBuffer.data(), size_t(m_readBuffer.size()), 0);
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return;
     if (got <= 0) { // gone before upgrading
@@ -132,16 +139,44 @@ void WebSocketAcceptor::onReadable(qintptr descriptor)
     }
     const QByteArray early = pending.buffer.mid(handshake.headSize);
     ConnectionCap::Ticket place = std::move(pending.place);
+    std::unique_ptr<TlsStream> tls = std::move(pending.tls);
     forget(descriptor);
     // 101 is small: it fits the empty send buffer of a new connection.
-    if (::send(int(descriptor), handshake.response.constData(), size_t(handshake.response.size()),
-            MSG_NOSIGNAL | MSG_DONTWAIT)
-        != handshake.response.size()) {
+    const auto size = size_t(handshake.response.size());
+    const ssize_t sent = tls ? tls->write(handshake.response.constData(), size)
+                             : ::send(int(descriptor), handshake.response.constData(), size,
+                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent != ssize_t(size)) {
+        tls.reset();
         ::close(int(descriptor));
         return;
     }
-    Q_EMIT transportReady(new RawWebSocketTransport(
-        descriptor, early, m_limits, &m_readBuffer, &m_poller, &m_writeBatch, std::move(place)));
+    Q_EMIT transportReady(new RawWebSocketTransport(descriptor, early, m_limits, &m_readBuffer,
+        &m_poller, &m_writeBatch, std::move(place), std::move(tls)));
+}
+
+bool WebSocketAcceptor::handshakeDone(Pending &pending)
+{
+    const int descriptor = int(pending.descriptor);
+    switch (pending.tls->handshake()) {
+    case TlsStream::Step::Done:
+        pending.handshaking = false;
+        m_poller.setInterest(descriptor, &pending, true, false);
+        return true;
+    case TlsStream::Step::WantRead:
+        m_poller.setInterest(descriptor, &pending, true, false);
+        return false;
+    case TlsStream::Step::WantWrite:
+        m_poller.setInterest(descriptor, &pending, false, true);
+        return false;
+    case TlsStream::Step::Failed:
+        break;
+    }
+    // Not TLS (plain HTTP on a wss:// port, say), or a client that does not trust us.
+    forget(descriptor);
+    ::close(descriptor);
+    Q_EMIT refused(ConnectionRefusal::TlsHandshake);
+    return false;
 }
 
 void WebSocketAcceptor::sweep()
@@ -162,8 +197,22 @@ void WebSocketAcceptor::sweep()
 void WebSocketAcceptor::refuse(
     qintptr descriptor, const QByteArray &reply, ConnectionRefusal reason)
 {
+    // Not yet pending (refused at accept), a listener with TLS cannot speak: no handshake yet.
+    bool canSpeak = !m_tls;
+    std::unique_ptr<TlsStream> tls;
+    if (const auto it = m_pending.find(descriptor); it != m_pending.end()) {
+        canSpeak = !it->second.handshaking;
+        tls = std::move(it->second.tls);
+    }
     forget(descriptor);
-    ::send(int(descriptor), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (canSpeak && tls) {
+        (void)tls->write(reply.constData(), size_t(reply.size()));
+        tls->shutdown();
+    } else if (canSpeak) {
+        ::send(
+            int(descriptor), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    tls.reset();
     ::shutdown(int(descriptor), SHUT_WR);
     ::close(int(descriptor));
     Q_EMIT refused(reason);

@@ -2,6 +2,7 @@
 
 // C++
 #include <functional>
+#include <memory>
 #include <unordered_map>
 
 // Qt
@@ -17,6 +18,8 @@
 #include "server-mock/transport/ConnectionRefusal.h"
 #include "server-mock/transport/ListeningSocket.h"
 #include "server-mock/transport/SocketPoller.h"
+#include "server-mock/transport/TlsContext.h"
+#include "server-mock/transport/TlsStream.h"
 #include "server-mock/transport/TransportLimits.h"
 #include "server-mock/transport/WriteBatch.h"
 
@@ -31,7 +34,8 @@ class ClientTransport;
 // when the admission check refuses, the connection cap is reached (in total or for the peer's
 // address; upgraded and pending connections both count) or too many upgrades are pending.
 // Every refusal is told, with its reason. One sweep timer serves every pending upgrade's
-// deadline; no timer per connection.
+// deadline; no timer per connection. With TLS (wss://) the handshake comes first, under the
+// same deadline; a connection refused before it is over is closed without a word.
 class WebSocketAcceptor : public QObject {
     Q_OBJECT
 public:
@@ -46,6 +50,10 @@ public:
     [[nodiscard]] QHostAddress address() const { return m_listener.address(); }
     [[nodiscard]] quint16 port() const { return m_listener.port(); }
     void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
+    // Serves wss:// with this identity from the next connection on (a reload swaps it);
+    // nullptr: ws://.
+    void setTls(std::shared_ptr<const TlsContext> tls) { m_tls = std::move(tls); }
+    [[nodiscard]] bool isSecure() const { return m_tls != nullptr; }
     [[nodiscard]] int pendingCount() const { return int(m_pending.size()); }
     // Connections held, pending and upgraded, and how they count against the cap.
     [[nodiscard]] const ConnectionCap &cap() const { return m_cap; }
@@ -65,21 +73,29 @@ private:
         QByteArray buffer;
         qint64 deadline = 0; // ms on m_clock
         ConnectionCap::Ticket place;
+        std::unique_ptr<TlsStream> tls; // wss://
+        bool handshaking = false; // TLS's, before the upgrade request
 
         void socketReadable() override { acceptor->onReadable(descriptor); }
-        void socketWritable() override { }
+        // Only ever watched for while the TLS handshake waits to send.
+        void socketWritable() override { acceptor->onReadable(descriptor); }
     };
     void onAccepted(qintptr descriptor);
     void onReadable(qintptr descriptor);
     void sweep();
-    // Writes an HTTP reply (best effort: it is small) and closes the connection.
+    // Writes an HTTP reply (best effort: it is small) and closes the connection. Over TLS
+    // before its handshake is done there is no way to say anything: it is closed.
     void refuse(qintptr descriptor, const QByteArray &reply, ConnectionRefusal reason);
+    // The TLS handshake of a pending connection moved on; false when it is not over yet
+    // (or failed, and the connection is gone).
+    bool handshakeDone(Pending &pending);
     void forget(qintptr descriptor); // stops watching, keeps the descriptor open
 
     TransportLimits m_limits;
     QStringList m_allowedOrigins;
     ListeningSocket m_listener;
     AdmissionCheck m_admissionCheck;
+    std::shared_ptr<const TlsContext> m_tls;
     ConnectionCap m_cap; // before the pending connections and transports holding its tickets
     std::unordered_map<qintptr, Pending> m_pending;
     QElapsedTimer m_clock;

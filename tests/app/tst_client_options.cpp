@@ -1,5 +1,5 @@
 // Tests for the command line of presence-chat (ClientOptions::parse): where tokens come from
-// (--token-file, --token-command, one of them); --open-chat takes a
+// (--token-file, --token-command, one of them); --ca-file adds authorities; --open-chat takes a
 // friend's id, is listed in --help, and refuses what cannot be an id, naming the option. And the
 // real binary answers --help and --version, and refuses bad options, without a display.
 
@@ -14,10 +14,12 @@
 #include <QTest>
 
 // Presence
+#include "TestCertificates.h"
 #include "app/ClientOptions.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::ClientOptions;
+using Presence::TestSupport::TestCertificates;
 
 namespace {
 
@@ -44,6 +46,8 @@ private Q_SLOTS:
     void tokenSources();
     void tokenSourcesRejects_data();
     void tokenSourcesRejects();
+    void caFileAddsAuthorities();
+    void caFileRejects();
     void openChatIsOptional();
     void openChatTakesAnId();
     void openChatRejects_data();
@@ -134,6 +138,34 @@ void TestClientOptions::tokenSourcesRejects()
     QString problem;
     QVERIFY(!parseArgs(args, &problem));
     QCOMPARE(problem, error);
+}
+
+void TestClientOptions::caFileAddsAuthorities()
+{
+    TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    QString error;
+    const auto options = parseArgs({ u"--ca-file"_s, certificates.caFile() }, &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->caCertificates, QSslCertificate::fromPath(certificates.caFile()));
+    QCOMPARE(options->caCertificates.size(), 1);
+    QVERIFY(parseArgs({}, &error)->caCertificates.isEmpty());
+}
+
+void TestClientOptions::caFileRejects()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString notPem = dir.filePath(u"notes.txt"_s);
+    QFile file(notPem);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("just some notes\n");
+    file.close();
+    QString error;
+    QVERIFY(!parseArgs({ u"--ca-file"_s, notPem }, &error));
+    QCOMPARE(error, u"--ca-file '%1': no PEM certificate in it"_s.arg(notPem));
+    QVERIFY(!parseArgs({ u"--ca-file"_s, u"/nonexistent/ca.pem"_s }, &error));
+    QCOMPARE(error, u"--ca-file '/nonexistent/ca.pem': No such file or directory"_s);
 }
 
 void TestClientOptions::openChatIsOptional()

@@ -78,7 +78,7 @@ bool MockServerProcess::start(const QStringList &args)
 bool MockServerProcess::startServing(
     const QStringList &args, std::chrono::milliseconds timeout, QString *error)
 {
-    static const QRegularExpression listening(u"listening on (ws://\\S+)"_s);
+    static const QRegularExpression listening(u"listening on (wss?://\\S+)"_s);
     static const QRegularExpression admin(u"admin API on (http://\\S+)"_s);
     m_process.setArguments(withEventLoop(args));
     m_process.start();
@@ -111,7 +111,7 @@ bool MockServerProcess::startServing(
 
 std::optional<quint16> MockServerProcess::waitListening()
 {
-    static const QRegularExpression listening(u"listening on ws://127\\.0\\.0\\.1:(\\d+)/"_s);
+    static const QRegularExpression listening(u"listening on (wss?)://127\\.0\\.0\\.1:(\\d+)/"_s);
     QRegularExpressionMatch match;
     (void)Harness::waitUntil(
         [&] {
@@ -122,8 +122,8 @@ std::optional<quint16> MockServerProcess::waitListening()
         kWaitTimeout);
     if (!match.hasMatch())
         return std::nullopt;
-    m_port = quint16(match.captured(1).toUInt());
-    m_webSocketUrl = QUrl(u"ws://127.0.0.1:%1/"_s.arg(*m_port));
+    m_port = quint16(match.captured(2).toUInt());
+    m_webSocketUrl = QUrl(u"%1://127.0.0.1:%2/"_s.arg(match.captured(1)).arg(*m_port));
     return m_port;
 }
 

@@ -31,8 +31,15 @@ bool TestClient::waitConnected(int timeoutMs)
 {
     if (isOpen())
         return true;
-    QSignalSpy spy(&m_socket, &QWebSocket::connected);
-    return spy.wait(timeoutMs) || isOpen();
+    // Done when open, or as soon as the attempt ends (refused, a failed TLS handshake).
+    bool ended = false;
+    const auto watch = connect(
+        &m_socket, &QWebSocket::stateChanged, this, [&ended](QAbstractSocket::SocketState state) {
+            ended = ended || state == QAbstractSocket::UnconnectedState;
+        });
+    (void)QTest::qWaitFor([&] { return isOpen() || ended; }, timeoutMs);
+    disconnect(watch);
+    return isOpen();
 }
 
 QJsonObject TestClient::login(const QUrl &url, const QString &token, const QJsonObject &extraHello)

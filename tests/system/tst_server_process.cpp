@@ -21,10 +21,13 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QTemporaryDir>
 #include <QTest>
 
 // Presence
+#include "TestCertificates.h"
 #include "TestClient.h"
 #include "protocol/CloseCode.h"
 #include "server-mock/directory/UsersFile.h"
@@ -33,6 +36,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Server;
+using Presence::TestSupport::TestCertificates;
 
 class TestServerProcess : public QObject {
     Q_OBJECT
@@ -51,6 +55,7 @@ private Q_SLOTS:
     void logsJsonLines();
     void tellsSystemd();
     void reloadsTheUsersFile();
+    void servesTls();
     void checkConfigSaysWhatIsWrong_data();
     void checkConfigSaysWhatIsWrong();
     void printsHelp();
@@ -435,6 +440,65 @@ void TestServerProcess::reloadsTheUsersFile()
     QCOMPARE(a.waitFor(u"friends_changed"_s).value("total"_L1).toInt(), 2);
     QVERIFY(!TestClient().login(server.url(), u"tok-d"_s).isEmpty());
     QVERIFY(TestClient().login(server.url(), u"tok-b"_s).isEmpty());
+}
+
+void TestServerProcess::servesTls()
+{
+    // wss:// from --tls-cert/--tls-key, a certificate renewed in place taken on SIGHUP, and
+    // a key that does not fit refused before anything starts.
+    if (qEnvironmentVariable("PRESENCE_TRANSPORT") == u"qt")
+        QSKIP("TLS is served by the gateway's own transport");
+    TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString certificate = dir.filePath(u"gateway.pem"_s);
+    const QString key = dir.filePath(u"gateway.key"_s);
+    QVERIFY(QFile::copy(certificates.certificateFile(), certificate));
+    QVERIFY(QFile::copy(certificates.keyFile(), key));
+
+    MockServerProcess refused(QStringLiteral(PRESENCE_MOCK_SERVER));
+    QVERIFY(refused.start({ u"--generate"_s, u"3"_s, u"--listen"_s, u"127.0.0.1:0"_s,
+        u"--tls-cert"_s, certificate, u"--tls-key"_s, certificates.renewedKeyFile() }));
+    QVERIFY2(refused.waitFinished(), refused.transcript().constData());
+    QCOMPARE(refused.process().exitCode(), 2);
+    QVERIFY2(
+        refused.errorOutput().contains(
+            u"--tls-cert/--tls-key: TLS key '%1' does not belong to the certificate '%2'"_s.arg(
+                certificates.renewedKeyFile(), certificate)),
+        refused.transcript().constData());
+
+    MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
+    std::optional<UserDirectory> users;
+    QVERIFY2(
+        startGenerated(server, dir, &users, { u"--tls-cert"_s, certificate, u"--tls-key"_s, key }),
+        server.transcript().constData());
+    QCOMPARE(server.url().scheme(), u"wss"_s);
+    const auto trusting = [&certificates] {
+        QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+        configuration.addCaCertificates(QSslCertificate::fromPath(certificates.caFile()));
+        return configuration;
+    };
+    TestClient first;
+    first.socket().setSslConfiguration(trusting());
+    QVERIFY2(!first.login(server.url(), users->user(0).token).isEmpty(),
+        server.transcript().constData());
+    QCOMPARE(first.socket().sslConfiguration().peerCertificate(),
+        QSslCertificate::fromPath(certificates.certificateFile()).value(0));
+
+    // Renewed in place (as certbot does), then SIGHUP: new connections get the new one.
+    QVERIFY(QFile::remove(certificate) && QFile::remove(key));
+    QVERIFY(QFile::copy(certificates.renewedCertificateFile(), certificate));
+    QVERIFY(QFile::copy(certificates.renewedKeyFile(), key));
+    QCOMPARE(::kill(server.process().processId(), SIGHUP), 0);
+    QVERIFY2(server.waitErrorOutput(u"TLS certificate reloaded from"_s),
+        server.transcript().constData());
+    TestClient second;
+    second.socket().setSslConfiguration(trusting());
+    QVERIFY(!second.login(server.url(), users->user(1).token).isEmpty());
+    QCOMPARE(second.socket().sslConfiguration().peerCertificate(),
+        QSslCertificate::fromPath(certificates.renewedCertificateFile()).value(0));
+    QCOMPARE(first.request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
 }
 
 void TestServerProcess::checkConfigSaysWhatIsWrong_data()

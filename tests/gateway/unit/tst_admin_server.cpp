@@ -16,15 +16,20 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QPointer>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QTcpSocket>
 #include <QTest>
 #include <QTimer>
 
 // Presence
+#include "TestCertificates.h"
 #include "server-mock/admin/AdminBackend.h"
 #include "server-mock/admin/AdminServer.h"
+#include "server-mock/http/HttpsIdentity.h"
 #include "server-mock/qa/FaultSpec.h"
 #include "tests/harness/HttpCall.h"
 
@@ -34,6 +39,7 @@ using namespace Presence::Server;
 using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
+using Presence::TestSupport::TestCertificates;
 
 namespace {
 
@@ -259,6 +265,7 @@ private Q_SLOTS:
     void friendshipsChangeOneAtATime();
     void friendshipsNeedTwoKnownUsers();
     void reloadSaysWhatChangedOrWhyNot();
+    void servesHttpsWithACertificate();
     void faultsStartAreListedAndEnd();
     void faultsRefusedAreExplained();
     void adminEndpointsNeedTheAdminToken_data();
@@ -595,6 +602,42 @@ void TestAdminServer::faultsRefusedAreExplained()
     const Answer badId = call("DELETE", u"/admin/faults/no%20such"_s, {}, kAdmin);
     QCOMPARE(badId.status, 400);
     QCOMPARE(badId.errorCode(), u"bad_request"_s);
+}
+
+void TestAdminServer::servesHttpsWithACertificate()
+{
+    TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    AdminServerOptions options = testOptions();
+    QString error;
+    options.tls
+        = HttpsIdentity::load(certificates.certificateFile(), certificates.keyFile(), &error);
+    QVERIFY2(options.tls, qPrintable(error));
+    restart(options);
+    QCOMPARE(m_server->url().scheme(), u"https"_s);
+
+    // A client that trusts the authority is served as over HTTP.
+    const QSslConfiguration before = QSslConfiguration::defaultConfiguration();
+    const auto restore
+        = qScopeGuard([&before] { QSslConfiguration::setDefaultConfiguration(before); });
+    QSslConfiguration trusting = before;
+    trusting.addCaCertificates(QSslCertificate::fromPath(certificates.caFile()));
+    QSslConfiguration::setDefaultConfiguration(trusting);
+    QNetworkAccessManager https;
+    https.setProxy(QNetworkProxy::NoProxy);
+    const Answer health
+        = httpCall(https, "GET", m_server->url().resolved(QUrl(u"/healthz"_s)), {}, {});
+    QCOMPARE(health.status, 200);
+    const Answer faults
+        = httpCall(https, "GET", m_server->url().resolved(QUrl(u"/admin/faults"_s)), {}, kAdmin);
+    QCOMPARE(faults.status, 200);
+
+    // Plain HTTP to the port gets no answer, and the server goes on.
+    QUrl plain = m_server->url().resolved(QUrl(u"/healthz"_s));
+    plain.setScheme(u"http"_s);
+    QCOMPARE(httpCall(m_http, "GET", plain, {}, {}).status, 0);
+    QCOMPARE(
+        httpCall(https, "GET", m_server->url().resolved(QUrl(u"/healthz"_s)), {}, {}).status, 200);
 }
 
 void TestAdminServer::adminEndpointsNeedTheAdminToken_data()
