@@ -17,6 +17,8 @@ inline constexpr quint16 TokenExpired = 4004; // the token signed in with expire
 inline constexpr quint16 TokenRevoked = 4005;
 inline constexpr quint16 HelloTimeout = 4008;
 inline constexpr quint16 SlowConsumer = 4010; // over a few MiB of output the peer does not read
+// Cannot sign this user in now (the friend graph in Redis is away): reconnect with backoff.
+inline constexpr quint16 TryAgainLater = 4013;
 inline constexpr quint16 RateLimited = 4029; // sustained abuse of the frame rate limit
 
 } // namespace Presence::Protocol::CloseCode

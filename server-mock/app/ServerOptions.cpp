@@ -274,6 +274,11 @@ QList<QCommandLineOption> optionList()
             u"Also accept JSON Web Tokens signed RS256 or ES256 with the PEM public key in FILE "
             "(RSA of 2048 bits or more, or EC P-256). KID= as above; repeatable."_s,
             u"[KID=]FILE"_s },
+        { u"friends-from-redis"_s,
+            u"With --redis and JSON Web Tokens: users who are not in the users file (which may "
+            "then be left out) sign in with a token, their names and friends read from Redis "
+            "({prefix}user:ID, {prefix}friends:ID), and read again when the app's backend "
+            "publishes their id on {prefix}friends-changed (docs/redis.md)."_s },
         { u"tls-cert"_s,
             u"Serve wss:// (own transport), and the admin API over HTTPS, with the PEM "
             "certificate chain in FILE (the server's first, then its intermediates). Needs "
@@ -441,7 +446,9 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
 
     const bool hasUsers = parser.isSet(u"users"_s);
     const bool hasGenerate = parser.isSet(u"generate"_s);
-    if (hasUsers == hasGenerate) {
+    options.friendsFromRedis = parser.isSet(u"friends-from-redis"_s);
+    // With the graph in Redis, users need not be in any file: a JSON Web Token names them.
+    if (hasUsers == hasGenerate && !(options.friendsFromRedis && !hasGenerate)) {
         *error = hasUsers ? u"give either --users or --generate, not both"_s
                           : u"give --users FILE or --generate N"_s;
         return std::nullopt;
@@ -544,11 +551,20 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
         *error = u"--redis-prefix and --ttl-ms go with --redis"_s;
         return std::nullopt;
     }
+    if (options.friendsFromRedis && !options.redis) {
+        *error = u"--friends-from-redis goes with --redis"_s;
+        return std::nullopt;
+    }
 
     if (!parseAdmin(parser, std::chrono::milliseconds(*heartbeatTtl), options, error))
         return std::nullopt;
     if (!parseJwtKeys(parser, config, error))
         return std::nullopt;
+    if (options.friendsFromRedis && !config.jwt) {
+        *error = u"--friends-from-redis needs JSON Web Tokens (--jwt-hs256-secret-file or "
+                 "--jwt-public-key-file): they name the users the users file does not"_s;
+        return std::nullopt;
+    }
     if (parser.isSet(u"tls-cert"_s) != parser.isSet(u"tls-key"_s)) {
         *error = u"give --tls-cert and --tls-key together"_s;
         return std::nullopt;

@@ -32,6 +32,8 @@ struct ServerOptions {
     int friendsPerUser = 50;
     quint64 seed = 1;
     QString dumpUsersFile;
+    // --friends-from-redis: users outside the users file, and their friends, from Redis.
+    bool friendsFromRedis = false;
     // --tls-cert and --tls-key (loaded into config.tls), for SIGHUP to read again.
     QString tlsCertificateFile;
     QString tlsKeyFile;

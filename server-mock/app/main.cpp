@@ -23,6 +23,7 @@
 #include "server-mock/qa/QaGateway.h"
 #include "server-mock/qa/ScenarioPlayer.h"
 #include "server-mock/redis/RedisChatStore.h"
+#include "server-mock/redis/RedisFriendGraph.h"
 #include "server-mock/redis/RedisPresenceStore.h"
 #include "server-mock/transport/TlsContext.h"
 
@@ -45,6 +46,8 @@ int fail(const QString &message, int exitCode = 1)
 
 std::optional<UserDirectory> population(const ServerOptions &options, QString *error)
 {
+    if (!options.generateCount && options.usersFile.isEmpty())
+        return UserDirectory(); // --friends-from-redis alone: everyone comes from Redis
     if (!options.generateCount)
         return UsersFile::load(options.usersFile, error);
     out() << "generating " << *options.generateCount << " users with " << options.friendsPerUser
@@ -169,8 +172,14 @@ int main(int argc, char *argv[])
 
     // The users file again (SIGHUP, POST /admin/reload): a file that does not load changes
     // nothing. A generated population has no file.
+    std::unique_ptr<RedisFriendGraph> friendGraph;
+    if (options->friendsFromRedis) {
+        friendGraph
+            = std::make_unique<RedisFriendGraph>(options->redis->url, options->redis->prefix);
+        gateway.setFriendSource(friendGraph.get());
+    }
     GatewayAdminBackend::Reload reloadUsers;
-    if (!options->generateCount) {
+    if (!options->usersFile.isEmpty()) {
         reloadUsers = [&gateway, path = options->usersFile](
                           QString *problem) -> std::optional<DirectoryDiff> {
             const auto next = UsersFile::load(path, problem);
@@ -178,7 +187,7 @@ int main(int argc, char *argv[])
                 qWarning().noquote() << "users file not reloaded, nothing changed:" << *problem;
                 return std::nullopt;
             }
-            DirectoryDiff diff = DirectoryDiff::between(gateway.directory(), *next);
+            DirectoryDiff diff = gateway.diffTo(*next);
             gateway.applyDirectoryDiff(diff);
             return diff;
         };

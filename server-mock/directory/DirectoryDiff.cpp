@@ -19,15 +19,15 @@ Pair ordered(const QString &a, const QString &b)
     return a < b ? Pair { a, b } : Pair { b, a };
 }
 
-// Every friendship of a directory once, by ids.
-QSet<Pair> friendshipsOf(const UserDirectory &directory)
+// Every friendship of a directory once, by ids, but those of `others`.
+QSet<Pair> friendshipsOf(const UserDirectory &directory, const QSet<int> &others = {})
 {
     QSet<Pair> pairs;
     for (int i = 0; i < directory.size(); ++i) {
-        if (directory.isRemoved(i))
+        if (directory.isRemoved(i) || others.contains(i))
             continue;
         for (const int other : directory.user(i).friends) {
-            if (other > i)
+            if (other > i && !others.contains(other))
                 pairs.insert(ordered(directory.user(i).id, directory.user(other).id));
         }
     }
@@ -54,11 +54,12 @@ QString DirectoryDiff::summary() const
         .arg(unfriended.size());
 }
 
-DirectoryDiff DirectoryDiff::between(const UserDirectory &current, const UserDirectory &next)
+DirectoryDiff DirectoryDiff::between(
+    const UserDirectory &current, const UserDirectory &next, const QSet<int> &others)
 {
     DirectoryDiff diff;
     for (int i = 0; i < current.size(); ++i) {
-        if (!current.isRemoved(i) && !next.indexOfId(current.user(i).id))
+        if (!current.isRemoved(i) && !others.contains(i) && !next.indexOfId(current.user(i).id))
             diff.left.append(current.user(i).id);
     }
     for (int i = 0; i < next.size(); ++i) {
@@ -74,7 +75,7 @@ DirectoryDiff DirectoryDiff::between(const UserDirectory &current, const UserDir
         if (was.name != user.name)
             diff.renamed.append({ user.id, user.name, user.token });
     }
-    const QSet<Pair> was = friendshipsOf(current);
+    const QSet<Pair> was = friendshipsOf(current, others);
     const QSet<Pair> will = friendshipsOf(next);
     diff.befriended = sortedList(will - was);
     diff.unfriended = sortedList(was - will);

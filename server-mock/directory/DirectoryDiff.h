@@ -3,6 +3,7 @@
 // Qt
 #include <QList>
 #include <QPair>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -41,8 +42,10 @@ struct DirectoryDiff {
 
     // From `current` (users removed from it before, see UserDirectory::removeUser, are not in
     // it) to `next`. A token that moves from one user to another counts as changed for both.
+    // `others`: indexes of current users who are not the file's (a friend source's): they
+    // neither leave nor lose their friendships.
     [[nodiscard]] static DirectoryDiff between(
-        const UserDirectory &current, const UserDirectory &next);
+        const UserDirectory &current, const UserDirectory &next, const QSet<int> &others = {});
 };
 
 } // namespace Presence::Server

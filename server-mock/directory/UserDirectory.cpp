@@ -10,7 +10,8 @@ int UserDirectory::addUser(QString id, QString name, QString token)
 {
     const int index = size();
     m_byId.insert(id, index);
-    m_byToken.insert(token, index);
+    if (!token.isEmpty()) // a user without one signs in some other way (a JSON Web Token)
+        m_byToken.insert(token, index);
     m_users.append(User { std::move(id), std::move(name), std::move(token), {} });
     return index;
 }

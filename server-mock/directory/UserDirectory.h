@@ -23,7 +23,8 @@ public:
         bool removed = false;
     };
 
-    // Adds a user; the caller has validated the id and checked it is not taken.
+    // Adds a user; the caller has validated the id and checked it is not taken. An empty token
+    // signs nobody in.
     int addUser(QString id, QString name, QString token);
     // Records a mutual friendship; repeated calls are harmless.
     void addFriendship(int a, int b);

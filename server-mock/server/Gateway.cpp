@@ -291,13 +291,16 @@ Gateway::SignIn Gateway::authenticate(const QString &token) const
     const JwtVerifier::Result result = m_config.jwt->verify(token, now);
     if (!result.claims)
         return { std::nullopt, std::nullopt, u"a JSON Web Token: "_s + result.refusal };
+    // Refused from the moment verify() would refuse it.
+    const auto expiresAt = result.claims->expiresAt + m_config.jwt->leeway();
     const auto index = m_directory.indexOfId(result.claims->subject);
+    if (!index && m_friendSource)
+        return { std::nullopt, expiresAt, {}, result.claims->subject };
     if (!index) {
         return { std::nullopt, std::nullopt,
             u"a JSON Web Token for \"%1\", who is no user here"_s.arg(result.claims->subject) };
     }
-    // Refused from the moment verify() would refuse it.
-    return { index, result.claims->expiresAt + m_config.jwt->leeway(), {} };
+    return { index, expiresAt, {}, {} };
 }
 
 int Gateway::changeFriendships(const QList<FriendshipChange> &changes)
@@ -386,14 +389,59 @@ void Gateway::applyDirectoryDiff(const DirectoryDiff &diff)
 void Gateway::onHello(
     ClientConnection *connection, const Hello &hello, const std::optional<QString> &ref)
 {
+    if (m_readingSource.contains(connection->id()))
+        return; // a second hello while the first is read: the first one answers
     const SignIn signIn = authenticate(hello.token);
-    if (!signIn.userIndex) {
+    if (!signIn.userIndex && signIn.newUser.isEmpty()) {
         qCInfo(lcGateway) << "connection" << connection->id() << "from" << connection->peer()
                           << "refused:" << qUtf8Printable(signIn.refusal);
         connection->closeWithError(
             { ErrorCode::Unauthorized, u"unknown token"_s, ref }, CloseCode::Unauthorized);
         return;
     }
+    const QString sourced = signIn.userIndex
+        ? (m_fromSource.contains(*signIn.userIndex) ? m_directory.user(*signIn.userIndex).id
+                                                    : QString())
+        : signIn.newUser;
+    if (sourced.isEmpty()) {
+        finishSignIn(connection, *signIn.userIndex, signIn.expiresAt, hello, ref);
+        return;
+    }
+    // Who they are and who their friends are now, before welcome: a friends request right
+    // after it must see them.
+    const ConnectionId id = connection->id();
+    m_readingSource.insert(id);
+    m_friendSource->read(sourced, this,
+        [this, id, sourced, expiresAt = signIn.expiresAt, hello, ref](
+            const std::optional<FriendSource::Entry> &entry) {
+            m_readingSource.remove(id);
+            ClientConnection *waiting = m_connections.find(id);
+            if (!waiting || waiting->state() != ClientConnection::State::AwaitingHello)
+                return; // gone meanwhile
+            if (entry)
+                (void)syncFromSource(sourced, *entry);
+            const auto index = m_directory.indexOfId(sourced);
+            if (!index) { // never read, and the source is away: nobody to sign in as yet
+                qCWarning(lcGateway) << "connection" << id << "refused:" << sourced
+                                     << "cannot be read from the friend source";
+                waiting->closeWithError(
+                    { ErrorCode::Unavailable, u"the gateway cannot read who you are; try again"_s,
+                        ref },
+                    CloseCode::TryAgainLater);
+                return;
+            }
+            if (!entry)
+                qCWarning(lcGateway) << sourced << "signs in with the friends known before:"
+                                     << "the friend source is away";
+            finishSignIn(waiting, *index, expiresAt, hello, ref);
+        });
+}
+
+void Gateway::finishSignIn(ClientConnection *connection, int userIndex,
+    std::optional<std::chrono::milliseconds> expiresAt, const Hello &hello,
+    const std::optional<QString> &ref)
+{
+    const SignIn signIn { userIndex, expiresAt, {}, {} };
     const UserDirectory::User &user = m_directory.user(*signIn.userIndex);
     const ChosenStatus status = hello.status.value_or(ChosenStatus::Online);
     connection->authenticate(user.id, status);
@@ -415,6 +463,53 @@ void Gateway::onHello(
     welcome.presenceBatchMs = hello.presenceBatchMs;
     connection->send(toJson(welcome), ref);
     m_presence.connectionOpened(connection);
+}
+
+void Gateway::setFriendSource(FriendSource *source)
+{
+    if (m_friendSource)
+        disconnect(m_friendSource, nullptr, this, nullptr);
+    m_friendSource = source;
+    if (source)
+        connect(source, &FriendSource::friendsChanged, this, &Gateway::onSourceChanged);
+}
+
+int Gateway::syncFromSource(const QString &userId, const FriendSource::Entry &entry)
+{
+    const auto known = [this](const QString &id, const QString &name) {
+        if (const auto index = m_directory.indexOfId(id)) {
+            if (m_fromSource.contains(*index))
+                m_directory.setName(*index, name); // the users file's names stay its own
+            return *index;
+        }
+        const int index = m_directory.addUser(id, name, {});
+        m_fromSource.insert(index);
+        return index;
+    };
+    const int self = known(userId, entry.name);
+    QSet<int> now;
+    QList<FriendshipChange> changes;
+    for (const FriendSource::Friend &f : entry.friends) {
+        const int other = known(f.id, f.name);
+        now.insert(other);
+        changes.append({ self, other, true });
+    }
+    for (const int other : m_directory.user(self).friends) {
+        if (!now.contains(other))
+            changes.append({ self, other, false });
+    }
+    return changeFriendships(changes);
+}
+
+void Gateway::onSourceChanged(const QString &userId)
+{
+    const auto index = m_directory.indexOfId(userId);
+    if (!m_friendSource || !index || !m_fromSource.contains(*index))
+        return; // never signed in here, nor anyone's friend: read at their sign-in
+    m_friendSource->read(userId, this, [this, userId](const auto &entry) {
+        if (entry)
+            (void)syncFromSource(userId, *entry);
+    });
 }
 
 void Gateway::onRequest(

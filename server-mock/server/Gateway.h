@@ -12,6 +12,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 #include <QUrl>
 
@@ -20,6 +21,7 @@
 #include "server-mock/chat/ChatStore.h"
 #include "server-mock/core/DeadlineSweep.h"
 #include "server-mock/directory/DirectoryDiff.h"
+#include "server-mock/directory/FriendSource.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/ChatRelay.h"
@@ -71,8 +73,15 @@ public:
         std::optional<int> userIndex;
         std::optional<std::chrono::milliseconds> expiresAt; // since the epoch; JWTs only
         QString refusal;
+        // A JSON Web Token's subject the directory does not hold yet, with a friend source to
+        // ask (setFriendSource): the user signs in once read from it.
+        QString newUser;
     };
     [[nodiscard]] SignIn authenticate(const QString &token) const;
+    // Users who are not in the users file sign in with a JSON Web Token; who they are (their
+    // name) and their friends are read from `source` at each sign-in, and again when it says
+    // they changed. Not owned; it must outlive the gateway.
+    void setFriendSource(FriendSource *source);
 
     // A live change of who is friends with whom (admin API, users-file reload), between users
     // of the directory. Every connection of a user whose friends changed is told
@@ -89,6 +98,12 @@ public:
     // token that changed, are closed (4005); names and tokens change, joiners may sign in,
     // and friendships made are told last.
     void applyDirectoryDiff(const DirectoryDiff &diff);
+    // From the population served to `next` (the users file read again): the friend source's
+    // users are not the file's, and stay as they are.
+    [[nodiscard]] DirectoryDiff diffTo(const UserDirectory &next) const
+    {
+        return DirectoryDiff::between(m_directory, next, m_fromSource);
+    }
     [[nodiscard]] PresenceStore *store() const { return m_store; }
     [[nodiscard]] ChatStore *chats() const { return m_chat.store(); }
     [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }
@@ -161,6 +176,14 @@ private:
     using FriendsToTell = QHash<int, FriendsTold>; // by directory index
     int applyFriendships(const QList<FriendshipChange> &changes, FriendsToTell &told);
     void tellFriendsChanged(const FriendsToTell &told);
+    // Sign-in once the user is known: welcome, and the store hears of the device.
+    void finishSignIn(ClientConnection *connection, int userIndex,
+        std::optional<std::chrono::milliseconds> expiresAt, const Protocol::Hello &hello,
+        const std::optional<QString> &ref);
+    // A user of the friend source as it has them now: their name, and their friends (who
+    // join the directory if new), the difference told as friends_changed.
+    int syncFromSource(const QString &userId, const FriendSource::Entry &entry);
+    void onSourceChanged(const QString &userId);
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
     // A new token for the same user: the connection's expiry moves to the new token's.
@@ -194,6 +217,9 @@ private:
     PresenceFanout m_presence;
     ChatRelay m_chat;
     AdmissionCheck m_admissionCheck;
+    FriendSource *m_friendSource = nullptr;
+    QSet<int> m_fromSource; // directory indexes of the users the friend source has
+    QSet<ConnectionId> m_readingSource; // hellos waiting for their user to be read
     QHash<QString, QPointer<QTcpSocket>> m_accepted; // until its handshake completes
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;

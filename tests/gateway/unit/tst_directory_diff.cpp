@@ -45,6 +45,7 @@ private Q_SLOTS:
     void joinersLeaversAndTheirFriendships();
     void tokensAndNamesThatChange();
     void removedUsersAreGoneFromTheCurrentSide();
+    void othersNeitherLeaveNorLoseFriends();
 };
 
 void TestDirectoryDiff::theSameFileChangesNothing()
@@ -110,6 +111,20 @@ void TestDirectoryDiff::removedUsersAreGoneFromTheCurrentSide()
     QCOMPARE(back.joined, (QList<DirectoryDiff::Entry> { { u"bob"_s, u"BOB"_s, u"t9"_s } }));
     QCOMPARE(back.befriended, (QList<Pair> { { u"ada"_s, u"bob"_s } }));
     QVERIFY(back.left.isEmpty() && back.unfriended.isEmpty());
+}
+
+void TestDirectoryDiff::othersNeitherLeaveNorLoseFriends()
+{
+    // cyd came from elsewhere (a friend source), friends with ada; the file knows ada and bob.
+    const UserDirectory current = directoryOf({ { u"ada"_s, u"t1"_s, { u"bob"_s, u"cyd"_s } },
+        { u"bob"_s, u"t2"_s, {} }, { u"cyd"_s, u"t3"_s, {} } });
+    const UserDirectory next
+        = directoryOf({ { u"ada"_s, u"t1"_s, {} }, { u"bob"_s, u"t2"_s, {} } });
+    const DirectoryDiff diff = DirectoryDiff::between(current, next, { 2 });
+    QVERIFY(diff.left.isEmpty());
+    QCOMPARE(diff.unfriended, (QList<Pair> { { u"ada"_s, u"bob"_s } }));
+    // Without saying so, cyd is a leaver.
+    QCOMPARE(DirectoryDiff::between(current, next).left, QStringList { u"cyd"_s });
 }
 
 QTEST_GUILESS_MAIN(TestDirectoryDiff)

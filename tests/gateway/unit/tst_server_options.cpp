@@ -78,6 +78,7 @@ private Q_SLOTS:
     void eventLoopBeforeTheApplication_data();
     void eventLoopBeforeTheApplication();
     void jwtKeys();
+    void friendsFromRedisNeedNoUsersFile();
     void configFileGivesWhatTheCommandLineDoesNot();
     void rejectsBadJwtKeys_data();
     void rejectsBadJwtKeys();
@@ -326,6 +327,12 @@ void TestServerOptions::rejectsBadRedisOptions_data()
     QTest::addRow("prefix with a space")
         << gen + QStringList { u"--redis"_s, u"redis://h"_s, u"--redis-prefix"_s, u"a b"_s }
         << QStringList { u"--redis-prefix"_s, u"a b"_s };
+    QTest::addRow("friends from Redis without Redis")
+        << QStringList { u"--friends-from-redis"_s }
+        << QStringList { u"--friends-from-redis goes with --redis"_s };
+    QTest::addRow("friends from Redis without tokens")
+        << QStringList { u"--friends-from-redis"_s, u"--redis"_s, u"redis://h"_s }
+        << QStringList { u"--friends-from-redis needs JSON Web Tokens"_s };
 }
 
 void TestServerOptions::rejectsBadRedisOptions()
@@ -511,6 +518,30 @@ void TestServerOptions::jwtKeys()
     QVERIFY(options->config.jwt->verify(files.es.mint(claims, u"2026-12"_s), now).claims);
     QVERIFY(options->config.jwt->verify(files.es.mint(claims), now).claims);
     QVERIFY(!options->config.jwt->verify(files.hs.mint(claims, u"2026-12"_s), now).claims);
+}
+
+void TestServerOptions::friendsFromRedisNeedNoUsersFile()
+{
+    const JwtKeyFiles files;
+    QString error;
+    const auto alone = parseArgs({ u"--friends-from-redis"_s, u"--redis"_s, u"redis://h"_s,
+                                     u"--jwt-hs256-secret-file"_s, files.secret },
+        &error);
+    QVERIFY2(alone, qPrintable(error));
+    QVERIFY(alone->friendsFromRedis);
+    QVERIFY(alone->usersFile.isEmpty());
+    QVERIFY(!alone->generateCount);
+    // Beside a users file too.
+    const auto both
+        = parseArgs({ u"--users"_s, u"people.json"_s, u"--friends-from-redis"_s, u"--redis"_s,
+                        u"redis://h"_s, u"--jwt-hs256-secret-file"_s, files.secret },
+            &error);
+    QVERIFY2(both, qPrintable(error));
+    QCOMPARE(both->usersFile, u"people.json"_s);
+    // Without it, a population is still needed.
+    QVERIFY(!parseArgs(
+        { u"--redis"_s, u"redis://h"_s, u"--jwt-hs256-secret-file"_s, files.secret }, &error));
+    QCOMPARE(error, u"give --users FILE or --generate N"_s);
 }
 
 void TestServerOptions::configFileGivesWhatTheCommandLineDoesNot()

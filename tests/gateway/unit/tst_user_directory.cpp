@@ -42,6 +42,11 @@ void TestUserDirectory::findsUsersByIdAndToken()
     QCOMPARE(directory.indexOfToken(u"eve"_s), std::nullopt);
     QVERIFY(directory.containsToken(u"t-ada"_s));
     QCOMPARE(directory.user(1).name, u"BOB"_s);
+    // A user without a token is found by id only: an empty token signs nobody in.
+    UserDirectory withOther = fiveUsers();
+    QCOMPARE(withOther.addUser(u"zed"_s, u"Zed"_s, {}), 5);
+    QCOMPARE(withOther.indexOfId(u"zed"_s), 5);
+    QCOMPARE(withOther.indexOfToken(QString()), std::nullopt);
 }
 
 void TestUserDirectory::friendshipsAreMutualAndSorted()
