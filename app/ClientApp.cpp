@@ -115,10 +115,10 @@ void ClientApp::connectSettings()
 
 void ClientApp::startIdleAway()
 {
-    m_idle = std::make_unique<Ui::IdleAwayController>(
+    m_idle = std::make_unique<IdleAwayController>(
         &m_session, std::chrono::minutes(m_settings.autoAwayMinutes()));
     // Input anywhere on the desktop, the screen lock and suspend, where the desktop tells.
-    m_desktopIdle = std::make_unique<Ui::FreedesktopIdle>(
+    m_desktopIdle = std::make_unique<FreedesktopIdle>(
         QDBusConnection::sessionBus(), QDBusConnection::systemBus());
     m_idle->setDesktop(m_desktopIdle.get());
     m_window->setAutoAwayMinutes(m_settings.autoAwayMinutes());
@@ -135,7 +135,7 @@ void ClientApp::startNotifications()
     m_tray = std::make_unique<QSystemTrayIcon>(QApplication::windowIcon());
     m_tray->setToolTip(QApplication::translate("main", "Presence Chat"));
     m_wiring->notifications()->setTrayIcon(m_tray.get());
-    m_onlineNotifier = std::make_unique<Ui::FriendOnlineNotifier>(&m_model);
+    m_onlineNotifier = std::make_unique<FriendOnlineNotifier>(&m_model);
     m_onlineNotifier->setTrayIcon(m_tray.get());
     m_onlineNotifier->setNotifications(m_wiring->notifications());
     connect(&m_session, &Session::GatewaySession::signedIn, m_onlineNotifier.get(),

@@ -18,14 +18,14 @@
 class QSystemTrayIcon;
 
 namespace Presence::Ui {
-class FreedesktopIdle;
-class FriendOnlineNotifier;
-class IdleAwayController;
 class MainWindow;
 } // namespace Presence::Ui
 
 namespace Presence::App {
 
+class FreedesktopIdle;
+class FriendOnlineNotifier;
+class IdleAwayController;
 class WindowWiring;
 
 // The desktop client composed: the settings file, the session and its models, the sign-in
@@ -58,19 +58,19 @@ private:
     ClientOptions m_options;
     // --token-file read again, or --token-command run, for the next token; null for neither.
     std::unique_ptr<Session::TokenSource> m_tokenSource;
-    Ui::ClientSettings m_settings;
+    ClientSettings m_settings;
     Session::GatewaySession m_session;
     Models::FriendListModel m_model;
-    Session::SessionModelBridge m_bridge;
+    SessionModelBridge m_bridge;
     Session::ChatController m_chat;
     SignInFlow m_signIn;
     // Once signed in:
     std::unique_ptr<Ui::MainWindow> m_window;
     std::unique_ptr<WindowWiring> m_wiring;
-    std::unique_ptr<Ui::IdleAwayController> m_idle;
-    std::unique_ptr<Ui::FreedesktopIdle> m_desktopIdle;
+    std::unique_ptr<IdleAwayController> m_idle;
+    std::unique_ptr<FreedesktopIdle> m_desktopIdle;
     std::unique_ptr<QSystemTrayIcon> m_tray;
-    std::unique_ptr<Ui::FriendOnlineNotifier> m_onlineNotifier;
+    std::unique_ptr<FriendOnlineNotifier> m_onlineNotifier;
 };
 
 } // namespace Presence::App

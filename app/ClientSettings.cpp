@@ -60,7 +60,7 @@ bool isValidSortMode(int mode)
 
 } // namespace
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 ClientSettings::ClientSettings(QSettings *settings)
     : m_settings(settings)
@@ -343,4 +343,4 @@ void ClientSettings::setMessageNotifications(bool enabled)
     m_settings->setValue(kMessagesKey, enabled);
 }
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -12,7 +12,7 @@
 class QSettings;
 class QVariant;
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 // What the client remembers between runs, over a QSettings it is given (never the global
 // one). Every value is validated as it is read: a hand-edited or corrupt file yields the
@@ -101,4 +101,4 @@ private:
     bool m_messageNotifications = true;
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

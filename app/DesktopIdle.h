@@ -6,7 +6,7 @@
 // Qt
 #include <QObject>
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 // What the desktop knows of the user at the machine, beyond this application's own input:
 // how long since the last input anywhere, whether the screen is locked, and when the machine
@@ -29,4 +29,4 @@ Q_SIGNALS:
     void sleepStarted();
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -12,7 +12,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 namespace {
 
@@ -113,4 +113,4 @@ void DesktopNotifications::show(const QString &title, const QString &body, const
     Q_EMIT shown(how, title, body);
 }
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -11,7 +11,7 @@
 
 class QSystemTrayIcon;
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 // Shows a desktop notification the way this desktop can: through the freedesktop
 // notification service (org.freedesktop.Notifications on the session bus) when it is there,
@@ -55,8 +55,8 @@ public:
 
 Q_SIGNALS:
     // Handed to `route` (None: dropped).
-    void shown(
-        Presence::Ui::DesktopNotifications::Route route, const QString &title, const QString &body);
+    void shown(Presence::App::DesktopNotifications::Route route, const QString &title,
+        const QString &body);
 
 private:
     [[nodiscard]] bool hasService() const;
@@ -68,4 +68,4 @@ private:
     QHash<QString, uint> m_idOfTag; // the service's id of the last notification per tag
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

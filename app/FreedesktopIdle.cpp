@@ -8,7 +8,7 @@
 #include <QDBusPendingReply>
 #include <QLoggingCategory>
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 using namespace Qt::StringLiterals;
 
@@ -133,4 +133,4 @@ void FreedesktopIdle::onPrepareForSleep(bool starting)
         Q_EMIT sleepStarted();
 }
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -9,7 +9,7 @@
 
 class QDBusPendingCallWatcher;
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 // The desktop's idle time and lock state over D-Bus, from whichever of these is there:
 // - idle time: GNOME's org.gnome.Mutter.IdleMonitor (GetIdletime), else the freedesktop
@@ -50,4 +50,4 @@ private:
     bool m_queryInFlight = false;
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

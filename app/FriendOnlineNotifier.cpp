@@ -10,7 +10,7 @@
 #include "app/DesktopNotifications.h"
 #include "models/FriendListModel.h"
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 using Models::FriendListModel;
 using Models::PresenceState;
@@ -186,4 +186,4 @@ void FriendOnlineNotifier::onWindowClosed()
         m_tray->showMessage(title, message, m_tray->icon());
 }
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -21,7 +21,7 @@ namespace Presence::Models {
 class FriendListModel;
 }
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 class DesktopNotifications;
 
@@ -98,4 +98,4 @@ private:
     QTimer m_window;
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -11,7 +11,7 @@
 #include "app/DesktopIdle.h"
 #include "session/GatewaySession.h"
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 using Protocol::ChosenStatus;
 
@@ -129,4 +129,4 @@ void IdleAwayController::onLockChanged(bool locked)
     }
 }
 
-} // namespace Presence::Ui
+} // namespace Presence::App

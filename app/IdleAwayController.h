@@ -12,7 +12,7 @@ namespace Presence::Session {
 class GatewaySession;
 }
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 class DesktopIdle;
 
@@ -55,4 +55,4 @@ private:
     bool m_locked = false;
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -8,7 +8,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 MessageNotifier::MessageNotifier(Session::ChatController *chat, Models::FriendListModel *friends,
     DesktopNotifications *notifications, QObject *parent)
@@ -61,4 +61,4 @@ void MessageNotifier::onMessageReceived(
         m_notifications->show(title, body, friendId);
 }
 
-} // namespace Presence::Ui
+} // namespace Presence::App

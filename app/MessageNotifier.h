@@ -13,7 +13,7 @@ namespace Presence::Session {
 class ChatController;
 }
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 class DesktopNotifications;
 
@@ -55,4 +55,4 @@ private:
     bool m_enabled = true;
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -4,12 +4,13 @@
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
 
-namespace Presence::Session {
+namespace Presence::App {
 
 using Models::FriendListModel;
 using Models::FriendRecord;
 using Models::PresenceState;
 using Protocol::PresenceStatus;
+using Session::GatewaySession;
 
 namespace {
 
@@ -57,4 +58,4 @@ SessionModelBridge::SessionModelBridge(
     connect(session, &GatewaySession::presenceLost, model, &FriendListModel::markAllUnknown);
 }
 
-} // namespace Presence::Session
+} // namespace Presence::App

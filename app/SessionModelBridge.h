@@ -8,8 +8,10 @@ class FriendListModel;
 }
 
 namespace Presence::Session {
-
 class GatewaySession;
+}
+
+namespace Presence::App {
 
 // Feeds a friend-list model from a gateway session: the friend list, presence that is
 // newer than what the model holds, staleness when a friend is no longer watched, and
@@ -17,8 +19,8 @@ class GatewaySession;
 class SessionModelBridge : public QObject {
     Q_OBJECT
 public:
-    SessionModelBridge(
-        GatewaySession *session, Models::FriendListModel *model, QObject *parent = nullptr);
+    SessionModelBridge(Session::GatewaySession *session, Models::FriendListModel *model,
+        QObject *parent = nullptr);
 };
 
-} // namespace Presence::Session
+} // namespace Presence::App

@@ -19,7 +19,7 @@
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 using Session::GatewaySession;
 
@@ -327,4 +327,4 @@ void SignInDialog::setInputsEnabled(bool enabled)
     m_signInButton->setEnabled(enabled);
 }
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -18,7 +18,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 
-namespace Presence::Ui {
+namespace Presence::App {
 
 class ClientSettings;
 
@@ -95,4 +95,4 @@ private:
     QTimer m_countdownTimer;
 };
 
-} // namespace Presence::Ui
+} // namespace Presence::App

@@ -12,7 +12,7 @@ namespace Presence::App {
 
 using Session::GatewaySession;
 
-SignInFlow::SignInFlow(GatewaySession *session, Ui::ClientSettings *settings,
+SignInFlow::SignInFlow(GatewaySession *session, ClientSettings *settings,
     Models::FriendListModel *friends, QObject *parent)
     : QObject(parent)
     , m_session(session)
@@ -32,11 +32,11 @@ bool SignInFlow::start(const QUrl &server, const QString &token)
         m_settings->setGatewayUrl(server);
     // "Remember token" means not being asked again.
     if (server.isEmpty() && m_settings->rememberToken() && !m_settings->token().isEmpty()
-        && Ui::ClientSettings::isUsableGatewayUrl(m_settings->gatewayUrl())) {
+        && ClientSettings::isUsableGatewayUrl(m_settings->gatewayUrl())) {
         m_session->open(m_settings->gatewayUrl(), m_settings->token());
         return true;
     }
-    Ui::SignInDialog dialog(m_session, m_settings);
+    SignInDialog dialog(m_session, m_settings);
     return dialog.exec() == QDialog::Accepted;
 }
 
@@ -62,7 +62,7 @@ void SignInFlow::askToSignIn()
         m_dialog->activateWindow();
         return;
     }
-    auto *dialog = new Ui::SignInDialog(m_session, m_settings, m_window);
+    auto *dialog = new SignInDialog(m_session, m_settings, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
     // The address tried last (from --server, say), not only the one remembered.

@@ -16,11 +16,9 @@ class FriendListModel;
 namespace Presence::Session {
 class GatewaySession;
 }
-namespace Presence::Ui {
-class ClientSettings;
-} // namespace Presence::Ui
-
 namespace Presence::App {
+
+class ClientSettings;
 
 // Who the client is signed in as, from launch to Sign out. At launch: the address and token
 // of the command line (demos, QA), else the address and token remembered, else the sign-in
@@ -31,7 +29,7 @@ namespace Presence::App {
 class SignInFlow : public QObject {
     Q_OBJECT
 public:
-    SignInFlow(Session::GatewaySession *session, Ui::ClientSettings *settings,
+    SignInFlow(Session::GatewaySession *session, ClientSettings *settings,
         Models::FriendListModel *friends, QObject *parent = nullptr);
 
     // Signs in at launch; false when the user closed the sign-in dialog instead.
@@ -44,16 +42,16 @@ public:
     void askToSignIn();
     void signOut();
     // The dialog shown over the window now, if any (tests).
-    [[nodiscard]] Ui::SignInDialog *dialog() const { return m_dialog; }
+    [[nodiscard]] SignInDialog *dialog() const { return m_dialog; }
 
 private:
     void onStateChanged();
 
     Session::GatewaySession *m_session;
-    Ui::ClientSettings *m_settings;
+    ClientSettings *m_settings;
     Models::FriendListModel *m_friends;
     QPointer<Ui::MainWindow> m_window;
-    QPointer<Ui::SignInDialog> m_dialog;
+    QPointer<SignInDialog> m_dialog;
 };
 
 } // namespace Presence::App

@@ -21,8 +21,8 @@ WindowWiring::WindowWiring(GatewaySession *session, Session::ChatController *cha
     : QObject(parent)
     , m_session(session)
     , m_window(window)
-    , m_notifications(new Ui::DesktopNotifications(window))
-    , m_messageNotifier(new Ui::MessageNotifier(chat, friends, m_notifications, window))
+    , m_notifications(new DesktopNotifications(window))
+    , m_messageNotifier(new MessageNotifier(chat, friends, m_notifications, window))
 {
     // The header: what the session is, and what the user asks of it.
     Ui::SessionHeader *header = window->header();
@@ -51,9 +51,9 @@ WindowWiring::WindowWiring(GatewaySession *session, Session::ChatController *cha
 
     // Notifications of new messages, while their chat is not in front.
     connect(window->messageNotifyAction(), &QAction::toggled, m_messageNotifier,
-        &Ui::MessageNotifier::setEnabled);
+        &MessageNotifier::setEnabled);
     connect(window, &Ui::MainWindow::frontChatChanged, m_messageNotifier,
-        &Ui::MessageNotifier::setFrontChat);
+        &MessageNotifier::setFrontChat);
     m_messageNotifier->setFrontChat(window->frontChat());
     connect(window, &Ui::MainWindow::settingsMenuOpened, this,
         &WindowWiring::updateNotificationAvailability);
@@ -63,7 +63,7 @@ WindowWiring::WindowWiring(GatewaySession *session, Session::ChatController *cha
 void WindowWiring::updateNotificationAvailability()
 {
     m_window->setNotificationsAvailable(
-        m_notifications->canNotify(), Ui::DesktopNotifications::unavailableText());
+        m_notifications->canNotify(), DesktopNotifications::unavailableText());
 }
 
 void WindowWiring::showConnection()

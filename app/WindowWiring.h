@@ -14,12 +14,13 @@ namespace Presence::Session {
 class ChatController;
 }
 namespace Presence::Ui {
-class DesktopNotifications;
 class MainWindow;
-class MessageNotifier;
 } // namespace Presence::Ui
 
 namespace Presence::App {
+
+class DesktopNotifications;
+class MessageNotifier;
 
 // The main window wired to the client core, the one place where widgets meet the session:
 // the connection, who is signed in, the retry countdown and the chosen status go to the
@@ -33,8 +34,8 @@ public:
     WindowWiring(Session::GatewaySession *session, Session::ChatController *chat,
         Models::FriendListModel *friends, Ui::MainWindow *window, QObject *parent = nullptr);
 
-    [[nodiscard]] Ui::DesktopNotifications *notifications() const { return m_notifications; }
-    [[nodiscard]] Ui::MessageNotifier *messageNotifier() const { return m_messageNotifier; }
+    [[nodiscard]] DesktopNotifications *notifications() const { return m_notifications; }
+    [[nodiscard]] MessageNotifier *messageNotifier() const { return m_messageNotifier; }
     // Looks again for a way to show notifications (also done each time Settings opens).
     void updateNotificationAvailability();
 
@@ -45,8 +46,8 @@ private:
 
     Session::GatewaySession *m_session;
     Ui::MainWindow *m_window;
-    Ui::DesktopNotifications *m_notifications;
-    Ui::MessageNotifier *m_messageNotifier;
+    DesktopNotifications *m_notifications;
+    MessageNotifier *m_messageNotifier;
 };
 
 } // namespace Presence::App

@@ -32,6 +32,134 @@
     </message>
 </context>
 <context>
+    <name>Presence::App::DesktopNotifications</name>
+    <message>
+        <source>Notifications cannot be shown: this desktop has no notification service and no system tray</source>
+        <translation>Benachrichtigungen können nicht angezeigt werden: Dieser Desktop hat weder einen Benachrichtigungsdienst noch einen Infobereich</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::App::FriendOnlineNotifier</name>
+    <message>
+        <source>%1 is online</source>
+        <translation>%1 ist online</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are online</source>
+        <translation>%1 und %2 sind online</translation>
+    </message>
+    <message>
+        <source>%1, %2 and %3 are online</source>
+        <translation>%1, %2 und %3 sind online</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2 and %n others are online</source>
+        <translation>
+            <numerusform>%1, %2 und %n weiterer Freund sind online</numerusform>
+            <numerusform>%1, %2 und %n weitere Freunde sind online</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Friend online</source>
+        <translation>Freund online</translation>
+    </message>
+    <message>
+        <source>Friends online</source>
+        <translation>Freunde online</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::App::SignInDialog</name>
+    <message>
+        <source>&amp;Remember token on this computer</source>
+        <translation>Token auf diesem Computer &amp;merken</translation>
+    </message>
+    <message>
+        <source>&amp;Sign in</source>
+        <translation>&amp;Anmelden</translation>
+    </message>
+    <message>
+        <source>Sign in to Presence Chat</source>
+        <translation>Bei Presence Chat anmelden</translation>
+    </message>
+    <message>
+        <source>Gateway address</source>
+        <translation>Gateway-Adresse</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Remember token on this computer</source>
+        <translation>Token auf diesem Computer merken</translation>
+    </message>
+    <message>
+        <source>Sign-in status</source>
+        <translation>Anmeldestatus</translation>
+    </message>
+    <message>
+        <source>&amp;Gateway:</source>
+        <translation>&amp;Gateway:</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>&amp;Token:</translation>
+    </message>
+    <message>
+        <source>Enter the gateway address, for example %1</source>
+        <translation>Gib die Adresse des Gateways ein, zum Beispiel %1</translation>
+    </message>
+    <message>
+        <source>“%1” is not a gateway address. It should look like %2</source>
+        <translation>„%1“ ist keine Gateway-Adresse. Sie sollte so aussehen: %2</translation>
+    </message>
+    <message>
+        <source>The gateway address must start with ws:// or wss://, not %1://.</source>
+        <translation>Die Gateway-Adresse muss mit ws:// oder wss:// beginnen, nicht mit %1://.</translation>
+    </message>
+    <message>
+        <source>The gateway address has no host name. It should look like %1</source>
+        <translation>Der Gateway-Adresse fehlt der Hostname. Sie sollte so aussehen: %1</translation>
+    </message>
+    <message>
+        <source>Enter your token.</source>
+        <translation>Gib dein Token ein.</translation>
+    </message>
+    <message>
+        <source>This token is too long to be right (a token has at most %1 characters).</source>
+        <translation>Dieses Token ist zu lang, um zu stimmen (ein Token hat höchstens %1 Zeichen).</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbindung wird hergestellt…</translation>
+    </message>
+    <message>
+        <source>Cannot reach the gateway at %1 (trying again now…)</source>
+        <translation>Das Gateway unter %1 ist nicht erreichbar (neuer Versuch läuft…)</translation>
+    </message>
+    <message>
+        <source>Signing in…</source>
+        <translation>Anmeldung läuft…</translation>
+    </message>
+    <message>
+        <source>Cannot reach the gateway at %1 (retrying in %2 s)</source>
+        <translation>Das Gateway unter %1 ist nicht erreichbar (neuer Versuch in %2 s)</translation>
+    </message>
+    <message>
+        <source>Signed in.</source>
+        <translation>Angemeldet.</translation>
+    </message>
+    <message>
+        <source>The gateway at %1 speaks another version of the protocol than this app.</source>
+        <translation>Das Gateway unter %1 spricht eine andere Protokollversion als diese App.</translation>
+    </message>
+    <message>
+        <source>The gateway did not accept this token.</source>
+        <translation>Das Gateway hat dieses Token nicht angenommen.</translation>
+    </message>
+</context>
+<context>
     <name>Presence::Session::ChatController</name>
     <message>
         <source>Type a message first.</source>
@@ -87,6 +215,19 @@
     <message>
         <source>The gateway stopped answering.</source>
         <translation>Das Gateway antwortet nicht mehr.</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 is not trusted: %2. If the gateway uses its own certificate authority, start the app with --ca-file and that authority&apos;s certificate.</source>
+        <extracomment>%1 is the gateway&apos;s address, %2 what is wrong with its certificate, as Qt says it (e.g. &quot;The host name did not match any of the valid hosts for this certificate&quot;).</extracomment>
+        <translation>Dem Zertifikat von %1 wird nicht vertraut: %2. Wenn das Gateway eine eigene Zertifizierungsstelle verwendet, starte die App mit --ca-file und dem Zertifikat dieser Stelle.</translation>
+    </message>
+    <message>
+        <source>The sign-in expired: sign in again.</source>
+        <translation>Die Anmeldung ist abgelaufen: Melde dich erneut an.</translation>
+    </message>
+    <message>
+        <source>The gateway signed you out (the account was removed, or its token changed): sign in again.</source>
+        <translation>Das Gateway hat dich abgemeldet (das Konto wurde entfernt oder sein Token geändert): Melde dich erneut an.</translation>
     </message>
 </context>
 <context>
@@ -289,13 +430,6 @@ Open a friend in Friends and say hello.</source>
     </message>
 </context>
 <context>
-    <name>Presence::Ui::DesktopNotifications</name>
-    <message>
-        <source>Notifications cannot be shown: this desktop has no notification service and no system tray</source>
-        <translation>Benachrichtigungen können nicht angezeigt werden: Dieser Desktop hat weder einen Benachrichtigungsdienst noch einen Infobereich</translation>
-    </message>
-</context>
-<context>
     <name>Presence::Ui::FriendListPane</name>
     <message>
         <source>Search friends</source>
@@ -321,36 +455,6 @@ Open a friend in Friends and say hello.</source>
         <source>No friends match “%1”</source>
         <extracomment>Over the empty friend list; %1 is what the user typed.</extracomment>
         <translation>Keine Freunde passen zu „%1“</translation>
-    </message>
-</context>
-<context>
-    <name>Presence::Ui::FriendOnlineNotifier</name>
-    <message>
-        <source>%1 is online</source>
-        <translation>%1 ist online</translation>
-    </message>
-    <message>
-        <source>%1 and %2 are online</source>
-        <translation>%1 und %2 sind online</translation>
-    </message>
-    <message>
-        <source>%1, %2 and %3 are online</source>
-        <translation>%1, %2 und %3 sind online</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1, %2 and %n others are online</source>
-        <translation>
-            <numerusform>%1, %2 und %n weiterer Freund sind online</numerusform>
-            <numerusform>%1, %2 und %n weitere Freunde sind online</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Friend online</source>
-        <translation>Freund online</translation>
-    </message>
-    <message>
-        <source>Friends online</source>
-        <translation>Freunde online</translation>
     </message>
 </context>
 <context>
@@ -402,6 +506,7 @@ Open a friend in Friends and say hello.</source>
     </message>
     <message>
         <source>%1 friends · %2 online · %3 not known</source>
+        <extracomment>Status bar: friends, those online, and those whose presence is not known.</extracomment>
         <translation>%1 Freunde · %2 online · %3 unbekannt</translation>
     </message>
     <message>
@@ -585,97 +690,6 @@ Open a friend in Friends and say hello.</source>
     <message>
         <source>Not signed in.</source>
         <translation>Nicht angemeldet.</translation>
-    </message>
-</context>
-<context>
-    <name>Presence::Ui::SignInDialog</name>
-    <message>
-        <source>&amp;Remember token on this computer</source>
-        <translation>Token auf diesem Computer &amp;merken</translation>
-    </message>
-    <message>
-        <source>&amp;Sign in</source>
-        <translation>&amp;Anmelden</translation>
-    </message>
-    <message>
-        <source>Sign in to Presence Chat</source>
-        <translation>Bei Presence Chat anmelden</translation>
-    </message>
-    <message>
-        <source>Gateway address</source>
-        <translation>Gateway-Adresse</translation>
-    </message>
-    <message>
-        <source>Token</source>
-        <translation>Token</translation>
-    </message>
-    <message>
-        <source>Remember token on this computer</source>
-        <translation>Token auf diesem Computer merken</translation>
-    </message>
-    <message>
-        <source>Sign-in status</source>
-        <translation>Anmeldestatus</translation>
-    </message>
-    <message>
-        <source>&amp;Gateway:</source>
-        <translation>&amp;Gateway:</translation>
-    </message>
-    <message>
-        <source>&amp;Token:</source>
-        <translation>&amp;Token:</translation>
-    </message>
-    <message>
-        <source>Enter the gateway address, for example %1</source>
-        <translation>Gib die Adresse des Gateways ein, zum Beispiel %1</translation>
-    </message>
-    <message>
-        <source>“%1” is not a gateway address. It should look like %2</source>
-        <translation>„%1“ ist keine Gateway-Adresse. Sie sollte so aussehen: %2</translation>
-    </message>
-    <message>
-        <source>The gateway address must start with ws:// or wss://, not %1://.</source>
-        <translation>Die Gateway-Adresse muss mit ws:// oder wss:// beginnen, nicht mit %1://.</translation>
-    </message>
-    <message>
-        <source>The gateway address has no host name. It should look like %1</source>
-        <translation>Der Gateway-Adresse fehlt der Hostname. Sie sollte so aussehen: %1</translation>
-    </message>
-    <message>
-        <source>Enter your token.</source>
-        <translation>Gib dein Token ein.</translation>
-    </message>
-    <message>
-        <source>This token is too long to be right (a token has at most %1 characters).</source>
-        <translation>Dieses Token ist zu lang, um zu stimmen (ein Token hat höchstens %1 Zeichen).</translation>
-    </message>
-    <message>
-        <source>Connecting…</source>
-        <translation>Verbindung wird hergestellt…</translation>
-    </message>
-    <message>
-        <source>Cannot reach the gateway at %1 (trying again now…)</source>
-        <translation>Das Gateway unter %1 ist nicht erreichbar (neuer Versuch läuft…)</translation>
-    </message>
-    <message>
-        <source>Signing in…</source>
-        <translation>Anmeldung läuft…</translation>
-    </message>
-    <message>
-        <source>Cannot reach the gateway at %1 (retrying in %2 s)</source>
-        <translation>Das Gateway unter %1 ist nicht erreichbar (neuer Versuch in %2 s)</translation>
-    </message>
-    <message>
-        <source>Signed in.</source>
-        <translation>Angemeldet.</translation>
-    </message>
-    <message>
-        <source>The gateway at %1 speaks another version of the protocol than this app.</source>
-        <translation>Das Gateway unter %1 spricht eine andere Protokollversion als diese App.</translation>
-    </message>
-    <message>
-        <source>The gateway did not accept this token.</source>
-        <translation>Das Gateway hat dieses Token nicht angenommen.</translation>
     </message>
 </context>
 <context>

@@ -38,6 +38,7 @@
 #include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
+using Presence::App::SessionModelBridge;
 using Presence::Models::ChatMessageRecord;
 using Presence::Models::ConversationListModel;
 using Presence::Models::FriendListModel;
@@ -45,7 +46,6 @@ using Presence::Server::Gateway;
 using Presence::Server::MemoryChatStore;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
 using Presence::Ui::ChatsPane;
 using Presence::Ui::ConversationDelegate;
 using Presence::Ui::MainWindow;

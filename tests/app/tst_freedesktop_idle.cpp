@@ -21,7 +21,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Ui::FreedesktopIdle;
+using Presence::App::FreedesktopIdle;
 
 namespace {
 

@@ -24,18 +24,18 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::IdleAwayController;
+using Presence::App::SessionModelBridge;
 using Presence::Models::FriendListModel;
 using Presence::Models::PresenceState;
 using Presence::Protocol::ChosenStatus;
 using Presence::Server::Gateway;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
-using Presence::Ui::IdleAwayController;
 
 namespace {
 
 // The desktop as a test wants it: an idle time it reports when asked, on the next turn.
-class FakeDesktopIdle : public Presence::Ui::DesktopIdle {
+class FakeDesktopIdle : public Presence::App::DesktopIdle {
 public:
     [[nodiscard]] bool knowsIdleTime() const override { return true; }
     void queryIdleTime() override

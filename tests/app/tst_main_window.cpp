@@ -39,6 +39,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::SessionModelBridge;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendSortFilterProxy;
 using Presence::Models::PresenceState;
@@ -46,7 +47,6 @@ using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
 using Presence::Ui::MainWindow;
 
 namespace {

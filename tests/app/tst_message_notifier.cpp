@@ -42,18 +42,18 @@
 #include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
+using Presence::App::ClientSettings;
+using Presence::App::DesktopNotifications;
+using Presence::App::FriendOnlineNotifier;
+using Presence::App::MessageNotifier;
+using Presence::App::SessionModelBridge;
 using Presence::Models::FriendListModel;
 using Presence::Models::PresenceState;
 using Presence::Server::Gateway;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
-using Presence::Ui::ClientSettings;
-using Presence::Ui::DesktopNotifications;
-using Presence::Ui::FriendOnlineNotifier;
 using Presence::Ui::MainWindow;
-using Presence::Ui::MessageNotifier;
-using Route = Presence::Ui::DesktopNotifications::Route;
+using Route = Presence::App::DesktopNotifications::Route;
 
 namespace {
 

@@ -24,14 +24,14 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::FriendOnlineNotifier;
+using Presence::App::SessionModelBridge;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendRecord;
 using Presence::Models::PresenceState;
 using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
-using Presence::Ui::FriendOnlineNotifier;
 
 namespace {
 

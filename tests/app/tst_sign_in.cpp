@@ -30,9 +30,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::ClientSettings;
+using Presence::App::SignInDialog;
 using Presence::Session::GatewaySession;
-using Presence::Ui::ClientSettings;
-using Presence::Ui::SignInDialog;
 
 namespace {
 

@@ -38,12 +38,12 @@
 #include "ui/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
+using Presence::App::ClientSettings;
+using Presence::App::SessionModelBridge;
 using Presence::App::SignInFlow;
 using Presence::Models::FriendListModel;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
-using Presence::Ui::ClientSettings;
 using Presence::Ui::MainWindow;
 
 namespace {
@@ -194,7 +194,7 @@ void TestSignInFlow::refusedTokenBringsTheDialogOverTheWindow()
     // Refused: the dialog comes by itself, says why, and has the cursor in the token field
     // (empty: a token from a file or the environment is not shown).
     QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
-    Presence::Ui::SignInDialog *dialog = app.flow.dialog();
+    Presence::App::SignInDialog *dialog = app.flow.dialog();
     QCOMPARE(dialog->parentWidget(), app.window.get());
     QCOMPARE(dialog->statusText(), u"The gateway did not accept this token."_s);
     auto *token = dialog->findChild<QLineEdit *>(u"token"_s);
@@ -222,7 +222,7 @@ void TestSignInFlow::refusedTokenBringsTheDialogOverTheWindow()
     // Sign in… in the header brings it back after a later refusal, once.
     app.session.open(gateway->url(), u"another-bad-one"_s);
     QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
-    QPointer<Presence::Ui::SignInDialog> first = app.flow.dialog();
+    QPointer<Presence::App::SignInDialog> first = app.flow.dialog();
     QTest::mouseClick(app.window->header()->signInButton(), Qt::LeftButton);
     QCOMPARE(app.flow.dialog(), first.data());
 }
@@ -346,7 +346,7 @@ void TestSignInFlow::aFailedSwitchKeepsTheAccount()
     QVERIFY(switchAccount);
     switchAccount->trigger();
     QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
-    QPointer<Presence::Ui::SignInDialog> dialog = app.flow.dialog();
+    QPointer<Presence::App::SignInDialog> dialog = app.flow.dialog();
     dialog->findChild<QLineEdit *>(u"gatewayUrl"_s)->setText(url.toString());
     dialog->findChild<QLineEdit *>(u"token"_s)->setText(token);
     dialog->signIn();

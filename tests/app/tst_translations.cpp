@@ -28,10 +28,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::ClientSettings;
+using Presence::App::SignInDialog;
 using Presence::App::Translations;
 using Presence::Session::GatewaySession;
-using Presence::Ui::ClientSettings;
-using Presence::Ui::SignInDialog;
 
 namespace {
 
@@ -143,7 +143,7 @@ void TestTranslations::initTestCase()
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     // Nothing installed before the tests install it: the widgets start in English.
-    QCOMPARE(translated("Presence::Ui::SignInDialog", "&Sign in"), u"&Sign in"_s);
+    QCOMPARE(translated("Presence::App::SignInDialog", "&Sign in"), u"&Sign in"_s);
 }
 
 void TestTranslations::germanCatalogueIsCompiledIn()
@@ -392,7 +392,7 @@ void TestTranslations::pluralFormsFollowTheCount_data()
     QTest::addRow("chip one") << chip << more << 1 << u"1 weiterer online ↑"_s;
     QTest::addRow("chip two") << chip << more << 2 << u"2 weitere online ↑"_s;
     QTest::addRow("chip many") << chip << more << 120 << u"120 weitere online ↑"_s;
-    const auto notifier = u"Presence::Ui::FriendOnlineNotifier"_s;
+    const auto notifier = u"Presence::App::FriendOnlineNotifier"_s;
     const auto others = u"%1, %2 and %n others are online"_s;
     QTest::addRow("notifier one") << notifier << others << 1
                                   << u"%1, %2 und 1 weiterer Freund sind online"_s;

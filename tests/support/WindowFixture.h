@@ -41,7 +41,7 @@ struct ClientFixture {
 
     Presence::Session::GatewaySession session;
     Presence::Models::FriendListModel friends;
-    Presence::Session::SessionModelBridge bridge;
+    Presence::App::SessionModelBridge bridge;
     Presence::Session::ChatController chat;
 };
 

@@ -33,6 +33,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::SessionModelBridge;
 using Presence::Models::ChatModel;
 using Presence::Models::Delivery;
 using Presence::Models::FriendListModel;
@@ -41,7 +42,6 @@ using Presence::Server::GatewayConfig;
 using Presence::Server::MemoryChatStore;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
 using Presence::Ui::MainWindow;
 
 namespace {

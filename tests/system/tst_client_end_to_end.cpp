@@ -27,6 +27,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::SessionModelBridge;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendSortFilterProxy;
 using Presence::Models::PresenceState;
@@ -37,7 +38,6 @@ using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Server::PresenceStore;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
 using Presence::Ui::ViewportSubscriptionOptions;
 using Presence::Ui::ViewportSubscriptions;
 

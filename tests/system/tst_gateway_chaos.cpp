@@ -36,13 +36,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::FriendOnlineNotifier;
+using Presence::App::SessionModelBridge;
 using Presence::Models::FriendListModel;
 using Presence::Models::PresenceState;
 using Presence::Server::RedisClient;
 using Presence::Server::UsersFile;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
-using Presence::Ui::FriendOnlineNotifier;
 
 namespace {
 

@@ -29,13 +29,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using Presence::App::SessionModelBridge;
 using Presence::Models::FriendListModel;
 using Presence::Models::FriendRecord;
 using Presence::Models::FriendSortFilterProxy;
 using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Session::GatewaySession;
-using Presence::Session::SessionModelBridge;
 using Presence::Ui::ViewportSubscriptionOptions;
 using Presence::Ui::ViewportSubscriptions;
 
