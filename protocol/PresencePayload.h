@@ -7,7 +7,7 @@
 
 // Presence
 #include "protocol/Decoded.h"
-#include "protocol/ServerMessages.h"
+#include "protocol/UserPresence.h"
 
 namespace Presence::Protocol {
 

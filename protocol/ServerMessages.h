@@ -14,6 +14,7 @@
 #include "protocol/ErrorCode.h"
 #include "protocol/Frame.h"
 #include "protocol/PresenceStatus.h"
+#include "protocol/UserPresence.h"
 
 namespace Presence::Protocol {
 
@@ -54,15 +55,6 @@ struct FriendsPage {
     int total = 0;
     QList<UserInfo> items;
     friend bool operator==(const FriendsPage &, const FriendsPage &) = default;
-};
-
-// One user's published presence: the body of a `presence` push and of a snapshot entry.
-struct UserPresence {
-    QString id;
-    PresenceStatus status = PresenceStatus::Offline;
-    qint64 seq = 0;
-    std::optional<qint64> lastSeen; // ms since the epoch; only when offline and ever seen
-    friend bool operator==(const UserPresence &, const UserPresence &) = default;
 };
 
 struct Snapshot {
