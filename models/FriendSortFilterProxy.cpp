@@ -166,14 +166,14 @@ void FriendSortFilterProxy::setSearchText(const QString &text)
         accepted[row] = accepts(int(row));
 
     // Rows leaving, as runs of proxy rows; rows entering, grouped by where they land.
-    std::vector<std::pair<int, int>> removeRuns;
+    std::vector<std::pair<int, int>> leaving;
     for (size_t i = 0; i < m_proxyToSource.size(); ++i) {
         if (accepted[size_t(m_proxyToSource[i])])
             continue;
-        if (!removeRuns.empty() && removeRuns.back().second == int(i) - 1)
-            removeRuns.back().second = int(i);
+        if (!leaving.empty() && leaving.back().second == int(i) - 1)
+            leaving.back().second = int(i);
         else
-            removeRuns.push_back({ int(i), int(i) });
+            leaving.push_back({ int(i), int(i) });
     }
     std::vector<int> entering;
     for (size_t row = 0; row < rows; ++row) {
@@ -190,14 +190,20 @@ void FriendSortFilterProxy::setSearchText(const QString &text)
     // pass) so that a scattered change resets instead of doing a vector insert per group.
     const size_t enterGroups
         = landingGroups(entering, [&accepted](int row) { return bool(accepted[size_t(row)]); });
-    if (removeRuns.size() > kMaxRuns || enterGroups > kMaxRuns) {
+    if (leaving.size() > kMaxRuns || enterGroups > kMaxRuns) {
         beginResetModel();
         m_accepted = std::move(accepted);
         rebuildOrder();
         endResetModel();
         return;
     }
-    for (auto run = removeRuns.crbegin(); run != removeRuns.crend(); ++run) {
+    removeRuns(leaving);
+    insertEntering(entering);
+}
+
+void FriendSortFilterProxy::removeRuns(const std::vector<std::pair<int, int>> &runs)
+{
+    for (auto run = runs.crbegin(); run != runs.crend(); ++run) {
         beginRemoveRows({}, run->first, run->second);
         for (int i = run->first; i <= run->second; ++i)
             m_accepted[size_t(m_proxyToSource[size_t(i)])] = false;
@@ -206,7 +212,6 @@ void FriendSortFilterProxy::setSearchText(const QString &text)
         rebuildSourceToProxy();
         endRemoveRows();
     }
-    insertEntering(entering);
 }
 
 size_t FriendSortFilterProxy::landingGroups(
@@ -321,15 +326,7 @@ void FriendSortFilterProxy::onSourceRowsAboutToBeRemoved(
         beginSourceReset(); // ended once the source has removed them
         return;
     }
-    for (auto run = runs.crbegin(); run != runs.crend(); ++run) {
-        beginRemoveRows({}, run->first, run->second);
-        for (int i = run->first; i <= run->second; ++i)
-            m_accepted[size_t(m_proxyToSource[size_t(i)])] = false;
-        m_proxyToSource.erase(
-            m_proxyToSource.begin() + run->first, m_proxyToSource.begin() + run->second + 1);
-        rebuildSourceToProxy();
-        endRemoveRows();
-    }
+    removeRuns(runs);
 }
 
 void FriendSortFilterProxy::onSourceRowsRemoved(const QModelIndex &parent, int first, int last)

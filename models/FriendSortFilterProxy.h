@@ -2,6 +2,7 @@
 
 // C++
 #include <functional>
+#include <utility>
 #include <vector>
 
 // Qt
@@ -78,6 +79,8 @@ private:
         const std::vector<int> &entering, const std::function<bool(int)> &stays) const;
     // Puts `entering` (sorted, source rows not in the order) in, a group of rows at a time.
     void insertEntering(const std::vector<int> &entering);
+    // Takes out runs of proxy rows (first, last), ascending, one removal each from the end.
+    void removeRuns(const std::vector<std::pair<int, int>> &runs);
     [[nodiscard]] bool tooScatteredForRuns(size_t runs) const;
     void onSourceRowsInserted(const QModelIndex &parent, int first, int last);
     void onSourceRowsAboutToBeRemoved(const QModelIndex &parent, int first, int last);
