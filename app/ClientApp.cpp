@@ -6,6 +6,7 @@
 #include <QDBusConnection>
 #include <QEventLoop>
 #include <QSplitter>
+#include <QSslConfiguration>
 #include <QStandardPaths>
 #include <QSystemTrayIcon>
 #include <QTabWidget>

@@ -2,6 +2,7 @@
 
 // Qt
 #include <QCommandLineParser>
+#include <QFile>
 #include <QRegularExpression>
 
 // Presence

@@ -593,7 +593,7 @@ QString ratio(double b, double a)
 // "median [min-max]" of one figure over runs, or "median" alone when they agree.
 QString summaryText(const Summary &summary, int decimals)
 {
-    const QString median = QString::number(summary.median, 'f', decimals);
+    QString median = QString::number(summary.median, 'f', decimals);
     if (QString::number(summary.min, 'f', decimals) == QString::number(summary.max, 'f', decimals))
         return median;
     return u"%1 [%2-%3]"_s.arg(median, QString::number(summary.min, 'f', decimals),
@@ -606,6 +606,7 @@ void printTable(const Options &options, const std::vector<RunResult> &a,
     using Value = std::function<double(const RunResult &)>;
     const auto summaryOf = [](const std::vector<RunResult> &runs, const Value &value) {
         std::vector<double> values;
+        values.reserve(runs.size());
         for (const RunResult &run : runs)
             values.push_back(value(run));
         return summarize(values);
@@ -821,7 +822,7 @@ int main(int argc, char *argv[])
             (mode == Mode::Rows                         ? a
                     : mode == Mode::RowsAndAvailability ? b
                                                         : baseline)
-                .push_back(std::move(*result));
+                .push_back(*result);
         }
     }
     printTable(options, a, b, baseline);

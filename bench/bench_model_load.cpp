@@ -151,7 +151,9 @@ RunResult runOnce(const Options &options, int run)
         if (model->rowCount() != options.rows)
             qFatal("setFriends kept %d of %d rows", model->rowCount(), options.rows);
 
-        const QList<FriendRecord> copy = friends; // the same content, another list object
+        // The same content, another list object.
+        // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
+        const QList<FriendRecord> copy = friends;
         timer.start();
         model->setFriends(copy);
         result.setSameFriendsMs = msSince(timer);
@@ -276,6 +278,7 @@ int main(int argc, char *argv[])
 
     const auto collect = [&](double RunResult::*field, double scale = 1) {
         std::vector<double> values;
+        values.reserve(results.size());
         for (const RunResult &r : results)
             values.push_back(r.*field * scale);
         return values;

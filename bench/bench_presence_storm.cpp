@@ -226,8 +226,9 @@ protected:
     void dataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
         const QList<int> &roles) override
     {
-        if (skipRelayoutOnDataChange)
-            QAbstractItemView::dataChanged(topLeft, bottomRight, roles);
+        if (skipRelayoutOnDataChange) // past QListView's own, which lays the rows out again
+            QAbstractItemView::dataChanged( // NOLINT(bugprone-parent-virtual-call)
+                topLeft, bottomRight, roles);
         else
             QListView::dataChanged(topLeft, bottomRight, roles);
     }

@@ -632,7 +632,7 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 2;
     }
-    const Options options = *parsed;
+    const Options &options = *parsed;
     // A line per connection would drown the figures (QT_LOGGING_RULES overrides this).
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
 

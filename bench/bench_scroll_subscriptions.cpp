@@ -375,6 +375,7 @@ int main(int argc, char *argv[])
 
     const auto row = [&](const char *what, auto field) {
         std::vector<double> values;
+        values.reserve(results.size());
         for (const RunResult &r : results)
             values.push_back(double(field(r)));
         const Summary s = summarize(values);

@@ -89,7 +89,7 @@ bool ChatModel::appendDelivered(const ChatMessageRecord &message)
     ChatMessageRecord record = message;
     record.delivery = Delivery::Delivered;
     record.key.clear();
-    insertRows(m_delivered, { record });
+    insertRecords(m_delivered, { record });
     return true;
 }
 
@@ -122,7 +122,7 @@ int ChatModel::mergeHistory(const QList<ChatMessageRecord> &page, bool older, bo
     const auto flushRun = [&] {
         if (run.isEmpty())
             return;
-        insertRows(pos, run);
+        insertRecords(pos, run);
         pos += int(run.size());
         added += int(run.size());
         run.clear();
@@ -295,7 +295,7 @@ void ChatModel::setHistoryState(HistoryState state)
     Q_EMIT historyStateChanged(state);
 }
 
-void ChatModel::insertRows(int row, const QList<ChatMessageRecord> &records)
+void ChatModel::insertRecords(int row, const QList<ChatMessageRecord> &records)
 {
     if (records.isEmpty())
         return;

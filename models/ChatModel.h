@@ -102,7 +102,7 @@ Q_SIGNALS:
     void historyStateChanged(Presence::Models::ChatModel::HistoryState state);
 
 private:
-    void insertRows(int row, const QList<ChatMessageRecord> &records);
+    void insertRecords(int row, const QList<ChatMessageRecord> &records);
     void setDelivery(int row, Delivery delivery, const QString &error = {});
     void reindex(int from);
 

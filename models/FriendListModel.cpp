@@ -209,7 +209,7 @@ void FriendListModel::reset(const QList<FriendRecord> &friends)
     QHash<QString, Row> previous;
     previous.reserve(m_rows.size());
     for (Row &row : m_rows)
-        previous.insert(row.id, std::move(row));
+        previous.emplace(row.id, std::move(row));
     m_rows.clear();
     m_rows.reserve(friends.size());
     m_rowOfId.clear();

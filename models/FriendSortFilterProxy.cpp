@@ -269,7 +269,7 @@ void FriendSortFilterProxy::onSourceRowsInserted(const QModelIndex &parent, int 
 {
     if (parent.isValid() || m_inSourceReset)
         return;
-    const auto count = size_t(last - first + 1);
+    const auto count = size_t(last - first) + 1;
     for (auto *rows : { &m_proxyToSource, &m_pendingMoves }) {
         for (int &row : *rows) {
             if (row >= first)
@@ -489,7 +489,7 @@ void FriendSortFilterProxy::emitProxyDataChanged(
 {
     // One signal per run of consecutive proxy rows among the changed source rows.
     std::vector<int> proxyRows;
-    proxyRows.reserve(size_t(lastSourceRow - firstSourceRow + 1));
+    proxyRows.reserve(size_t(lastSourceRow - firstSourceRow) + 1);
     for (int row = firstSourceRow; row <= lastSourceRow; ++row) {
         const int proxyRow = m_sourceToProxy[size_t(row)];
         if (proxyRow >= 0)

@@ -309,10 +309,10 @@ void ChatController::onAcknowledged(const QString &ref, const QString &id, qint6
 
 void ChatController::onHistory(const QString &ref, const Protocol::HistoryPage &page)
 {
-    const auto it = m_histories.constFind(ref);
-    if (it == m_histories.constEnd())
+    const auto it = m_histories.find(ref);
+    if (it == m_histories.end())
         return;
-    const PendingHistory asked = *it;
+    const PendingHistory asked = std::move(*it);
     m_histories.erase(it);
     ChatModel *model = m_conversations.value(asked.friendId);
     if (!model)

@@ -5,6 +5,7 @@
 
 // Qt
 #include <QRegularExpression>
+#include <QWebSocket>
 
 // Presence
 #include "protocol/ClientMessages.h"
@@ -118,7 +119,7 @@ QString GatewaySession::sendChatMessage(const QString &to, const QString &text)
 {
     if (m_state != State::Online)
         return {};
-    const QString ref = nextRef(u'm');
+    QString ref = nextRef(u'm');
     const QJsonObject message = toJson(SendMessageRequest { to, text });
     if (FramePacer::serialize(message, ref).toUtf8().size() > m_limits.maxFrameBytes) {
         // Sending it would get the connection closed (1009): refuse it here, asynchronously
@@ -141,7 +142,7 @@ QString GatewaySession::requestHistory(const QString &with, const QString &befor
 {
     if (m_state != State::Online)
         return {};
-    const QString ref = nextRef(u'h');
+    QString ref = nextRef(u'h');
     HistoryRequest request { with, std::nullopt, std::clamp(limit, 1, kMaxHistoryLimit) };
     if (!before.isEmpty())
         request.before = before;
@@ -154,7 +155,7 @@ QString GatewaySession::requestConversations(int limit)
 {
     if (m_state != State::Online)
         return {};
-    const QString ref = nextRef(u'c');
+    QString ref = nextRef(u'c');
     m_pendingChat.insert(ref);
     m_pacer.send(
         toJson(ConversationsRequest { std::clamp(limit, 1, kMaxConversationsLimit) }), ref);
@@ -165,7 +166,7 @@ QString GatewaySession::markRead(const QString &with, const QString &upTo)
 {
     if (m_state != State::Online || with.isEmpty() || upTo.isEmpty())
         return {};
-    const QString ref = nextRef(u'r');
+    QString ref = nextRef(u'r');
     m_pendingChat.insert(ref);
     m_pendingReads.insert(ref);
     m_pacer.send(toJson(ReadRequest { with, upTo }), ref);
@@ -342,7 +343,9 @@ void GatewaySession::onConnected()
 void GatewaySession::onDisconnected()
 {
     // Only a close during sign-in can mean the token or the protocol was refused.
-    const auto code = m_socket->closeCode();
+    // QWebSocketProtocol::CloseCode names only RFC 6455's codes; the gateway's own (4000-4999)
+    // lie outside its range, where comparing the enum may be folded to false: compare numbers.
+    const int code = int(m_socket->closeCode());
     if (m_state == State::Authenticating && code == CloseCode::Unauthorized) {
         fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
         return;
@@ -456,7 +459,7 @@ void GatewaySession::onTokenExpiring(const TokenExpiring &expiring)
     qCInfo(lcSession) << "the token expires in" << expiring.inMs << "ms";
     Q_EMIT tokenExpiring(std::chrono::milliseconds(expiring.inMs));
     m_tokens.renew([this](const QString &token) {
-        const QString ref = nextRef(u'r');
+        QString ref = nextRef(u'r');
         m_pacer.send(toJson(RefreshRequest { token }), ref);
         return ref;
     });

@@ -162,7 +162,7 @@ QString timeText(const QModelIndex &index, const QDateTime &now, bool withDate)
     const QDateTime when = QDateTime::fromMSecsSinceEpoch(
         index.data(ChatModel::TimestampRole).toLongLong(), now.timeZone());
     const QLocale locale;
-    const QString time = PresenceText::timeOfDay(when.time());
+    QString time = PresenceText::timeOfDay(when.time());
     if (!withDate || when.date() == now.date())
         return time;
     return ChatMessageDelegate::tr("%1, %2").arg(

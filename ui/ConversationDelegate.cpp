@@ -90,7 +90,7 @@ QString ConversationDelegate::timeText(qint64 ts, const QDateTime &now)
 
 QString ConversationDelegate::previewText(const QModelIndex &index)
 {
-    const QString text = index.data(ConversationListModel::LastTextRole).toString().simplified();
+    QString text = index.data(ConversationListModel::LastTextRole).toString().simplified();
     if (index.data(ConversationListModel::LastFromSelfRole).toBool())
         //: The preview of a chat whose latest message is ours.
         return tr("You: %1").arg(text);

@@ -25,7 +25,6 @@ namespace Presence::Ui {
 
 using Models::FriendListModel;
 using Models::FriendSortFilterProxy;
-using Models::PresenceState;
 
 FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     : QWidget(parent)

@@ -142,7 +142,7 @@ QString PresenceText::summary(const FriendPresence &presence, const QDateTime &n
 {
     //: A friend-list tooltip and accessible text: the friend's name, their handle (@id), then
     //: the presence.
-    const QString text
+    QString text
         = tr("%1 (%2) — %3").arg(presence.name, handle(presence.id), statusLine(presence, now));
     if (presence.unread <= 0)
         return text;

@@ -56,7 +56,7 @@ std::int64_t integerOf(const json::object &object, std::string_view key, std::in
 } // namespace
 
 Connection::Connection(boost::asio::io_context &io, RunContext &context,
-    const tcp::endpoint &gateway, int user, boost::asio::ip::address_v4 source,
+    const tcp::endpoint &gateway, int user, const boost::asio::ip::address_v4 &source,
     std::vector<std::uint32_t> &latencies, bool slowReader)
     : m_socket(io)
     , m_context(context)

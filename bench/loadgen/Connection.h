@@ -42,8 +42,9 @@ public:
     using SetUpDone = std::function<void(bool)>;
 
     Connection(boost::asio::io_context &io, RunContext &context,
-        const boost::asio::ip::tcp::endpoint &gateway, int user, boost::asio::ip::address_v4 source,
-        std::vector<std::uint32_t> &latencies, bool slowReader = false);
+        const boost::asio::ip::tcp::endpoint &gateway, int user,
+        const boost::asio::ip::address_v4 &source, std::vector<std::uint32_t> &latencies,
+        bool slowReader = false);
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
 

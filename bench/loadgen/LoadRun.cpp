@@ -87,6 +87,7 @@ RunResult LoadRun::run()
     const boost::asio::ip::tcp::endpoint endpoint(address, m_options.port);
     const int threads = std::max(1, std::min(m_options.threads, result.connections));
     std::vector<std::unique_ptr<Worker>> workers;
+    workers.reserve(size_t(threads));
     for (int i = 0; i < threads; ++i) {
         workers.push_back(std::make_unique<Worker>(
             context, endpoint, std::max(1, m_options.concurrency / threads)));

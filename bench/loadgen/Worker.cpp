@@ -38,7 +38,7 @@ Worker::~Worker()
     m_connections.clear();
 }
 
-void Worker::add(int user, boost::asio::ip::address_v4 source, bool slowReader)
+void Worker::add(int user, const boost::asio::ip::address_v4 &source, bool slowReader)
 {
     m_connections.push_back(std::make_unique<Connection>(
         m_io, m_context, m_gateway, user, source, m_latencies, slowReader));

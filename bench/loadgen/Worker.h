@@ -30,7 +30,7 @@ public:
 
     // Before start(): one more connection, as `user`, from `source`; a slow reader makes no
     // changes.
-    void add(int user, boost::asio::ip::address_v4 source, bool slowReader = false);
+    void add(int user, const boost::asio::ip::address_v4 &source, bool slowReader = false);
     // Starts the thread and the set-up of the connections.
     void start();
     // Makes `changesPerSecond` changes from now on, until stopChanges(), which returns once the

@@ -49,8 +49,8 @@ void FaultyPushes::onFaultEnded(const QString &id, const FaultSpec &fault)
     Q_UNUSED(id)
     if (fault.kind != FaultKind::Reorder || m_faults.reordersPresenceOf(fault.user))
         return;
-    if (const auto held = m_reordered.constFind(fault.user); held != m_reordered.cend()) {
-        const Held last = *held;
+    if (const auto held = m_reordered.find(fault.user); held != m_reordered.end()) {
+        const Held last = std::move(*held);
         m_reordered.erase(held);
         last.push(last.presence);
     }

@@ -65,7 +65,7 @@ public:
     qulonglong idleMs = 0;
 
 public Q_SLOTS:
-    qulonglong GetIdletime() { return idleMs; }
+    qulonglong GetIdletime() const { return idleMs; }
 };
 
 } // namespace

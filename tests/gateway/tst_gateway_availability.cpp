@@ -28,7 +28,6 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Server::RedisClient;
 using Presence::Server::RedisStoreOptions;

@@ -368,7 +368,7 @@ void TestChatModel::mergeHistory()
     if (added == 0)
         QCOMPARE(inserted.size(), 0);
     for (int row = 0; row < c.model.deliveredCount(); ++row) {
-        const QString id = expected.at(row);
+        const QString &id = expected.at(row);
         QVERIFY(c.model.contains(id));
         QCOMPARE(c.model.at(row).text, u"text of "_s + id);
         QCOMPARE(deliveryAt(c.model, row), Delivery::Delivered);

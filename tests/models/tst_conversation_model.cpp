@@ -14,7 +14,6 @@
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;
 using Presence::Models::ConversationListModel;
-using Presence::Models::ConversationSummary;
 using Presence::Models::FriendListModel;
 using Presence::Models::PresenceState;
 
@@ -199,7 +198,7 @@ private Q_SLOTS:
         QRandomGenerator random(7);
         qint64 ts = 1000;
         for (int step = 0; step < 500; ++step) {
-            const QString id = ids.at(random.bounded(int(ids.size())));
+            const QString &id = ids.at(random.bounded(int(ids.size())));
             if (random.bounded(3) == 0)
                 scene.model.setUnread(id, random.bounded(4));
             else

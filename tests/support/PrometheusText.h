@@ -271,7 +271,7 @@ private:
         for (const QByteArrayView suffix : { "_bucket", "_sum", "_count" }) {
             if (!sampleName.endsWith(suffix))
                 continue;
-            const QByteArray base = sampleName.chopped(suffix.size());
+            QByteArray base = sampleName.chopped(suffix.size());
             const auto found = m_families.constFind(base);
             if (found == m_families.cend())
                 continue;

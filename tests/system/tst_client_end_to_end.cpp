@@ -34,7 +34,6 @@ using Presence::Models::PresenceState;
 using Presence::Protocol::ChosenStatus;
 using Presence::Protocol::PresenceStatus;
 using Presence::Protocol::UserPresence;
-using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Server::PresenceStore;
 using Presence::Session::GatewaySession;

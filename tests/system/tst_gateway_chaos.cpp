@@ -151,7 +151,7 @@ struct Client {
 // The population's users file in dir; empty when it cannot be written (said in the log).
 QString writeUsersFile(const QTemporaryDir &dir)
 {
-    const QString path = dir.filePath(u"users.json"_s);
+    QString path = dir.filePath(u"users.json"_s);
     QString error;
     if (!UsersFile::save(makeDirectory(population()), path, &error)) {
         qWarning("%s", qPrintable(error));
@@ -169,6 +169,7 @@ void verifyEveryoneCameBack(const std::vector<std::unique_ptr<Client>> &clients)
         QVERIFY(client->firstRetry.count() >= 0);
     }
     std::vector<qint64> delays;
+    delays.reserve(clients.size());
     for (const auto &client : clients)
         delays.push_back(client->firstRetry.count());
     std::sort(delays.begin(), delays.end());
@@ -498,6 +499,7 @@ void TestGatewayChaos::redisRestartedShowsNoConnectedUserOffline()
 
     const qint64 restartedAt = clock.elapsed();
     std::vector<int> batchesBefore;
+    batchesBefore.reserve(clients.size());
     for (const auto &client : clients)
         batchesBefore.push_back(client->presenceBatches);
     // Redis dies and both gateways notice. One of them is then slower to come back (stopped

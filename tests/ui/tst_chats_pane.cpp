@@ -38,17 +38,13 @@
 #include "ui/MainWindow.h"
 
 using namespace Qt::StringLiterals;
-using Presence::App::SessionModelBridge;
 using Presence::Models::ChatMessageRecord;
 using Presence::Models::ConversationListModel;
-using Presence::Models::FriendListModel;
 using Presence::Server::Gateway;
 using Presence::Server::MemoryChatStore;
-using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Ui::ChatsPane;
 using Presence::Ui::ConversationDelegate;
-using Presence::Ui::MainWindow;
 
 namespace {
 

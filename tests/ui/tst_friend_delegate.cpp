@@ -39,7 +39,6 @@
 
 using namespace Qt::StringLiterals;
 using Presence::Models::FriendListModel;
-using Presence::Models::FriendRecord;
 using Presence::Models::PresenceState;
 using Presence::Ui::FriendDelegate;
 using Presence::Ui::FriendPresence;

@@ -45,9 +45,7 @@ using Presence::Models::FriendSortFilterProxy;
 using Presence::Models::PresenceState;
 using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
-using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
-using Presence::Ui::MainWindow;
 
 namespace {
 
@@ -385,7 +383,7 @@ void TestMainWindow::orderWaitsWhileTheListIsInHand()
     connect(&hand, &QTimer::timeout, &scene.window, [&] { bar->setValue(2 + (++nudges % 2)); });
     hand.start();
     const QStringList before = scene.idsShown();
-    const QString last = before.constLast(); // at the bottom by name
+    const QString &last = before.constLast(); // at the bottom by name
     auto friendSession = std::make_unique<GatewaySession>();
     friendSession->open(m_gateway->url(), tokenOf(last));
     QTRY_COMPARE(scene.friends.countLiveIn(PresenceState::Online), 1);

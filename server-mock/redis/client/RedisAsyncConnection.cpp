@@ -27,6 +27,7 @@ namespace {
 // pointer: an id outliving its request is merely unknown, never dangling.
 void *toPrivdata(quint64 id)
 {
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): never dereferenced, see above
     return reinterpret_cast<void *>(static_cast<quintptr>(id));
 }
 
@@ -154,7 +155,7 @@ void RedisAsyncConnection::close()
     scheduleDispatch();
 }
 
-bool RedisAsyncConnection::send(QList<Command> commands, BatchHandler handler)
+bool RedisAsyncConnection::send(const QList<Command> &commands, BatchHandler handler)
 {
     if (m_state != State::Ready || !m_context) {
         refuse(commands.size(), RedisReply::kNotConnected, std::move(handler));

@@ -84,7 +84,7 @@ public:
     // once, from the event loop and never inside this call, with one reply per command in
     // order; those the connection lost before answering are kConnectionLost errors. When not
     // Ready nothing is sent and every reply is kNotConnected. Returns whether it was sent.
-    bool send(QList<Command> commands, BatchHandler handler);
+    bool send(const QList<Command> &commands, BatchHandler handler);
     // Runs `handler` like send() would, with `count` copies of the error `message`.
     void refuse(qsizetype count, const QByteArray &message, BatchHandler handler);
 

@@ -213,6 +213,7 @@ void TestEpollEventDispatcher::equalDeadlinesFireInStartOrder()
         fired.push_back(id);
     };
     std::vector<int> started;
+    started.reserve(20);
     for (int i = 0; i < 20; ++i)
         started.push_back(sink.startTimer(0ms, Qt::PreciseTimer));
     QVERIFY(spinUntil([&] { return fired.size() == started.size(); }));
@@ -755,6 +756,7 @@ void TestEpollEventDispatcher::manyThreadsPostingLoseNothing()
     QObject receiver;
     int received = 0;
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&] {
             for (int i = 0; i < kPosts; ++i)

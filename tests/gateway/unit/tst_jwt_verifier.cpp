@@ -177,8 +177,8 @@ void TestJwtVerifier::refusesTampering()
         u"the signature does not match"_s);
     // One character of the signature changed.
     QString flipped = token;
-    const qsizetype last = flipped.size() - 5;
-    flipped[last] = flipped[last] == u'A' ? u'B' : u'A';
+    const qsizetype at = flipped.size() - 5;
+    flipped[at] = flipped[at] == u'A' ? u'B' : u'A';
     QCOMPARE(m_scene.verifier.verify(flipped, now()).refusal, u"the signature does not match"_s);
     // No signature at all.
     QCOMPARE(m_scene.verifier.verify(parts[0] + u'.' + parts[1] + u'.', now()).refusal,

@@ -13,6 +13,7 @@
 // Qt
 #include <QTemporaryFile>
 #include <QTest>
+#include <QTimer>
 
 // Presence
 #include "RecordingReceiver.h"

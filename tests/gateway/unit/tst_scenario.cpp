@@ -45,7 +45,7 @@ QJsonObject objectOf(const QByteArray &json)
 // Writes `contents` to dir/name and returns the file's path (empty on failure).
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &contents)
 {
-    const QString path = dir.filePath(name);
+    QString path = dir.filePath(name);
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(contents) != contents.size())
         return {};

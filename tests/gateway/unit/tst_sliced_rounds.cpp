@@ -42,7 +42,7 @@ public:
     enum class Answer { AtOnce, Later };
 
     RecordedRounds(std::chrono::milliseconds interval, int sliceSize,
-        std::vector<ConnectionId> roster, Answer answer = Answer::AtOnce)
+        const std::vector<ConnectionId> &roster, Answer answer = Answer::AtOnce)
         : rounds(
             interval, sliceSize, [roster] { return roster; },
             [this, answer](std::span<const ConnectionId> slice, const std::function<void()> &done) {

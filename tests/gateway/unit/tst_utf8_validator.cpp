@@ -35,7 +35,7 @@ void TestUtf8Validator::validates_data()
     // Offset of the byte on which feeding one byte at a time first fails; -1 for none.
     QTest::addColumn<int>("failsAt");
 
-    const auto row = [](const char *name, QByteArray text, Expect expect, int failsAt = -1) {
+    const auto row = [](const char *name, const QByteArray &text, Expect expect, int failsAt = -1) {
         QTest::addRow("%s", name) << text << int(expect) << failsAt;
     };
     row("empty", QByteArray(), Expect::Valid);
