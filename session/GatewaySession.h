@@ -9,7 +9,6 @@
 #include <QSet>
 #include <QTimer>
 #include <QUrl>
-#include <QWebSocket>
 
 // Presence
 #include "protocol/Backoff.h"
@@ -18,6 +17,10 @@
 #include "session/FramePacer.h"
 #include "session/SubscriptionSync.h"
 #include "session/TokenKeeper.h"
+
+// Only the session touches its socket: widgets that include this (through ChatController.h)
+// need not parse Qt WebSockets.
+class QWebSocket;
 
 namespace Presence::Session {
 

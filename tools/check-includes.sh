@@ -2,7 +2,8 @@
 # tools/check-includes.sh [ROOT]: fails (exit 1) when a source file includes a layer it must
 # not: dependencies point one way (README "Development"), and the client never includes the
 # gateway nor the gateway the client. Only includes written from the repository root
-# ("models/FriendListModel.h") are checked; a folder may always include itself.
+# ("models/FriendListModel.h") are checked; a folder may always include itself. Some folders
+# must not see some other libraries' headers at all, even through ours (the `unseen` table).
 # It also fails when the picture in docs/architecture.md (its ```layers block) draws other arrows
 # than the table below, so that what people read is what the test enforces.
 # The test command runs it over the repository (CTest include_direction).
@@ -39,6 +40,11 @@ declare -A allowed=(
     [server-mock/qa]="server-mock/server server-mock/transport server-mock/presence server-mock/chat server-mock/directory server-mock/metrics server-mock/core protocol"
     [server-mock/admin]="server-mock/http server-mock/server server-mock/qa server-mock/presence server-mock/directory server-mock/core protocol"
     [server-mock/app]="server-mock protocol"
+)
+# Headers of other libraries that a folder's files must not see, not even through the project's
+# headers they include: a widget has no business with the gateway connection's socket.
+declare -A unseen=(
+    [ui]="QWebSocket QWebSocketProtocol QWebSocketServer QtWebSockets"
 )
 # The project's own top-level folders: an include starting with one of them is checked.
 project='^(protocol|models|session|ui|app|resources|server-mock|tests|tools|bench)/'
@@ -77,6 +83,38 @@ while IFS= read -r -d '' file; do
 done < <(find "$root" -path "$root/build" -prune -o -path "$root/tests" -prune -o \
     -path "$root/bench" -prune -o -path "$root/tools" -prune -o \
     -type f \( -name '*.h' -o -name '*.cpp' \) -print0)
+
+# The headers in <> a file sees: its own and those of every project header it includes, through
+# any depth (memoised per header).
+declare -A sees=()
+seen_by() {
+    local file=$1 target found=""
+    [[ -v sees[$file] ]] && return
+    sees[$file]="" # a cycle ends here
+    while IFS= read -r target; do
+        if [[ $target == \<* ]]; then
+            found+=" ${target:1:-1}"
+        elif [[ $target =~ $project && -f $root/$target ]]; then
+            seen_by "$target"
+            found+=" ${sees[$target]}"
+        fi
+    done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\(<[^>]*>\|"[^"]*"\).*/\1/p' \
+        "$root/$file" | tr -d '"')
+    sees[$file]=$found
+}
+for folder in "${!unseen[@]}"; do
+    while IFS= read -r -d '' file; do
+        relative=${file#"$root"/}
+        seen_by "$relative"
+        for header in ${unseen[$folder]}; do
+            if [[ " ${sees[$relative]} " == *" $header "* ]]; then
+                echo "$relative: sees <$header> through the headers it includes;" \
+                    "$folder/ must not (forward-declare, or include it in a .cpp)" >&2
+                ((failures += 1))
+            fi
+        done
+    done < <(find "$root/$folder" -type f \( -name '*.h' -o -name '*.cpp' \) -print0)
+done
 
 if ((checked == 0)); then
     echo "check-includes: no source files under $root" >&2
