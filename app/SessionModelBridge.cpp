@@ -12,23 +12,6 @@ using Models::PresenceState;
 using Protocol::PresenceStatus;
 using Session::GatewaySession;
 
-namespace {
-
-PresenceState toState(PresenceStatus status)
-{
-    switch (status) {
-    case PresenceStatus::Online:
-        return PresenceState::Online;
-    case PresenceStatus::Away:
-        return PresenceState::Away;
-    case PresenceStatus::Offline:
-        return PresenceState::Offline;
-    }
-    return PresenceState::Unknown;
-}
-
-} // namespace
-
 SessionModelBridge::SessionModelBridge(
     GatewaySession *session, FriendListModel *model, QObject *parent)
     : QObject(parent)
@@ -44,18 +27,31 @@ SessionModelBridge::SessionModelBridge(
     connect(session, &GatewaySession::presenceReceived, model,
         [model](const QList<Protocol::UserPresence> &presence) {
             for (const Protocol::UserPresence &p : presence)
-                model->updatePresence(p.id, toState(p.status), p.lastSeen);
+                model->updatePresence(p.id, shownState(p.status), p.lastSeen);
         });
     connect(session, &GatewaySession::availabilityReceived, model,
         [model](const QHash<QString, PresenceStatus> &availability, bool complete) {
             QHash<QString, PresenceState> states;
             states.reserve(availability.size());
             for (auto it = availability.cbegin(); it != availability.cend(); ++it)
-                states.insert(it.key(), toState(it.value()));
+                states.insert(it.key(), shownState(it.value()));
             model->updateAvailability(states, complete);
         });
     connect(session, &GatewaySession::presenceStale, model, &FriendListModel::markStale);
     connect(session, &GatewaySession::presenceLost, model, &FriendListModel::markAllUnknown);
+}
+
+PresenceState SessionModelBridge::shownState(PresenceStatus status)
+{
+    switch (status) {
+    case PresenceStatus::Online:
+        return PresenceState::Online;
+    case PresenceStatus::Away:
+        return PresenceState::Away;
+    case PresenceStatus::Offline:
+        return PresenceState::Offline;
+    }
+    return PresenceState::Unknown;
 }
 
 } // namespace Presence::App

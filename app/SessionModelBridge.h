@@ -3,6 +3,10 @@
 // Qt
 #include <QObject>
 
+// Presence
+#include "models/PresenceState.h"
+#include "protocol/PresenceStatus.h"
+
 namespace Presence::Models {
 class FriendListModel;
 }
@@ -21,6 +25,9 @@ class SessionModelBridge : public QObject {
 public:
     SessionModelBridge(Session::GatewaySession *session, Models::FriendListModel *model,
         QObject *parent = nullptr);
+
+    // How the list shows a status the gateway pushed.
+    [[nodiscard]] static Models::PresenceState shownState(Protocol::PresenceStatus status);
 };
 
 } // namespace Presence::App

@@ -20,7 +20,6 @@
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 #include "models/PresenceState.h"
-#include "protocol/PresenceStatus.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -276,7 +275,6 @@ private slots:
     void staleRowSortsAsUnknown();
     void completeAvailabilityUncoversTheRest();
 
-    void sortRankFollowsTheProtocolsAvailabilityOrder();
     void proxySortsByAvailabilityThenName_data();
     void proxySortsByAvailabilityThenName();
     void proxyFollowsPresenceWithoutReset();
@@ -1034,34 +1032,6 @@ void fillSortCases(FriendListModel &model)
 }
 
 } // namespace
-
-void TestFriendModel::sortRankFollowsTheProtocolsAvailabilityOrder()
-{
-    // Models include nothing of the protocol, so the list keeps a sort rank of its own (lower
-    // sorts first); it must say what the protocol's order says (kAvailabilityOrder), with unknown
-    // beside offline.
-    using Presence::Protocol::PresenceStatus;
-    const auto shown = [](PresenceStatus status) {
-        switch (status) {
-        case PresenceStatus::Online:
-            return PresenceState::Online;
-        case PresenceStatus::Away:
-            return PresenceState::Away;
-        case PresenceStatus::Offline:
-            break;
-        }
-        return PresenceState::Offline;
-    };
-    for (const PresenceStatus a : Presence::Protocol::kAvailabilityOrder) {
-        for (const PresenceStatus b : Presence::Protocol::kAvailabilityOrder) {
-            const int byProtocol
-                = Presence::Protocol::availability(b) - Presence::Protocol::availability(a);
-            const int byList = availabilityRank(shown(a)) - availabilityRank(shown(b));
-            QCOMPARE((byList > 0) - (byList < 0), (byProtocol > 0) - (byProtocol < 0));
-        }
-    }
-    QCOMPARE(availabilityRank(PresenceState::Unknown), availabilityRank(PresenceState::Offline));
-}
 
 void TestFriendModel::proxySortsByAvailabilityThenName_data()
 {
