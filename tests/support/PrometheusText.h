@@ -26,6 +26,7 @@
 #include <QSet>
 #include <QString>
 #include <QStringDecoder>
+#include <QTest>
 
 namespace Presence::TestSupport {
 
@@ -51,6 +52,21 @@ public:
     // The exposition in text, or nullopt with the first problem ("line 3: ...") in *error.
     [[nodiscard]] static std::optional<PrometheusText> parse(
         QByteArrayView text, QString *error = nullptr);
+
+    // The exposition in text; a refusal fails the running test with the reader's complaint
+    // and the text, and gives an empty exposition. Called for the check alone too.
+    static PrometheusText parseInTest(QByteArrayView text)
+    {
+        QString error;
+        std::optional<PrometheusText> result = parse(text, &error);
+        if (!result) {
+            QTest::qFail(qPrintable(u"unreadable exposition: "_s + error + u"\n"_s
+                             + QString::fromUtf8(text)),
+                __FILE__, __LINE__);
+            return {};
+        }
+        return std::move(*result);
+    }
 
     // The families' names in the order they came.
     [[nodiscard]] const QByteArrayList &familyNames() const { return m_order; }
