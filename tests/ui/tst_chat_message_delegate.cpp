@@ -40,7 +40,6 @@ using Presence::Models::ChatModel;
 using Presence::Models::Delivery;
 using Presence::Ui::ChatMessageDelegate;
 using Presence::Ui::ChatRowContext;
-using Presence::Ui::MessageLinks;
 using Presence::Ui::PaletteColors;
 
 namespace {
@@ -332,13 +331,10 @@ private Q_SLOTS:
     void consecutiveMessagesGroup_data();
     void consecutiveMessagesGroup();
     void bubblesStayReadableInAWideView();
-    void linksAreFound_data();
-    void linksAreFound();
     void linkEndsAtALineBreak();
     void linkAtFindsTheLinkUnderThePoint();
     void linksAreUnderlined();
     void emojiAreInColour();
-    void emojiRunsKeepTheirSequences();
     void unreadDividerGoesAboveItsMessage();
     void selectedRowHasNoBand();
 };
@@ -993,30 +989,6 @@ void TestChatMessageDelegate::bubblesStayReadableInAWideView()
     QVERIFY(f.layoutOf(1).bubble.right() > f.view.viewport()->width() - 20);
 }
 
-void TestChatMessageDelegate::linksAreFound_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<QStringList>("links");
-    QTest::newRow("none") << u"no links here, www. nor example.org"_s << QStringList {};
-    QTest::newRow("one, a full stop after") << u"See https://example.org/a/b?c=d."_s
-                                            << QStringList { u"https://example.org/a/b?c=d"_s };
-    QTest::newRow("two, in words")
-        << u"http://a.example, then (https://b.example/x)!"_s
-        << QStringList { u"http://a.example"_s, u"https://b.example/x"_s };
-    QTest::newRow("brackets of its own")
-        << u"https://en.wikipedia.org/wiki/Pascal_(unit), see"_s
-        << QStringList { u"https://en.wikipedia.org/wiki/Pascal_(unit)"_s };
-    QTest::newRow("other schemes are not links")
-        << u"file:///etc/passwd javascript:alert(1) ftp://x.example"_s << QStringList {};
-    QTest::newRow("upper case") << u"HTTPS://EXAMPLE.ORG/"_s
-                                << QStringList { u"HTTPS://EXAMPLE.ORG/"_s };
-    // The bubble shows a line break as a line separator (U+2028), a paragraph one likewise.
-    QTest::newRow("before a line separator") << u"https://a.example/?q=1\u2028third line"_s
-                                             << QStringList { u"https://a.example/?q=1"_s };
-    QTest::newRow("before a paragraph separator")
-        << u"https://a.example/x\u2029next"_s << QStringList { u"https://a.example/x"_s };
-}
-
 void TestChatMessageDelegate::linkEndsAtALineBreak()
 {
     // What the bubble underlines and opens: the link alone, not the next line's first word.
@@ -1030,19 +1002,6 @@ void TestChatMessageDelegate::linkEndsAtALineBreak()
     QCOMPARE(parts.links.size(), 1);
     QCOMPARE(parts.links.first().url, QUrl(u"https://a.example/?q=1"_s));
     QCOMPARE(parts.links.first().length, int(u"https://a.example/?q=1"_s.size()));
-}
-
-void TestChatMessageDelegate::linksAreFound()
-{
-    QFETCH(QString, text);
-    QFETCH(QStringList, links);
-    QStringList found;
-    for (const MessageLinks::Link &link : MessageLinks::find(text)) {
-        found.append(text.mid(link.start, link.length));
-        QCOMPARE(link.url, QUrl(found.last()));
-        QVERIFY(link.url.scheme().toLower().startsWith(u"http"_s));
-    }
-    QCOMPARE(found, links);
 }
 
 void TestChatMessageDelegate::linkAtFindsTheLinkUnderThePoint()
@@ -1125,24 +1084,6 @@ void TestChatMessageDelegate::emojiAreInColour()
     const int withEmoji = coloured(f.layoutOf(0).text.toAlignedRect());
     QVERIFY2(withEmoji > 100, qPrintable(QString::number(withEmoji)));
     QCOMPARE(coloured(f.layoutOf(1).text.toAlignedRect()), 0);
-}
-
-void TestChatMessageDelegate::emojiRunsKeepTheirSequences()
-{
-    using Presence::Ui::EmojiRuns;
-    const auto runs = [](const QString &text) {
-        QStringList parts;
-        for (const QTextLayout::FormatRange &range : EmojiRuns::formats(text))
-            parts.append(text.mid(range.start, range.length));
-        return parts;
-    };
-    QCOMPARE(runs(u"plain text, digits 42 # *"_s), QStringList());
-    QCOMPARE(runs(u"a😀b"_s), (QStringList { u"😀"_s }));
-    // Skin tone, joiners (a family), a flag, a keycap and a heart with its selector stay
-    // one run each; the text between them is not in the emoji font.
-    QCOMPARE(runs(u"👍🏽 and 👩‍👩‍👧 from 🇫🇷, 1️⃣ ❤️!"_s),
-        (QStringList { u"👍🏽"_s, u"👩‍👩‍👧"_s, u"🇫🇷"_s, u"❤️"_s }));
-    // (A keycap, 1️⃣, stays in the text font: its digit is text.)
 }
 
 void TestChatMessageDelegate::unreadDividerGoesAboveItsMessage()

@@ -1,12 +1,11 @@
-// FriendDelegate and PresenceText: the words for each presence (last-seen wording against an
-// injected "now"), the tooltip and accessible text, a uniform row height, and the pixels a
-// QListView paints: the presence mark's colour and shape per state in a light and a dark
-// palette at device pixel ratios 1 and 2 (QT_SCALE_FACTOR=2 runs it all at 2), dimmed stale rows,
-// selection colours, the avatar colour and its initials' contrast, and right-to-left mirroring.
-// The unread badge: its fill and place in both palettes and directions, the room the name makes
-// for it, "99+", and the unread count in the accessible text the friend list pane gives its view.
-// The name line: a long name is elided before its handle is dropped, and friends who share a
-// name keep their handles down to the narrowest row.
+// FriendDelegate: the tooltip and accessible text of a row (PresenceText's words,
+// tst_presence_text), a uniform row height, and the pixels a QListView paints: the presence mark's
+// colour and shape per state in a light and a dark palette at device pixel ratios 1 and 2
+// (QT_SCALE_FACTOR=2 runs it all at 2), dimmed stale rows, selection colours, the avatar colour and
+// its initials' contrast, and right-to-left mirroring. The unread badge: its fill and place in both
+// palettes and directions, the room the name makes for it, and "99+". The name line: a long name is
+// elided before its handle is dropped, and friends who share a name keep their handles down to the
+// narrowest row. C++
 // C++
 #include <algorithm>
 #include <cmath>
@@ -258,10 +257,6 @@ private Q_SLOTS:
     void initTestCase();
     void cleanup();
 
-    void statusLine_data();
-    void statusLine();
-    void statusLineFollowsTheZoneOfNow();
-    void staleRowsSayHowOld();
     void presenceFromIndex();
     void summaryAndAccessibleText();
     void handleTellsSameNamesApart();
@@ -302,9 +297,6 @@ private Q_SLOTS:
     void nameMakesRoomForTheBadge_data();
     void nameMakesRoomForTheBadge();
     void unreadOver99ShowsAs99Plus();
-    void unreadInTheSummary_data();
-    void unreadInTheSummary();
-    void accessibleTextThroughTheListPane();
 };
 
 void TestFriendDelegate::initTestCase()
@@ -317,121 +309,6 @@ void TestFriendDelegate::initTestCase()
 void TestFriendDelegate::cleanup()
 {
     QToolTip::hideText();
-}
-
-void TestFriendDelegate::statusLine_data()
-{
-    QTest::addColumn<QDateTime>("now");
-    QTest::addColumn<PresenceState>("state");
-    QTest::addColumn<QDateTime>("lastSeen"); // invalid: none
-    QTest::addColumn<QString>("expected");
-
-    const auto at = [](int y, int m, int d, int h, int min, int s = 0) {
-        return QDateTime(QDate(y, m, d), QTime(h, min, s), QTimeZone::utc());
-    };
-    const QDateTime none;
-    const QDateTime now = at(2024, 3, 20, 12, 0);
-
-    QTest::addRow("online") << now << PresenceState::Online << none << u"online"_s;
-    QTest::addRow("online ignores last seen")
-        << now << PresenceState::Online << at(2024, 3, 1, 8, 0) << u"online"_s;
-    QTest::addRow("away") << now << PresenceState::Away << none << u"away"_s;
-    QTest::addRow("unknown") << now << PresenceState::Unknown << none << u"status unknown"_s;
-    QTest::addRow("unknown ignores last seen")
-        << now << PresenceState::Unknown << at(2024, 3, 20, 11, 0) << u"status unknown"_s;
-    QTest::addRow("offline, never seen") << now << PresenceState::Offline << none << u"offline"_s;
-
-    const auto offline = [&](const char *name, const QDateTime &n, const QDateTime &seen,
-                             const QString &expected) {
-        QTest::addRow("%s", name) << n << PresenceState::Offline << seen << expected;
-    };
-    offline("0 s", now, now, u"last seen just now"_s);
-    offline("59 s", now, at(2024, 3, 20, 11, 59, 1), u"last seen just now"_s);
-    offline("in the future", now, at(2024, 3, 20, 12, 10), u"last seen just now"_s);
-    offline("60 s", now, at(2024, 3, 20, 11, 59), u"last seen 1 min ago"_s);
-    offline("5 min", now, at(2024, 3, 20, 11, 55), u"last seen 5 min ago"_s);
-    offline("59 min 59 s", now, at(2024, 3, 20, 11, 0, 1), u"last seen 59 min ago"_s);
-    offline("60 min", now, at(2024, 3, 20, 11, 0), u"last seen 1 h ago"_s);
-    offline("3 h 59 min", now, at(2024, 3, 20, 8, 1), u"last seen 3 h ago"_s);
-    offline("11 h 30 min, same day", now, at(2024, 3, 20, 0, 30), u"last seen 11 h ago"_s);
-    offline(
-        "23 h, same day", at(2024, 3, 20, 23, 30), at(2024, 3, 20, 0, 10), u"last seen 23 h ago"_s);
-    offline("6 h across midnight", at(2024, 3, 20, 2, 0), at(2024, 3, 19, 20, 0),
-        u"last seen 6 h ago"_s);
-    offline("13 h across midnight", now, at(2024, 3, 19, 23, 0), u"last seen yesterday"_s);
-    offline("start of yesterday", now, at(2024, 3, 19, 0, 5), u"last seen yesterday"_s);
-    offline("end of the day before", now, at(2024, 3, 18, 23, 59), u"last seen 18 Mar"_s);
-    offline("this year", now, at(2024, 3, 12, 9, 0), u"last seen 12 Mar"_s);
-    offline("new year's day", now, at(2024, 1, 1, 0, 0), u"last seen 1 Jan"_s);
-    offline(
-        "last year", at(2024, 1, 2, 12, 0), at(2023, 12, 25, 18, 0), u"last seen 25 Dec 2023"_s);
-}
-
-void TestFriendDelegate::statusLine()
-{
-    QFETCH(QDateTime, now);
-    QFETCH(PresenceState, state);
-    QFETCH(QDateTime, lastSeen);
-    QFETCH(QString, expected);
-
-    const std::optional<qint64> seen
-        = lastSeen.isValid() ? std::optional(lastSeen.toMSecsSinceEpoch()) : std::nullopt;
-    QCOMPARE(PresenceText::statusLine(state, seen, now), expected);
-    FriendPresence presence { u"x"_s, u"Xavier"_s, state, seen, true };
-    QCOMPARE(PresenceText::statusLine(presence, now), expected);
-    QCOMPARE(PresenceText::summary(presence, now), u"Xavier (@x) — "_s + expected);
-}
-
-void TestFriendDelegate::staleRowsSayHowOld()
-{
-    // No longer watched nor covered: never "online" as if it were now.
-    const qint64 now = kNow.toMSecsSinceEpoch();
-    const auto stale = [&](PresenceState state, std::optional<qint64> since,
-                           std::optional<qint64> seen = std::nullopt) {
-        FriendPresence presence { u"x"_s, u"Xavier"_s, state, seen, false };
-        presence.staleSince = since;
-        return PresenceText::statusLine(presence, kNow);
-    };
-    QCOMPARE(stale(PresenceState::Online, now - 3 * 60'000), u"online 3 min ago"_s);
-    QCOMPARE(stale(PresenceState::Online, now - 10'000), u"online moments ago"_s);
-    QCOMPARE(stale(PresenceState::Away, now - 2 * 3'600'000 - 5), u"away 2 h ago"_s);
-    QCOMPARE(stale(PresenceState::Online, std::nullopt), u"status unknown"_s);
-    // An offline row's last-seen time stays true after it stops being watched.
-    QCOMPARE(stale(PresenceState::Offline, now, now - 5 * 60'000), u"last seen 5 min ago"_s);
-
-    // The model says since when, from the moment the row stopped being live.
-    FriendListModel model;
-    model.setFriends({ { u"x"_s, u"Xavier"_s } });
-    model.updatePresence(u"x"_s, PresenceState::Online, std::nullopt);
-    QVERIFY(!model.index(0).data(FriendListModel::StaleSinceRole).isValid());
-    const qint64 before = QDateTime::currentMSecsSinceEpoch();
-    model.markStale({ u"x"_s });
-    const qint64 since = model.index(0).data(FriendListModel::StaleSinceRole).toLongLong();
-    QVERIFY(since >= before && since <= QDateTime::currentMSecsSinceEpoch());
-    QCOMPARE(FriendPresence::fromIndex(model.index(0)).staleSince, std::optional(since));
-    model.updatePresence(u"x"_s, PresenceState::Online, std::nullopt);
-    QVERIFY(!model.index(0).data(FriendListModel::StaleSinceRole).isValid());
-}
-
-void TestFriendDelegate::statusLineFollowsTheZoneOfNow()
-{
-    // The calendar words use the zone of now. 16 h before now: the same day in UTC, the
-    // day before at UTC+10.
-    const QDateTime nowUtc(QDate(2024, 3, 19), QTime(22, 0), QTimeZone::utc());
-    const qint64 seen
-        = QDateTime(QDate(2024, 3, 19), QTime(6, 0), QTimeZone::utc()).toMSecsSinceEpoch();
-    QCOMPARE(PresenceText::lastSeen(seen, nowUtc), u"last seen 16 h ago"_s);
-    const QDateTime nowPlus10 = nowUtc.toTimeZone(QTimeZone(10 * 3600));
-    QCOMPARE(nowPlus10.date(), QDate(2024, 3, 20));
-    QCOMPARE(PresenceText::lastSeen(seen, nowPlus10), u"last seen yesterday"_s);
-
-    // 22 h 30 min before now: the day before in UTC, the same day at UTC+10.
-    const QDateTime laterUtc(QDate(2024, 3, 20), QTime(13, 0), QTimeZone::utc());
-    const qint64 earlier
-        = QDateTime(QDate(2024, 3, 19), QTime(14, 30), QTimeZone::utc()).toMSecsSinceEpoch();
-    QCOMPARE(PresenceText::lastSeen(earlier, laterUtc), u"last seen yesterday"_s);
-    QCOMPARE(PresenceText::lastSeen(earlier, laterUtc.toTimeZone(QTimeZone(10 * 3600))),
-        u"last seen 22 h ago"_s);
 }
 
 void TestFriendDelegate::presenceFromIndex()
@@ -1438,81 +1315,6 @@ void TestFriendDelegate::unreadOver99ShowsAs99Plus()
     const Capture image = f.capture(u"grab"_s);
     const int filled = countNear(image, many, f.view.palette().color(QPalette::Highlight), 24);
     QVERIFY2(filled * 3 > many.width() * many.height(), qPrintable(QString::number(filled)));
-}
-
-void TestFriendDelegate::unreadInTheSummary_data()
-{
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<int>("unread");
-    QTest::addColumn<QString>("expected");
-    const QString xavier = u"Xavier"_s;
-    QTest::newRow("none") << xavier << 0 << u"Xavier (@x) — online"_s;
-    QTest::newRow("one") << xavier << 1 << u"Xavier (@x) — online, 1 unread message"_s;
-    QTest::newRow("two") << xavier << 2 << u"Xavier (@x) — online, 2 unread messages"_s;
-    // The words give the real count, not the badge's "99+".
-    QTest::newRow("150") << xavier << 150 << u"Xavier (@x) — online, 150 unread messages"_s;
-    // A name is the user's to choose: one that reads like a placeholder stays itself.
-    QTest::newRow("%2 in the name")
-        << u"Xavier %2"_s << 3 << u"Xavier %2 (@x) — online, 3 unread messages"_s;
-}
-
-void TestFriendDelegate::unreadInTheSummary()
-{
-    QFETCH(QString, name);
-    QFETCH(int, unread);
-    QFETCH(QString, expected);
-    FriendPresence presence { u"x"_s, name, PresenceState::Online, std::nullopt, true };
-    presence.unread = unread;
-    QCOMPARE(PresenceText::summary(presence, kNow), expected);
-}
-
-void TestFriendDelegate::accessibleTextThroughTheListPane()
-{
-    // What a screen reader says of a row of the real friend list: Qt::AccessibleTextRole of
-    // the view's model, which the pane describes with FriendDelegate::accessibleText.
-    FriendListModel model;
-    model.setFriends({
-        { u"alice"_s, u"Alice Smith"_s },
-        { u"bob"_s, u"Bob Jones"_s },
-        { u"erin"_s, u"Erin"_s },
-    });
-    model.updatePresence(u"alice"_s, PresenceState::Online, std::nullopt);
-    model.updatePresence(u"bob"_s, PresenceState::Away, std::nullopt);
-    model.updatePresence(u"erin"_s, PresenceState::Offline, std::nullopt);
-    model.flush();
-    Presence::Ui::FriendListPane pane(&model);
-    const QAbstractItemModel *viewModel = pane.view()->model();
-    QVERIFY(viewModel);
-    QCOMPARE(viewModel->rowCount(), 3);
-    const auto spoken = [viewModel](const QString &id) {
-        for (int row = 0; row < viewModel->rowCount(); ++row) {
-            const QModelIndex index = viewModel->index(row, 0);
-            if (index.data(FriendListModel::IdRole).toString() == id)
-                return index.data(Qt::AccessibleTextRole).toString();
-        }
-        return u"(no row for %1)"_s.arg(id);
-    };
-
-    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online"_s);
-    QCOMPARE(spoken(u"bob"_s), u"Bob Jones (@bob) — away"_s);
-    QCOMPARE(spoken(u"erin"_s), u"Erin (@erin) — offline"_s);
-
-    // The view hears of each change, naming the unread role, so it repaints the badge.
-    QSignalSpy changed(viewModel, &QAbstractItemModel::dataChanged);
-    QVERIFY(changed.isValid());
-    model.setUnreadCount(u"alice"_s, 2);
-    model.setUnreadCount(u"bob"_s, 1);
-    QCOMPARE(changed.count(), 2);
-    for (const QList<QVariant> &signal : std::as_const(changed))
-        QVERIFY(signal.at(2).value<QList<int>>().contains(FriendListModel::UnreadRole));
-
-    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online, 2 unread messages"_s);
-    QCOMPARE(spoken(u"bob"_s), u"Bob Jones (@bob) — away, 1 unread message"_s);
-    QCOMPARE(spoken(u"erin"_s), u"Erin (@erin) — offline"_s);
-
-    // Read: the count leaves the words.
-    model.setUnreadCount(u"alice"_s, 0);
-    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online"_s);
 }
 
 QTEST_MAIN(TestFriendDelegate)

@@ -1,7 +1,8 @@
 // FriendListPane as the user sees it: which rows are on screen when presence re-sorts the
 // list, where the "N more online ↑" chip sits and what a click on it does, and how long the
 // order waits under the hand. Every check asks the view (indexAt, the scroll bar, geometry),
-// not only the proxy's order: a list can be sorted right and still show the wrong rows.
+// not only the proxy's order: a list can be sorted right and still show the wrong rows. And what
+// a screen reader says of a row, unread count included.
 
 // C++
 #include <optional>
@@ -104,6 +105,7 @@ private Q_SLOTS:
     void chipCountsOnlyFriendsWhoCameOnline();
     void restingPointerLetsTheOrderSettle();
     void enterInAnEmptySearchOpensNothing();
+    void accessibleTextThroughTheListPane();
 };
 
 void TestFriendListPane::opensOnTheOnlineFriends()
@@ -324,6 +326,55 @@ void TestFriendListPane::enterInAnEmptySearchOpensNothing()
     QTest::keyClick(search, Qt::Key_Return);
     QCOMPARE(chats.count(), 1);
     QCOMPARE(chats.at(0).at(0).toString(), friendId(42));
+}
+
+void TestFriendListPane::accessibleTextThroughTheListPane()
+{
+    // What a screen reader says of a row of the real friend list: Qt::AccessibleTextRole of
+    // the view's model, which the pane describes with FriendDelegate::accessibleText.
+    FriendListModel model;
+    model.setFriends({
+        { u"alice"_s, u"Alice Smith"_s },
+        { u"bob"_s, u"Bob Jones"_s },
+        { u"erin"_s, u"Erin"_s },
+    });
+    model.updatePresence(u"alice"_s, PresenceState::Online, std::nullopt);
+    model.updatePresence(u"bob"_s, PresenceState::Away, std::nullopt);
+    model.updatePresence(u"erin"_s, PresenceState::Offline, std::nullopt);
+    model.flush();
+    Presence::Ui::FriendListPane pane(&model);
+    const QAbstractItemModel *viewModel = pane.view()->model();
+    QVERIFY(viewModel);
+    QCOMPARE(viewModel->rowCount(), 3);
+    const auto spoken = [viewModel](const QString &id) {
+        for (int row = 0; row < viewModel->rowCount(); ++row) {
+            const QModelIndex index = viewModel->index(row, 0);
+            if (index.data(FriendListModel::IdRole).toString() == id)
+                return index.data(Qt::AccessibleTextRole).toString();
+        }
+        return u"(no row for %1)"_s.arg(id);
+    };
+
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online"_s);
+    QCOMPARE(spoken(u"bob"_s), u"Bob Jones (@bob) — away"_s);
+    QCOMPARE(spoken(u"erin"_s), u"Erin (@erin) — offline"_s);
+
+    // The view hears of each change, naming the unread role, so it repaints the badge.
+    QSignalSpy changed(viewModel, &QAbstractItemModel::dataChanged);
+    QVERIFY(changed.isValid());
+    model.setUnreadCount(u"alice"_s, 2);
+    model.setUnreadCount(u"bob"_s, 1);
+    QCOMPARE(changed.count(), 2);
+    for (const QList<QVariant> &signal : std::as_const(changed))
+        QVERIFY(signal.at(2).value<QList<int>>().contains(FriendListModel::UnreadRole));
+
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online, 2 unread messages"_s);
+    QCOMPARE(spoken(u"bob"_s), u"Bob Jones (@bob) — away, 1 unread message"_s);
+    QCOMPARE(spoken(u"erin"_s), u"Erin (@erin) — offline"_s);
+
+    // Read: the count leaves the words.
+    model.setUnreadCount(u"alice"_s, 0);
+    QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online"_s);
 }
 
 QTEST_MAIN(TestFriendListPane)
