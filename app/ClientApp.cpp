@@ -20,7 +20,7 @@
 #include "app/WindowWiring.h"
 #include "session/CommandTokenSource.h"
 #include "session/FileTokenSource.h"
-#include "ui/ChatsPane.h"
+#include "ui/ConversationListPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 

@@ -22,7 +22,7 @@
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "ui/ChatPane.h"
-#include "ui/ChatsPane.h"
+#include "ui/ConversationListPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/MessageInput.h"
 #include "ui/SessionHeader.h"

@@ -32,8 +32,8 @@
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
-#include "ui/ChatsPane.h"
 #include "ui/ConversationDelegate.h"
+#include "ui/ConversationListPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 
@@ -474,4 +474,4 @@ void TestChatsPane::altUpAndDownStepThroughTheChatsShown()
 }
 
 QTEST_MAIN(TestChatsPane)
-#include "tst_chats_pane.moc"
+#include "tst_conversation_list_pane.moc"

@@ -1,4 +1,4 @@
-#include "ui/ChatsPane.h"
+#include "ui/ConversationListPane.h"
 
 // Qt
 #include <QItemSelectionModel>
