@@ -98,7 +98,7 @@ void ClientApp::restoreWindow()
         m_window->setGeometry(*m_options.geometry);
     m_window->splitter()->restoreState(m_settings.splitterState());
     if (m_options.showChats)
-        m_window->leftTabs()->setCurrentWidget(m_window->chatsPane());
+        m_window->leftTabs()->setCurrentWidget(m_window->conversationListPane());
 }
 
 void ClientApp::connectSettings()

@@ -15,7 +15,7 @@ namespace Presence::Ui {
 
 using Models::ConversationListModel;
 
-ChatsPane::ChatsPane(ConversationListModel *model, QWidget *parent)
+ConversationListPane::ConversationListPane(ConversationListModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_view(new QListView(this))
@@ -43,12 +43,12 @@ ChatsPane::ChatsPane(ConversationListModel *model, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(pages);
 
-    connect(m_view, &QAbstractItemView::clicked, this, &ChatsPane::request);
-    connect(m_view, &QAbstractItemView::activated, this, &ChatsPane::request);
+    connect(m_view, &QAbstractItemView::clicked, this, &ConversationListPane::request);
+    connect(m_view, &QAbstractItemView::activated, this, &ConversationListPane::request);
     for (const auto signal :
         { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
-        connect(model, signal, this, &ChatsPane::updateEmptyState);
-    connect(model, &QAbstractItemModel::modelReset, this, &ChatsPane::updateEmptyState);
+        connect(model, signal, this, &ConversationListPane::updateEmptyState);
+    connect(model, &QAbstractItemModel::modelReset, this, &ConversationListPane::updateEmptyState);
     // A re-sort or a new list keeps the open chat's row current.
     const auto keepShown = [this] { showFriend(m_shownFriend); };
     connect(model, &QAbstractItemModel::modelReset, this, keepShown);
@@ -57,12 +57,12 @@ ChatsPane::ChatsPane(ConversationListModel *model, QWidget *parent)
     updateEmptyState();
 }
 
-bool ChatsPane::isShowingEmptyState() const
+bool ConversationListPane::isShowingEmptyState() const
 {
     return !m_empty->isHidden();
 }
 
-void ChatsPane::showFriend(const QString &friendId)
+void ConversationListPane::showFriend(const QString &friendId)
 {
     m_shownFriend = friendId;
     const auto row = m_model->rowOf(friendId);
@@ -75,7 +75,7 @@ void ChatsPane::showFriend(const QString &friendId)
         m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect);
 }
 
-QString ChatsPane::friendNextTo(const QString &friendId, int step) const
+QString ConversationListPane::friendNextTo(const QString &friendId, int step) const
 {
     const int rows = m_model->rowCount();
     if (rows == 0 || step == 0)
@@ -87,14 +87,14 @@ QString ChatsPane::friendNextTo(const QString &friendId, int step) const
     return m_model->index(row).data(ConversationListModel::FriendIdRole).toString();
 }
 
-void ChatsPane::updateEmptyState()
+void ConversationListPane::updateEmptyState()
 {
     const bool empty = m_model->rowCount() == 0;
     m_empty->setVisible(empty);
     m_view->setVisible(!empty);
 }
 
-void ChatsPane::request(const QModelIndex &index)
+void ConversationListPane::request(const QModelIndex &index)
 {
     const QString id = index.data(ConversationListModel::FriendIdRole).toString();
     if (!id.isEmpty())

@@ -18,10 +18,10 @@ class ConversationDelegate;
 // The "Chats" side of the main window's left pane: conversations with unread messages first,
 // then by last activity (ConversationListModel's order). A click, or Enter on the current
 // row, asks for that chat. Without any conversation it says how to start one.
-class ChatsPane : public QWidget {
+class ConversationListPane : public QWidget {
     Q_OBJECT
 public:
-    explicit ChatsPane(Models::ConversationListModel *model, QWidget *parent = nullptr);
+    explicit ConversationListPane(Models::ConversationListModel *model, QWidget *parent = nullptr);
 
     [[nodiscard]] QListView *view() const { return m_view; }
     [[nodiscard]] ConversationDelegate *delegate() const { return m_delegate; }

@@ -36,7 +36,7 @@ MainWindow::MainWindow(
     , m_chatController(chat)
     , m_header(new SessionHeader(this))
     , m_friends(new FriendListPane(model, this))
-    , m_chats(new ChatsPane(chat->conversationList(), this))
+    , m_chats(new ConversationListPane(chat->conversationList(), this))
     , m_tabs(new QTabWidget(this))
     , m_chat(new ChatPane(chat, model, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
@@ -63,7 +63,7 @@ MainWindow::MainWindow(
     statusBar()->addWidget(m_status, 1);
 
     connect(m_friends, &FriendListPane::chatRequested, this, &MainWindow::openChat);
-    connect(m_chats, &ChatsPane::chatRequested, this, &MainWindow::openChat);
+    connect(m_chats, &ConversationListPane::chatRequested, this, &MainWindow::openChat);
     connect(m_header, &SessionHeader::signInRequested, this, &MainWindow::signInRequested);
     // A click opens the chat too (activated() needs a double click on most styles).
     connect(m_friends->view(), &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {

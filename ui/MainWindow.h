@@ -20,7 +20,7 @@ class ChatController;
 namespace Presence::Ui {
 
 class ChatPane;
-class ChatsPane;
+class ConversationListPane;
 class FriendListPane;
 class SessionHeader;
 
@@ -40,7 +40,7 @@ public:
     [[nodiscard]] SessionHeader *header() const { return m_header; }
     [[nodiscard]] QSplitter *splitter() const { return m_splitter; }
     [[nodiscard]] ChatPane *chatPane() const { return m_chat; }
-    [[nodiscard]] ChatsPane *chatsPane() const { return m_chats; }
+    [[nodiscard]] ConversationListPane *conversationListPane() const { return m_chats; }
     // The left pane: Chats (index 0) and Friends (index 1, the current one at first).
     [[nodiscard]] QTabWidget *leftTabs() const { return m_tabs; }
     [[nodiscard]] QString statusText() const;
@@ -106,7 +106,7 @@ private:
     Session::ChatController *m_chatController;
     SessionHeader *m_header;
     FriendListPane *m_friends;
-    ChatsPane *m_chats;
+    ConversationListPane *m_chats;
     QTabWidget *m_tabs;
     ChatPane *m_chat;
     QSplitter *m_splitter;

@@ -375,19 +375,6 @@
     </message>
 </context>
 <context>
-    <name>Presence::Ui::ChatsPane</name>
-    <message>
-        <source>Chats</source>
-        <translation>Chats</translation>
-    </message>
-    <message>
-        <source>No chats yet.
-Open a friend in Friends and say hello.</source>
-        <translation>Noch keine Chats.
-Öffne einen Freund unter „Freunde“ und sag Hallo.</translation>
-    </message>
-</context>
-<context>
     <name>Presence::Ui::ConnectionBanner</name>
     <message>
         <source>Retry now</source>
@@ -427,6 +414,19 @@ Open a friend in Friends and say hello.</source>
             <numerusform>%n ungelesen</numerusform>
             <numerusform>%n ungelesen</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Ui::ConversationListPane</name>
+    <message>
+        <source>Chats</source>
+        <translation>Chats</translation>
+    </message>
+    <message>
+        <source>No chats yet.
+Open a friend in Friends and say hello.</source>
+        <translation>Noch keine Chats.
+Öffne einen Freund unter „Freunde“ und sag Hallo.</translation>
     </message>
 </context>
 <context>

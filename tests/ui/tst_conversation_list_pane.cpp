@@ -43,8 +43,8 @@ using Presence::Models::ConversationListModel;
 using Presence::Server::Gateway;
 using Presence::Server::MemoryChatStore;
 using Presence::Session::GatewaySession;
-using Presence::Ui::ChatsPane;
 using Presence::Ui::ConversationDelegate;
+using Presence::Ui::ConversationListPane;
 
 namespace {
 
@@ -111,7 +111,7 @@ int pixelsOf(const QImage &image, const QColor &color)
 
 } // namespace
 
-class TestChatsPane : public QObject {
+class TestConversationListPane : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -137,7 +137,7 @@ private:
     std::unique_ptr<Gateway> m_gateway;
 };
 
-void TestChatsPane::timesAndPreviews()
+void TestConversationListPane::timesAndPreviews()
 {
     const QDateTime now(QDate(2026, 3, 14), QTime(15, 30), Qt::UTC);
     const qint64 earlierToday
@@ -167,14 +167,14 @@ void TestChatsPane::timesAndPreviews()
     QVERIFY2(spoken.startsWith(u"dave"_s), qPrintable(spoken));
 }
 
-void TestChatsPane::badgeIsPaintedFromThePalette_data()
+void TestConversationListPane::badgeIsPaintedFromThePalette_data()
 {
     QTest::addColumn<QString>("palette");
     QTest::addRow("light") << u"light"_s;
     QTest::addRow("dark") << u"dark"_s;
 }
 
-void TestChatsPane::badgeIsPaintedFromThePalette()
+void TestConversationListPane::badgeIsPaintedFromThePalette()
 {
     QFETCH(QString, palette);
     QPalette colours = paletteNamed(palette);
@@ -201,10 +201,10 @@ void TestChatsPane::badgeIsPaintedFromThePalette()
     QCOMPARE(pixelsOf(paintRow(1), highlight), 0);
 }
 
-void TestChatsPane::paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne()
+void TestConversationListPane::paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne()
 {
     ConversationListModel model;
-    ChatsPane pane(&model);
+    ConversationListPane pane(&model);
     pane.resize(300, 400);
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
@@ -215,7 +215,7 @@ void TestChatsPane::paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne()
     QVERIFY(!pane.isShowingEmptyState());
     QVERIFY(pane.view()->isVisible());
 
-    QSignalSpy requested(&pane, &ChatsPane::chatRequested);
+    QSignalSpy requested(&pane, &ConversationListPane::chatRequested);
     QVERIFY(requested.isValid());
     const QRect bobRow = pane.view()->visualRect(model.index(*model.rowOf(u"bob"_s)));
     QTest::mouseClick(pane.view()->viewport(), Qt::LeftButton, {}, bobRow.center());
@@ -230,7 +230,7 @@ void TestChatsPane::paneSaysWhenThereAreNoChatsAndAsksForTheClickedOne()
         pane.view()->currentIndex().data(ConversationListModel::FriendIdRole).toString(), u"bob"_s);
 }
 
-void TestChatsPane::newMessagesFillTheChatsTabLive()
+void TestConversationListPane::newMessagesFillTheChatsTabLive()
 {
     m_gateway = startGateway(population());
     QVERIFY(m_gateway);
@@ -242,9 +242,9 @@ void TestChatsPane::newMessagesFillTheChatsTabLive()
     QVERIFY(dave.waitOnline());
     QTabWidget *tabs = alice.window.leftTabs();
     QCOMPARE(tabs->count(), 2);
-    QCOMPARE(tabs->widget(0), alice.window.chatsPane());
+    QCOMPARE(tabs->widget(0), alice.window.conversationListPane());
     QCOMPARE(tabs->widget(1), alice.window.friendList());
-    tabs->setCurrentWidget(alice.window.chatsPane());
+    tabs->setCurrentWidget(alice.window.conversationListPane());
 
     QVERIFY(bob.chat.send(u"alice"_s, u"hi from bob"_s) == std::nullopt);
     QTRY_COMPARE(alice.order(), QStringList { u"bob"_s });
@@ -259,7 +259,7 @@ void TestChatsPane::newMessagesFillTheChatsTabLive()
 
     // A click on Bob's row opens his chat and reads it; his row keeps its place (no unread
     // left on either, so the newest activity decides).
-    ChatsPane *pane = alice.window.chatsPane();
+    ConversationListPane *pane = alice.window.conversationListPane();
     const QRect bobRow
         = pane->view()->visualRect(alice.list()->index(*alice.list()->rowOf(u"bob"_s)));
     QTest::mouseClick(pane->view()->viewport(), Qt::LeftButton, {}, bobRow.center());
@@ -285,7 +285,7 @@ void TestChatsPane::newMessagesFillTheChatsTabLive()
                  .toBool());
 }
 
-void TestChatsPane::messagesInTheSameMillisecondKeepTheOrderTheyCameIn()
+void TestConversationListPane::messagesInTheSameMillisecondKeepTheOrderTheyCameIn()
 {
     // The gateway's clock stands still: every message has the time of the one before, as two
     // sent within a millisecond have. The chat written to last still goes on top, live and in
@@ -319,7 +319,7 @@ void TestChatsPane::messagesInTheSameMillisecondKeepTheOrderTheyCameIn()
     QCOMPARE(phone.order(), (QStringList { u"dave"_s, u"bob"_s }));
 }
 
-void TestChatsPane::unreadSurvivesARestartAndFollowsAcrossDevices()
+void TestConversationListPane::unreadSurvivesARestartAndFollowsAcrossDevices()
 {
     m_gateway = startGateway(population());
     QVERIFY(m_gateway);
@@ -378,7 +378,7 @@ void TestChatsPane::unreadSurvivesARestartAndFollowsAcrossDevices()
     QCOMPARE(markers.size(), 1);
 }
 
-void TestChatsPane::messagesAreReadAsTheyComeOnScreen()
+void TestConversationListPane::messagesAreReadAsTheyComeOnScreen()
 {
     m_gateway = startGateway(population());
     QVERIFY(m_gateway);
@@ -431,7 +431,7 @@ void TestChatsPane::messagesAreReadAsTheyComeOnScreen()
     QCOMPARE(desk.list()->unread(u"bob"_s), 0);
 }
 
-void TestChatsPane::altUpAndDownStepThroughTheChatsShown()
+void TestConversationListPane::altUpAndDownStepThroughTheChatsShown()
 {
     m_gateway = startGateway(population());
     QVERIFY(m_gateway);
@@ -443,7 +443,7 @@ void TestChatsPane::altUpAndDownStepThroughTheChatsShown()
     QVERIFY(dave.waitOnline());
     alice.window.activateWindow();
     QTRY_VERIFY(alice.window.isActiveWindow());
-    alice.window.leftTabs()->setCurrentWidget(alice.window.chatsPane());
+    alice.window.leftTabs()->setCurrentWidget(alice.window.conversationListPane());
     QVERIFY(bob.chat.send(u"alice"_s, u"hi from bob"_s) == std::nullopt);
     QTRY_COMPARE(alice.order(), QStringList { u"bob"_s });
     QVERIFY(dave.chat.send(u"alice"_s, u"hi from dave"_s) == std::nullopt);
@@ -462,7 +462,7 @@ void TestChatsPane::altUpAndDownStepThroughTheChatsShown()
     QCOMPARE(alice.order(), (QStringList { u"dave"_s, u"bob"_s }));
     QTest::keyClick(chat->input(), Qt::Key_Down, Qt::AltModifier);
     QTRY_COMPARE(chat->friendId(), u"bob"_s);
-    QCOMPARE(alice.window.chatsPane()
+    QCOMPARE(alice.window.conversationListPane()
                  ->view()
                  ->currentIndex()
                  .data(ConversationListModel::FriendIdRole)
@@ -473,5 +473,5 @@ void TestChatsPane::altUpAndDownStepThroughTheChatsShown()
     QCOMPARE(chat->friendId(), u"bob"_s);
 }
 
-QTEST_MAIN(TestChatsPane)
+QTEST_MAIN(TestConversationListPane)
 #include "tst_conversation_list_pane.moc"
