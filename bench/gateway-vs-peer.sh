@@ -15,7 +15,7 @@
 # our gateway again with PRESENCE_BENCH_SLOW_READERS, default 20, of the N connections slow
 # readers (presence-loadgen --slow-readers): its column shows whether everyone else's latency
 # holds while the gateway drops them at its output bound; "redis" is our gateway again with
-# --redis, on a redis-server of its own started in the work directory and flushed before each
+# --redis, on a redis-server of its own (presence-test-redis) flushed before each
 # run: its column compares the fan-out through Redis with the fan-out in memory, and counts
 # Redis's own CPU apart),
 # PRESENCE_BENCH_MAX_CONNECTIONS (the most connections tried, default 19000; 0 skips that step),
@@ -102,7 +102,7 @@ fi
 presence_log "configuring and building build/bench (RelWithDebInfo)"
 cmake -S "$PRESENCE_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DPRESENCE_BUILD_TESTS=OFF -DPRESENCE_BUILD_TOOLS=OFF >/dev/null || presence_die "cmake configure failed"
-cmake --build "$build" --parallel "$(nproc)" --target presence-mock-server presence-loadgen \
+cmake --build "$build" --parallel "$(nproc)" --target presence-mock-server presence-loadgen presence-test-redis \
     || presence_die "build failed"
 ours_bin="$build/server-mock/presence-mock-server"
 before_bin=
@@ -142,12 +142,9 @@ stop_gateway() {
     wait "$gateway_pid" 2>/dev/null || true
     gateway_pid=
 }
-redis_pid=
-stop_redis() { [[ -z $redis_pid ]] || { kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; } || true; }
-trap 'stop_gateway; stop_redis; rm -rf "$work"' EXIT
+trap 'stop_gateway; presence_stop_test_redis; rm -rf "$work"' EXIT
 if has_peer redis; then
-    presence_start_redis "$work" || presence_die "could not start redis-server (see $work/redis.log)"
-    redis_pid=$PRESENCE_REDIS_PID
+    presence_start_test_redis bench || presence_die "could not start redis-server"
     redis_port=$PRESENCE_REDIS_PORT
 fi
 # Redis's CPU seconds so far (user + system), for the "redis" kind.

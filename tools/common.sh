@@ -62,30 +62,27 @@ presence_ensure_packages() {
         "${missing[@]}" || presence_die "could not install: ${missing[*]}"
 }
 
-# presence_start_redis DIR: a redis-server in the background on a free loopback port, without
-# persistence, its files in DIR; sets PRESENCE_REDIS_PID and PRESENCE_REDIS_PORT, or returns 1
-# (DIR/redis.log says why). The caller stops it.
-presence_start_redis() {
-    local dir=$1 port pid
-    for _ in 1 2 3 4 5 6 7 8; do
-        port=$((20000 + RANDOM % 40000))
-        redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir" \
-            --logfile "$dir/redis.log" --daemonize no &
-        pid=$!
-        for _ in $(seq 50); do
-            redis-cli -p "$port" ping >/dev/null 2>&1 && break
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        if redis-cli -p "$port" ping >/dev/null 2>&1; then
-            PRESENCE_REDIS_PID=$pid
-            PRESENCE_REDIS_PORT=$port
-            return 0
-        fi
-        kill "$pid" 2>/dev/null || true # the port was taken: another
-        wait "$pid" 2>/dev/null || true
-    done
-    return 1
+# presence_start_test_redis BUILD: the redis-server of a test or benchmark run, started by the
+# harness's presence-test-redis (built in build/BUILD): 127.0.0.1, a free port, no persistence,
+# a temporary directory; the same code a test program uses when it starts one of its own. Sets
+# PRESENCE_REDIS_URL (redis://127.0.0.1:PORT/0), PRESENCE_REDIS_PORT and PRESENCE_REDIS_PID, or
+# returns 1. It stops on presence_stop_test_redis, and in any case when this shell ends: its
+# standard input, held here, closes then.
+presence_start_test_redis() {
+    local program="$PRESENCE_ROOT/build/$1/tests/harness/presence-test-redis"
+    [[ -x $program ]] || { echo "presence_start_test_redis: $program is not built" >&2; return 1; }
+    coproc PRESENCE_REDIS { exec "$program"; }
+    IFS= read -r -t 30 PRESENCE_REDIS_URL <&"${PRESENCE_REDIS[0]}" || return 1
+    [[ $PRESENCE_REDIS_URL =~ ^redis://127\.0\.0\.1:([0-9]+)/0$ ]] || return 1
+    PRESENCE_REDIS_PORT=${BASH_REMATCH[1]}
+}
+
+# presence_stop_test_redis: stops the redis-server of presence_start_test_redis, if it runs.
+presence_stop_test_redis() {
+    [[ -n ${PRESENCE_REDIS_PID-} ]] || return 0
+    kill "$PRESENCE_REDIS_PID" 2>/dev/null || true
+    wait "$PRESENCE_REDIS_PID" 2>/dev/null || true
+    PRESENCE_REDIS_PID=
 }
 
 # presence_configure NAME [CMAKE ARGS...]: configures build/NAME. Configuring again is cheap

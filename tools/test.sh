@@ -30,23 +30,21 @@ XDG_CONFIG_HOME=$(mktemp -d)
 XDG_RUNTIME_DIR=$(mktemp -d)
 chmod 700 "$XDG_RUNTIME_DIR"
 
-# One redis-server for the Redis tests, on a free port in a temporary directory, stopped at the
-# end; tests use their own key prefixes or databases on it (PRESENCE_TEST_REDIS_URL). A test run
-# on its own without this variable starts a redis-server of its own.
-redis_dir=$(mktemp -d)
-redis_pid=
-stop_redis() {
-    [[ -n $redis_pid ]] && kill "$redis_pid" 2>/dev/null && wait "$redis_pid" 2>/dev/null
-    rm -rf "$redis_dir"
+# One redis-server for the Redis tests (presence-test-redis, from the build that runs first),
+# stopped at the end; tests use their own key prefixes or databases on it
+# (PRESENCE_TEST_REDIS_URL). A test run on its own without this variable starts a redis-server
+# of its own with the same code.
+trap 'presence_stop_test_redis; rm -rf "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR"' EXIT
+test_redis() {
+    [[ -z ${PRESENCE_REDIS_PID-} ]] || return 0 # started for an earlier stage
+    presence_start_test_redis "$1" || presence_die "could not start redis-server for the tests"
+    export PRESENCE_TEST_REDIS_URL=$PRESENCE_REDIS_URL
+    presence_log "redis-server for the tests on $PRESENCE_TEST_REDIS_URL"
 }
-trap 'stop_redis; rm -rf "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR"' EXIT
-presence_start_redis "$redis_dir" || presence_die "could not start redis-server (see $redis_dir/redis.log)"
-redis_pid=$PRESENCE_REDIS_PID
-export PRESENCE_TEST_REDIS_URL="redis://127.0.0.1:$PRESENCE_REDIS_PORT/0"
-presence_log "redis-server for the tests on $PRESENCE_TEST_REDIS_URL"
 
 status=0
 if [[ $mode == all || $mode == plain ]]; then
+    test_redis test
     presence_log "running the tests"
     (cd "$PRESENCE_ROOT/build/test" && ctest --output-on-failure --parallel "$(nproc)" --timeout 300 "$@") \
         || status=1
@@ -57,6 +55,7 @@ if [[ $mode == all || $mode == asan ]]; then
         -DPRESENCE_BUILD_TESTS=ON -DPRESENCE_BUILD_BENCHMARKS=OFF -DPRESENCE_BUILD_TOOLS=OFF \
         -DPRESENCE_SANITIZE=address,undefined
     presence_build_targets asan presence_sanitized_tests
+    test_redis asan
     # Any finding fails its test: ASan and UBSan stop the process, LeakSanitizer runs at exit.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -2,6 +2,9 @@
 
 // C++
 #include <algorithm>
+#include <csignal>
+// System
+#include <sys/prctl.h>
 
 // Qt
 #include <QDeadlineTimer>
@@ -60,6 +63,14 @@ bool pingAnswers(quint16 port, const QDeadlineTimer &deadline)
 RedisServer::RedisServer()
 {
     m_process.setProcessChannelMode(QProcess::MergedChannels);
+    // A test or a presence-test-redis that is killed never leaves its redis-server behind.
+    // And it hears SIGTERM even if the one starting it blocks it (presence-test-redis does).
+    m_process.setChildProcessModifier([] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+    });
 }
 
 RedisServer::~RedisServer()
