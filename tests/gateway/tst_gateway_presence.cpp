@@ -21,6 +21,7 @@
 #include "GatewayFixture.h"
 #include "PresenceFrames.h"
 #include "TestClient.h"
+#include "tests/harness/EventLoopWait.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -50,23 +51,19 @@ QList<TestUser> population()
 using ClientSteps::setStatus;
 using ClientSteps::subscribe;
 using ClientSteps::unsubscribe;
+using Harness::pause;
 using PresenceFrames::compact;
 using PresenceFrames::dump;
 using PresenceFrames::entry;
 using PresenceFrames::nowMs;
 using PresenceFrames::push;
 
-void pause(std::chrono::milliseconds duration)
-{
-    QTest::qWait(int(duration.count()));
-}
-
 // Waits until `timer` has run for `until` (for the "not before" half of a grace check).
 void pauseUntil(const QElapsedTimer &timer, std::chrono::milliseconds until)
 {
     const qint64 left = until.count() - timer.elapsed();
     if (left > 0)
-        QTest::qWait(int(left));
+        pause(std::chrono::milliseconds(left));
 }
 
 } // namespace
