@@ -130,64 +130,53 @@ void AdminServer::addRoutes()
     // written whole to the responder's socket (send()): the same bytes as the gate's refusals,
     // and an answer that comes later needs only the socket, not the move-only responder.
     m_http->route(u"/healthz"_s, [this](Request request, Responder responder) {
-        QTcpSocket *socket = responder.socket();
-        if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
-            health(socket);
+        if (admits(request, responder.socket(), { Method::Get }, Access::Anyone))
+            health(responder.socket());
     });
     m_http->route(u"/metrics"_s, [this](Request request, Responder responder) {
-        QTcpSocket *socket = responder.socket();
-        if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
-            metrics(socket);
+        if (admits(request, responder.socket(), { Method::Get }, Access::Anyone))
+            metrics(responder.socket());
     });
     m_http->route(u"/admin/users/<arg>/presence"_s,
         [this](const QString &userId, Request request, Responder responder) {
-            QTcpSocket *socket = responder.socket();
-            if (withinRate(request, socket) && allows(request, socket, { Method::Post }))
-                setPresence(userId, request, socket);
+            if (admits(request, responder.socket(), { Method::Post }, Access::Admin))
+                setPresence(userId, request, responder.socket());
         });
     m_http->route(u"/admin/users/<arg>/friends/<arg>"_s,
         [this](
             const QString &userId, const QString &friendId, Request request, Responder responder) {
-            QTcpSocket *socket = responder.socket();
-            if (withinRate(request, socket)
-                && allows(request, socket, { Method::Put, Method::Delete }))
-                setFriendship(userId, friendId, request, socket);
+            if (admits(request, responder.socket(), { Method::Put, Method::Delete }, Access::Admin))
+                setFriendship(userId, friendId, request, responder.socket());
         });
     m_http->route(u"/admin/users/<arg>"_s,
         [this](const QString &userId, Request request, Responder responder) {
-            QTcpSocket *socket = responder.socket();
-            if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
-                describeUser(userId, request, socket);
+            if (admits(request, responder.socket(), { Method::Get }, Access::Admin))
+                describeUser(userId, responder.socket());
         });
     m_http->route(u"/admin/reload"_s, [this](Request request, Responder responder) {
-        QTcpSocket *socket = responder.socket();
-        if (withinRate(request, socket) && allows(request, socket, { Method::Post }))
-            reloadUsers(request, socket);
+        if (admits(request, responder.socket(), { Method::Post }, Access::Admin))
+            reloadUsers(responder.socket());
     });
     m_http->route(u"/admin/faults"_s, [this](Request request, Responder responder) {
-        QTcpSocket *socket = responder.socket();
-        if (!withinRate(request, socket) || !allows(request, socket, { Method::Get, Method::Post }))
+        if (!admits(request, responder.socket(), { Method::Get, Method::Post }, Access::Admin))
             return;
         if (request.method() == Method::Get)
-            listFaults(request, socket);
+            listFaults(responder.socket());
         else
-            startFault(request, socket);
+            startFault(request, responder.socket());
     });
     m_http->route(u"/admin/faults/<arg>"_s,
         [this](const QString &faultId, Request request, Responder responder) {
-            QTcpSocket *socket = responder.socket();
-            if (withinRate(request, socket) && allows(request, socket, { Method::Delete }))
-                endFault(faultId, request, socket);
+            if (admits(request, responder.socket(), { Method::Delete }, Access::Admin))
+                endFault(faultId, responder.socket());
         });
     m_http->route(u"/api/heartbeat"_s, [this](Request request, Responder responder) {
-        QTcpSocket *socket = responder.socket();
-        if (withinRate(request, socket) && allows(request, socket, { Method::Post }))
-            heartbeat(request, socket);
+        if (admits(request, responder.socket(), { Method::Post }, Access::Anyone))
+            heartbeat(request, responder.socket());
     });
     m_http->route(u"/api/presence"_s, [this](Request request, Responder responder) {
-        QTcpSocket *socket = responder.socket();
-        if (withinRate(request, socket) && allows(request, socket, { Method::Get }))
-            presence(request, socket);
+        if (admits(request, responder.socket(), { Method::Get }, Access::Anyone))
+            presence(request, responder.socket());
     });
     m_http->setMissingHandler([this](Request request, Responder responder) {
         QTcpSocket *socket = responder.socket();
@@ -238,6 +227,14 @@ QUrl AdminServer::url() const
     url.setHost(m_listener->serverAddress().toString());
     url.setPort(m_listener->serverPort());
     return url;
+}
+
+template <typename Method>
+bool AdminServer::admits(const QHttpServerRequest &request, QTcpSocket *socket,
+    std::initializer_list<Method> methods, Access access)
+{
+    return withinRate(request, socket) && allows(request, socket, methods)
+        && (access == Access::Anyone || isAdmin(request, socket));
 }
 
 bool AdminServer::withinRate(const QHttpServerRequest &request, QTcpSocket *socket)
@@ -357,7 +354,7 @@ void AdminServer::metrics(QTcpSocket *socket) const
 void AdminServer::setPresence(
     const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    if (!isAdmin(request, socket) || !isKnownUser(userId, socket))
+    if (!isKnownUser(userId, socket))
         return;
     const auto presence = readSimulatedPresence(request.body());
     if (const auto *refusal = std::get_if<HttpReply>(&presence))
@@ -366,10 +363,9 @@ void AdminServer::setPresence(
     send(socket, HttpReply::noContent());
 }
 
-void AdminServer::describeUser(
-    const QString &userId, const QHttpServerRequest &request, QTcpSocket *socket)
+void AdminServer::describeUser(const QString &userId, QTcpSocket *socket)
 {
-    if (!isAdmin(request, socket) || !isKnownUser(userId, socket))
+    if (!isKnownUser(userId, socket))
         return;
     const QPointer<QTcpSocket> client(socket);
     // Dies with the connection, and with it the backend's answer, which nobody would read.
@@ -383,7 +379,7 @@ void AdminServer::describeUser(
 void AdminServer::setFriendship(const QString &userId, const QString &friendId,
     const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    if (!isAdmin(request, socket) || !isKnownUser(userId, socket) || !isKnownUser(friendId, socket))
+    if (!isKnownUser(userId, socket) || !isKnownUser(friendId, socket))
         return;
     if (userId == friendId)
         return send(socket, HttpReply::badRequest(u"a user cannot be their own friend"_s));
@@ -395,10 +391,8 @@ void AdminServer::setFriendship(const QString &userId, const QString &friendId,
                 { "friends"_L1, friends }, { "changed"_L1, changed } }));
 }
 
-void AdminServer::reloadUsers(const QHttpServerRequest &request, QTcpSocket *socket)
+void AdminServer::reloadUsers(QTcpSocket *socket)
 {
-    if (!isAdmin(request, socket))
-        return;
     QString problem;
     bool fileError = false;
     const std::optional<QJsonObject> change = m_backend.reloadUsers(&problem, &fileError);
@@ -410,16 +404,13 @@ void AdminServer::reloadUsers(const QHttpServerRequest &request, QTcpSocket *soc
     send(socket, HttpReply::json(HttpStatus::Ok, *change));
 }
 
-void AdminServer::listFaults(const QHttpServerRequest &request, QTcpSocket *socket) const
+void AdminServer::listFaults(QTcpSocket *socket) const
 {
-    if (isAdmin(request, socket))
-        send(socket, HttpReply::json(HttpStatus::Ok, m_backend.faults()));
+    send(socket, HttpReply::json(HttpStatus::Ok, m_backend.faults()));
 }
 
 void AdminServer::startFault(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    if (!isAdmin(request, socket))
-        return;
     const auto body = readJsonObject(request.body());
     if (const auto *refusal = std::get_if<HttpReply>(&body))
         return send(socket, *refusal);
@@ -438,11 +429,8 @@ void AdminServer::startFault(const QHttpServerRequest &request, QTcpSocket *sock
             .withHeader("Location"_ba, "/admin/faults/"_ba + QUrl::toPercentEncoding(faultId)));
 }
 
-void AdminServer::endFault(
-    const QString &faultId, const QHttpServerRequest &request, QTcpSocket *socket)
+void AdminServer::endFault(const QString &faultId, QTcpSocket *socket)
 {
-    if (!isAdmin(request, socket))
-        return;
     if (!Protocol::isValidId(faultId))
         return send(socket,
             HttpReply::badRequest(u"'%1' is not a valid fault id (1-64 of A-Z a-z 0-9 . _ -)"_s.arg(
