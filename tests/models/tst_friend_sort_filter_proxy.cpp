@@ -35,20 +35,6 @@ using SortMode = Presence::Models::FriendSortFilterProxy::SortMode;
 
 namespace {
 
-int rank(PresenceState state)
-{
-    switch (state) {
-    case PresenceState::Online:
-        return 0;
-    case PresenceState::Away:
-        return 1;
-    case PresenceState::Offline:
-    case PresenceState::Unknown:
-        return 2;
-    }
-    return 2;
-}
-
 // What the model should hold, kept by the test independently of the model.
 struct ShadowRow {
     QString id;
@@ -114,7 +100,8 @@ public:
         std::sort(shown.begin(), shown.end(), [mode](const ShadowRow &a, const ShadowRow &b) {
             // A stale row may have changed since: it sorts as unknown, whatever it says.
             const auto sortRank = [](const ShadowRow &row) {
-                return rank(row.fresh ? row.state : PresenceState::Unknown);
+                return Presence::Models::availabilityRank(
+                    row.fresh ? row.state : PresenceState::Unknown);
             };
             if (mode == SortMode::Availability && sortRank(a) != sortRank(b))
                 return sortRank(a) < sortRank(b);

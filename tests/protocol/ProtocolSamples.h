@@ -35,7 +35,6 @@ inline char *toString(const ServerMessage &message)
 namespace ProtocolSamples {
 
 using namespace Qt::StringLiterals;
-using namespace Qt::Literals::StringLiterals;
 using namespace Presence::Protocol;
 
 // "bad_request (0)": the wire name for reading, the enum value so equal names cannot hide a mix-up.

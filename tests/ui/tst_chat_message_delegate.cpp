@@ -31,7 +31,6 @@
 #include "ui/ChatMessageDelegate.h"
 #include "ui/ChatRowContext.h"
 #include "ui/EmojiRuns.h"
-#include "ui/MessageLinks.h"
 #include "ui/PaletteColors.h"
 
 using namespace Qt::StringLiterals;
