@@ -31,6 +31,7 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
     , m_backoff(m_options.backoff)
     , m_pacer([this](const QString &frame) { m_socket->sendTextMessage(frame); })
     , m_subscriptions(&m_pacer, [this] { return nextRef(u's'); })
+    , m_availability(&m_pacer, [this] { return nextRef(u'a'); })
 {
     replaceSocket();
     m_retryTimer.setSingleShot(true);
@@ -56,6 +57,8 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
         &m_subscriptions, &SubscriptionSync::presenceStale, this, &GatewaySession::presenceStale);
     connect(&m_subscriptions, &SubscriptionSync::subscriptionsChanged, this,
         &GatewaySession::subscriptionsChanged);
+    connect(&m_availability, &AvailabilitySync::availabilityReceived, this,
+        &GatewaySession::availabilityReceived);
     m_stableTimer.setSingleShot(true);
     connect(&m_stableTimer, &QTimer::timeout, this, [this] { m_backoff.reset(); });
 }
@@ -318,11 +321,9 @@ void GatewaySession::loseConnectionState()
     // Whatever the gateway held for that connection is gone with it.
     m_pacer.clear();
     m_subscriptions.stop();
+    m_availability.stop();
     m_pendingChat.clear();
     m_pendingReads.clear();
-    m_available.clear();
-    m_availabilityRef.clear();
-    m_availabilityLive = false;
     Q_EMIT subscriptionsChanged(0);
     Q_EMIT presenceLost();
 }
@@ -433,11 +434,11 @@ void GatewaySession::onTextMessage(const QString &text)
             else if constexpr (std::is_same_v<T, MessageEvent>)
                 Q_EMIT chatMessageReceived(message.message);
             else if constexpr (std::is_same_v<T, Availability>)
-                onAvailability(message, ref);
+                m_availability.onAvailability(message, ref);
             else if constexpr (std::is_same_v<T, AvailabilityChanged>)
-                onAvailabilityChanged(message);
+                m_availability.onAvailabilityChanged(message);
             else if constexpr (std::is_same_v<T, PresenceBatch>)
-                onPresenceBatch(message);
+                m_availability.onPresenceBatch(message);
             else if constexpr (std::is_same_v<T, Digest>)
                 onDigest(message);
             else if constexpr (std::is_same_v<T, ConversationsPage>)
@@ -474,13 +475,10 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_limits = welcome.limits;
     // What the gateway holds for us starts empty on every connection.
     m_subscriptions.start(m_limits);
+    m_availability.start(m_limits);
     m_pendingChat.clear();
     m_pendingReads.clear();
-    m_available.clear();
     m_friends.clear();
-    m_friendIds.clear();
-    m_availabilityRef.clear();
-    m_availabilityLive = false;
     m_pacer.clear();
     // 80 % of the gateway's rate and burst: its clock and ours never agree exactly.
     m_pacer.setBudget(0.8 * m_limits.maxFramesPerSecond, std::max(1.0, 0.8 * m_limits.frameBurst));
@@ -512,18 +510,15 @@ void GatewaySession::onFriendsPage(const FriendsPage &page)
         return; // a page of an earlier connection, or out of order
     m_friends.append(page.items);
     if (page.items.isEmpty() || m_friends.size() >= page.total) {
-        m_friendIds.clear();
-        m_friendIds.reserve(m_friends.size());
+        QStringList ids;
+        ids.reserve(m_friends.size());
         for (const UserInfo &user : std::as_const(m_friends))
-            m_friendIds.append(user.id);
+            ids.append(user.id);
         Q_EMIT friendsLoaded(m_friends);
         m_friends.clear();
         // Who is online among all friends, not only the rows on screen: sorting and counting
-        // need it. A gateway that predates it says max_availability_friends 0 (or nothing).
-        if (m_limits.maxAvailabilityFriends > 0 && !m_friendIds.isEmpty()) {
-            m_availabilityRef = nextRef(u'a');
-            m_pacer.send(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
-        }
+        // need it.
+        m_availability.watch(ids);
         return;
     }
     requestFriends(int(m_friends.size()));
@@ -540,10 +535,8 @@ void GatewaySession::onFriendsChanged(const FriendsChanged &changed)
     for (const UserInfo &user : changed.added)
         added.append(user.id);
     m_subscriptions.onFriendsChanged(added, changed.removed);
-    // The gateway ended the availability watch: what it covers moved with the list. Until
-    // the list is read and the set watched again, its pushes are not ours to take.
-    m_availabilityRef.clear();
-    m_availabilityLive = false;
+    // The gateway ended the availability watch: what it covers moved with the list.
+    m_availability.unwatch();
     // Pages of the old list still on their way do not start at offset 0 of this one.
     m_friends.clear();
     requestFriends(0);
@@ -580,94 +573,19 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
     (void)m_subscriptions.onRefused(ref);
 }
 
-void GatewaySession::onAvailability(const Availability &availability, const QString &ref)
-{
-    // With our ref: the answer. Without: the gateway's reset, once we are watching.
-    if (m_state != State::Online
-        || (ref.isEmpty() ? !m_availabilityLive : ref != m_availabilityRef))
-        return;
-    m_availabilityRef.clear();
-    m_availabilityLive = true;
-    if (availability.total != m_friendIds.size())
-        qCInfo(lcSession) << "availability covers" << availability.covered << "of"
-                          << availability.total << "friends; we loaded" << m_friendIds.size();
-    QHash<QString, PresenceStatus> statuses;
-    const qsizetype covered = std::min<qsizetype>(availability.covered, m_friendIds.size());
-    statuses.reserve(covered);
-    for (qsizetype i = 0; i < covered; ++i)
-        statuses.insert(m_friendIds.at(i), PresenceStatus::Offline);
-    // Only ids we hold as covered friends: a list that changed since we loaded it must not add
-    // rows or uncover others.
-    const auto mark = [&statuses](const QStringList &ids, PresenceStatus status) {
-        for (const QString &id : ids) {
-            if (const auto it = statuses.find(id); it != statuses.end())
-                *it = status;
-        }
-    };
-    mark(availability.online, PresenceStatus::Online);
-    mark(availability.away, PresenceStatus::Away);
-    m_available.clear();
-    for (auto it = statuses.cbegin(); it != statuses.cend(); ++it) {
-        if (it.value() != PresenceStatus::Offline)
-            m_available.insert(it.key(), it.value());
-    }
-    Q_EMIT availabilityReceived(statuses, true);
-}
-
-void GatewaySession::onAvailabilityChanged(const AvailabilityChanged &changed)
-{
-    QHash<QString, PresenceStatus> statuses;
-    for (const QString &id : changed.online)
-        statuses.insert(id, PresenceStatus::Online);
-    for (const QString &id : changed.away)
-        statuses.insert(id, PresenceStatus::Away);
-    for (const QString &id : changed.offline)
-        statuses.insert(id, PresenceStatus::Offline);
-    applyAvailabilityChanges(statuses);
-}
-
-void GatewaySession::onPresenceBatch(const PresenceBatch &batch)
-{
-    // Coarse here too: a row on screen takes seq and last_seen from its subscription.
-    QHash<QString, PresenceStatus> statuses;
-    statuses.reserve(batch.updates.size());
-    for (const UserPresence &presence : batch.updates)
-        statuses.insert(presence.id, presence.status);
-    applyAvailabilityChanges(statuses);
-}
-
-void GatewaySession::applyAvailabilityChanges(const QHash<QString, PresenceStatus> &statuses)
-{
-    if (m_state != State::Online || !m_availabilityLive)
-        return;
-    for (auto it = statuses.cbegin(); it != statuses.cend(); ++it) {
-        if (it.value() == PresenceStatus::Offline)
-            m_available.remove(it.key());
-        else
-            m_available.insert(it.key(), it.value());
-    }
-    if (!statuses.isEmpty())
-        Q_EMIT availabilityReceived(statuses, false);
-}
-
 void GatewaySession::onDigest(const Digest &digest)
 {
     // With answers in flight what we hold is not comparable yet: the next digest will be.
     if (m_state != State::Online || m_subscriptions.awaitsSnapshots()
-        || !m_availabilityRef.isEmpty())
+        || m_availability.awaitsAnswer())
         return;
     if (watchedDigest(m_subscriptions.held()) != digest.watched) {
         ++m_digestMismatches;
         qCInfo(lcSession) << "the gateway's digest differs from what we hold: subscribing again";
         m_subscriptions.resubscribeAll();
     }
-    if (digest.availability && m_availabilityLive
-        && availabilityDigest(m_available) != *digest.availability) {
+    if (digest.availability && m_availability.checkDigest(*digest.availability))
         ++m_digestMismatches;
-        qCInfo(lcSession) << "the availability digest differs: asking for the set again";
-        m_availabilityRef = nextRef(u'a');
-        m_pacer.send(toJson(WatchAvailabilityRequest {}), m_availabilityRef);
-    }
 }
 
 void GatewaySession::onPongMissed()

@@ -14,6 +14,7 @@
 #include "protocol/Backoff.h"
 #include "protocol/PresenceStatus.h"
 #include "protocol/ServerMessages.h"
+#include "session/AvailabilitySync.h"
 #include "session/FramePacer.h"
 #include "session/SubscriptionSync.h"
 #include "session/TokenKeeper.h"
@@ -30,7 +31,8 @@ using namespace std::chrono_literals;
 // keeps the gateway subscribed to exactly the set the UI wants, and turns pushes into
 // presence updates. It reconnects by itself with jittered backoff and resubscribes.
 // It knows nothing of models or widgets: it reports through signals. Its frames go through a
-// FramePacer (the gateway's rate), its subscriptions through a SubscriptionSync.
+// FramePacer (the gateway's rate), its subscriptions through a SubscriptionSync, the
+// availability set through an AvailabilitySync.
 class GatewaySession : public QObject {
     Q_OBJECT
 public:
@@ -192,11 +194,6 @@ private:
     void onOk(const Protocol::Ok &ok, const QString &ref);
     void onHistory(const Protocol::HistoryPage &page, const QString &ref);
     void onConversations(const Protocol::ConversationsPage &page, const QString &ref);
-    void onAvailability(const Protocol::Availability &availability, const QString &ref);
-    void onAvailabilityChanged(const Protocol::AvailabilityChanged &changed);
-    void onPresenceBatch(const Protocol::PresenceBatch &batch);
-    // Changes of covered friends' availability, from either kind of push.
-    void applyAvailabilityChanges(const QHash<QString, Protocol::PresenceStatus> &statuses);
     void onDigest(const Protocol::Digest &digest);
     // Asks the token source for a new token, sent as a refresh.
     void onTokenExpiring(const Protocol::TokenExpiring &expiring);
@@ -225,18 +222,15 @@ private:
     Protocol::ChosenStatus m_chosenStatus = Protocol::ChosenStatus::Online;
     Protocol::ChosenStatus m_statusInHello = Protocol::ChosenStatus::Online;
     QList<Protocol::UserInfo> m_friends; // being loaded
-    QStringList m_friendIds; // loaded, in the gateway's order: the availability set covers a prefix
-    QString m_availabilityRef; // of the watch_availability in flight on this connection
-    bool m_availabilityLive = false; // its answer arrived: deltas apply
     // refs of message, history, conversations and read requests awaiting answers
     QSet<QString> m_pendingChat;
     QSet<QString> m_pendingReads; // those of them that are reads
-    QHash<QString, Protocol::PresenceStatus> m_available; // covered friends online or away
     int m_digestMismatches = 0;
     quint64 m_refCounter = 0;
     // Every frame goes through it; paced once welcome gave the limits.
     FramePacer m_pacer;
     SubscriptionSync m_subscriptions;
+    AvailabilitySync m_availability;
 };
 
 } // namespace Presence::Session
