@@ -41,8 +41,6 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
         return int(row.delivery);
     case ErrorRole:
         return row.error;
-    case Qt::AccessibleTextRole:
-        return m_describer ? QVariant(m_describer(index)) : QVariant();
     default:
         return {};
     }
@@ -59,11 +57,6 @@ QHash<int, QByteArray> ChatModel::roleNames() const
     names.insert(DeliveryRole, "delivery");
     names.insert(ErrorRole, "error");
     return names;
-}
-
-void ChatModel::setAccessibleDescriber(Describer describer)
-{
-    m_describer = std::move(describer);
 }
 
 QString ChatModel::oldestId() const

@@ -2,7 +2,6 @@
 
 // C++
 #include <chrono>
-#include <functional>
 #include <optional>
 
 // Qt
@@ -49,11 +48,6 @@ public:
     [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
     [[nodiscard]] QVariant data(const QModelIndex &index, int role) const override;
     [[nodiscard]] QHash<int, QByteArray> roleNames() const override;
-
-    // Words for a row, for Qt::AccessibleTextRole (what screen readers say). Views supply
-    // them: this library has no user-facing text.
-    using Describer = std::function<QString(const QModelIndex &index)>;
-    void setAccessibleDescriber(Describer describer);
 
     [[nodiscard]] const QString &selfId() const { return m_selfId; }
     [[nodiscard]] const QString &friendId() const { return m_friendId; }
@@ -106,7 +100,6 @@ private:
     void setDelivery(int row, Delivery delivery, const QString &error = {});
     void reindex(int from);
 
-    Describer m_describer;
     QString m_selfId;
     QString m_friendId;
     QList<ChatMessageRecord> m_rows;

@@ -22,6 +22,7 @@
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
+#include "ui/AccessibleChatProxy.h"
 #include "ui/ChatHeader.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/MessageInput.h"
@@ -45,6 +46,8 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     , m_history(new QLabel(this))
     , m_view(new QListView(this))
     , m_delegate(new ChatMessageDelegate(m_view))
+    , m_rows(new AccessibleChatProxy(
+          m_delegate, [this] { return friendName(); }, this))
     , m_empty(new QLabel(m_view->viewport()))
     , m_pill(new NewMessagesPill(m_view))
     , m_links(new MessageLinkHandler(m_view, m_delegate))
@@ -169,19 +172,15 @@ void ChatPane::setFriend(const QString &friendId)
     if (friendId.isEmpty()) {
         m_model = nullptr;
         m_view->setModel(nullptr);
+        m_rows->setSourceModel(nullptr);
         m_reading->follow(nullptr, 0);
         m_pages->setCurrentIndex(0);
         return;
     }
     m_model = m_chat->conversation(friendId);
     // The model outlives this pane's interest in it: hold nothing but a guarded pointer.
-    m_model->setAccessibleDescriber(
-        [pane = QPointer<ChatPane>(this), friendId](const QModelIndex &index) {
-            return pane ? ChatMessageDelegate::accessibleText(
-                       index, pane->nameOf(friendId), pane->m_delegate->now())
-                        : QString();
-        });
-    m_view->setModel(m_model);
+    m_rows->setSourceModel(m_model);
+    m_view->setModel(m_rows);
     m_pages->setCurrentIndex(1);
     // First: the reader's place is settled before the notices look at the scroll bar.
     m_reading->follow(m_model, unread);
@@ -207,6 +206,11 @@ void ChatPane::setFriend(const QString &friendId)
         { tr("Message %1 — Enter sends, Shift+Enter adds a line").arg(friendName()),
             tr("Message %1").arg(friendName()) });
     updateHistoryNotice();
+}
+
+Models::ChatModel *ChatPane::conversation() const
+{
+    return m_model;
 }
 
 void ChatPane::focusInput()
@@ -336,13 +340,13 @@ bool ChatPane::eventFilter(QObject *watched, QEvent *event)
         const QRect viewport = m_view->viewport()->rect();
         QModelIndex chosen;
         for (int row = m_model->rowCount() - 1; row >= 0; --row) {
-            const QRect rect = m_view->visualRect(m_model->index(row));
+            const QRect rect = m_view->visualRect(m_rows->index(row, 0));
             if (viewport.contains(rect)) {
-                chosen = m_model->index(row);
+                chosen = m_rows->index(row, 0);
                 break;
             }
             if (!chosen.isValid() && rect.intersects(viewport))
-                chosen = m_model->index(row);
+                chosen = m_rows->index(row, 0);
             else if (chosen.isValid() && !rect.intersects(viewport))
                 break;
         }
@@ -376,7 +380,7 @@ void ChatPane::updateShown()
         // at the bottom); rows above it were shown before, or read before the view got here.
         const int bottom = m_view->viewport()->rect().bottom() + 2;
         for (int row = m_model->deliveredCount() - 1; row >= 0; --row) {
-            const QRect rect = m_view->visualRect(m_model->index(row));
+            const QRect rect = m_view->visualRect(m_rows->index(row, 0));
             if (rect.isValid() && rect.bottom() <= bottom) {
                 shown = m_model->at(row).id;
                 break;
@@ -391,16 +395,11 @@ void ChatPane::updateShown()
 
 QString ChatPane::friendName() const
 {
-    return nameOf(m_friendId);
-}
-
-QString ChatPane::nameOf(const QString &friendId) const
-{
-    const auto row = m_friends->rowOf(friendId);
+    const auto row = m_friends->rowOf(m_friendId);
     const QString name = row
         ? m_friends->data(m_friends->index(*row), Models::FriendListModel::NameRole).toString()
         : QString();
-    return name.isEmpty() ? friendId : name;
+    return name.isEmpty() ? m_friendId : name;
 }
 
 } // namespace Presence::Ui

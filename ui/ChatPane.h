@@ -26,6 +26,7 @@ class ChatController;
 
 namespace Presence::Ui {
 
+class AccessibleChatProxy;
 class ChatHeader;
 class ChatMessageDelegate;
 class MessageLinkHandler;
@@ -46,6 +47,9 @@ public:
     // Shows the conversation with `friendId` (empty: none) and makes it the one being read.
     void setFriend(const QString &friendId);
     [[nodiscard]] QString friendId() const { return m_friendId; }
+    // The conversation shown, if any. The view's model is a proxy of it (AccessibleChatProxy):
+    // rows of the view are the view model's indexes, not this model's.
+    [[nodiscard]] Models::ChatModel *conversation() const;
     void focusInput();
 
     [[nodiscard]] ChatHeader *header() const { return m_header; }
@@ -91,7 +95,6 @@ private:
     // The current message if any of it is on screen: the one with the ring, that Ctrl+C copies.
     [[nodiscard]] QModelIndex currentOnScreen() const;
     [[nodiscard]] QString friendName() const;
-    [[nodiscard]] QString nameOf(const QString &friendId) const;
 
     Session::ChatController *m_chat;
     Models::FriendListModel *m_friends;
@@ -105,6 +108,7 @@ private:
     QLabel *m_history;
     QListView *m_view;
     ChatMessageDelegate *m_delegate;
+    AccessibleChatProxy *m_rows; // the view's model: m_model with what screen readers say
     QLabel *m_empty;
     NewMessagesPill *m_pill;
     MessageLinkHandler *m_links;

@@ -172,7 +172,7 @@ void ReadingPosition::placeOpeningDivider()
     m_dividerSeen = false;
     // Show where reading resumes: the divider at the top when the unread do not all fit.
     m_view->scrollToBottom();
-    const QModelIndex index = m_model->index(firstRow);
+    const QModelIndex index = m_view->model()->index(firstRow, 0); // the view's, not m_model's
     if (m_view->visualRect(index).top() < 0)
         m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
     m_atBottom = isAtBottom();

@@ -92,10 +92,7 @@ struct WindowClient : Client {
         window.show();
     }
     [[nodiscard]] Presence::Ui::ChatPane *pane() const { return window.chatPane(); }
-    [[nodiscard]] ChatModel *shownConversation() const
-    {
-        return qobject_cast<ChatModel *>(pane()->messageView()->model());
-    }
+    [[nodiscard]] ChatModel *shownConversation() const { return pane()->conversation(); }
     void type(const QString &text) const { QTest::keyClicks(pane()->input(), text); }
     void pressEnter(Qt::KeyboardModifiers modifiers = Qt::NoModifier) const
     {
@@ -210,9 +207,10 @@ void TestChatEndToEnd::messagesGoBothWaysThroughTheWindow()
     QVERIFY(!bob.chat.send(u"alice"_s, u"Hi Alice!"_s));
     QTRY_COMPARE(textsOf(mine), (QStringList { u"Hello Bob"_s, u"Hi Alice!"_s }));
     QVERIFY(!mine->index(1).data(ChatModel::OutgoingRole).toBool());
-    // What a screen reader says of each message: who, when, what.
-    const QString spokenMine = mine->index(0).data(Qt::AccessibleTextRole).toString();
-    const QString spokenTheirs = mine->index(1).data(Qt::AccessibleTextRole).toString();
+    // What a screen reader says of each message, as the view has it: who, when, what.
+    const QAbstractItemModel *rows = alice.pane()->messageView()->model();
+    const QString spokenMine = rows->index(0, 0).data(Qt::AccessibleTextRole).toString();
+    const QString spokenTheirs = rows->index(1, 0).data(Qt::AccessibleTextRole).toString();
     QVERIFY2(spokenMine.startsWith(u"You, "_s) && spokenMine.endsWith(u": Hello Bob"_s),
         qPrintable(spokenMine));
     QVERIFY2(spokenTheirs.startsWith(u"Bob Dylan, "_s) && spokenTheirs.endsWith(u": Hi Alice!"_s),
@@ -390,7 +388,7 @@ void TestChatEndToEnd::olderMessagesLoadPageByPage()
     const int keptRow = ChatController::kHistoryPageSize;
     QCOMPARE(conversation->at(keptRow).id, topBefore);
     QTRY_VERIFY(conversation->historyState() == ChatModel::HistoryState::Loaded);
-    const QRect kept = view->visualRect(conversation->index(keptRow));
+    const QRect kept = view->visualRect(view->model()->index(keptRow, 0));
     QVERIFY2(view->viewport()->rect().intersects(kept), "the reading place moved");
 
     view->verticalScrollBar()->setValue(0);

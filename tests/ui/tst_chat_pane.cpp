@@ -87,6 +87,8 @@ struct PaneFixture {
     }
     void open() { pane.setFriend(u"ada"_s); }
     [[nodiscard]] QListView *view() const { return pane.messageView(); }
+    // A row as the view has it (its model is the pane's proxy of model()).
+    [[nodiscard]] QModelIndex row(int row) const { return view()->model()->index(row, 0); }
     [[nodiscard]] QScrollBar *bar() const { return view()->verticalScrollBar(); }
     [[nodiscard]] bool atBottom() const { return bar()->value() == bar()->maximum(); }
     // The newest message is wholly inside the viewport.
@@ -140,6 +142,7 @@ private Q_SLOTS:
     void ctrlCCopiesTheMessageWithTheRing();
     void linksOpenOnClickWithAPointingHand();
     void headerShowsTheHandle();
+    void rowsSayWhoWroteWhat();
 };
 
 void TestChatPane::initTestCase()
@@ -266,7 +269,7 @@ void TestChatPane::openingWithUnreadPlacesTheDivider()
     QVERIFY(QTest::qWaitForWindowExposed(&f.pane));
     // Above the first of the 12 unread, which is brought into view at the top.
     QCOMPARE(f.pane.messageDelegate()->firstUnreadId(), fromAda(29).id);
-    const QModelIndex first = f.model()->index(28);
+    const QModelIndex first = f.row(28);
     QTRY_VERIFY(f.view()->viewport()->rect().contains(f.view()->visualRect(first).topLeft()));
     QVERIFY(!f.atBottom());
     QCOMPARE(f.friends.unreadCount(u"ada"_s), 0);
@@ -322,7 +325,7 @@ void TestChatPane::rightClickCopiesWithoutASelectionBand()
     f.open();
     QVERIFY(QTest::qWaitForWindowExposed(&f.pane));
     QApplication::clipboard()->clear();
-    const QModelIndex index = f.model()->index(2);
+    const QModelIndex index = f.row(2);
     const QRect row = f.view()->visualRect(index);
     QVERIFY(row.isValid());
 
@@ -379,7 +382,7 @@ void TestChatPane::ctrlCCopiesTheMessageWithTheRing()
     const auto ringPixels = [&](int row) {
         const QImage image = grabbed(f.view()->viewport());
         const QRect rect
-            = f.view()->visualRect(f.model()->index(row)).intersected(f.view()->viewport()->rect());
+            = f.view()->visualRect(f.row(row)).intersected(f.view()->viewport()->rect());
         int count = 0;
         for (int y = rect.top(); y <= rect.bottom(); ++y) {
             for (int x = rect.left(); x <= rect.right(); ++x)
@@ -405,8 +408,7 @@ void TestChatPane::ctrlCCopiesTheMessageWithTheRing()
     QVERIFY(ringPixels(18) > 20);
     QCOMPARE(ringPixels(19), 0);
     f.view()->scrollToTop();
-    QTRY_VERIFY(
-        !f.view()->visualRect(f.model()->index(18)).intersects(f.view()->viewport()->rect()));
+    QTRY_VERIFY(!f.view()->visualRect(f.row(18)).intersects(f.view()->viewport()->rect()));
     QApplication::clipboard()->setText(u"before"_s);
     QTest::keyClick(f.view(), Qt::Key_C, Qt::ControlModifier);
     QCOMPARE(QApplication::clipboard()->text(), u"before"_s);
@@ -428,7 +430,7 @@ void TestChatPane::linksOpenOnClickWithAPointingHand()
     f.open();
     QVERIFY(QTest::qWaitForWindowExposed(&f.pane));
     QWidget *viewport = f.view()->viewport();
-    const QModelIndex index = f.model()->index(0);
+    const QModelIndex index = f.row(0);
     QStyleOptionViewItem option;
     option.initFrom(f.view());
     option.widget = f.view();
@@ -485,6 +487,23 @@ void TestChatPane::headerShowsTheHandle()
 
     f.pane.setFriend(u"ada2"_s);
     QCOMPARE(header->handleText(), u"@ada2"_s);
+}
+
+// What a screen reader says of each row: who wrote it, when and what, by the name the friend
+// list shows now.
+void TestChatPane::rowsSayWhoWroteWhat()
+{
+    PaneFixture f;
+    f.load(fromAda(1, 2));
+    f.open();
+    const auto spoken
+        = [&f](int row) { return f.row(row).data(Qt::AccessibleTextRole).toString(); };
+    for (const int row : { 0, 1 }) {
+        QVERIFY2(spoken(row).startsWith(u"Ada Lovelace, "_s), qPrintable(spoken(row)));
+        QVERIFY2(spoken(row).endsWith(fromAda(row + 1).text), qPrintable(spoken(row)));
+    }
+    f.friends.setFriends({ { u"ada"_s, u"Ada King"_s } });
+    QVERIFY2(spoken(0).startsWith(u"Ada King, "_s), qPrintable(spoken(0)));
 }
 
 QTEST_MAIN(TestChatPane)

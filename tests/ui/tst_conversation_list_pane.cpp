@@ -407,7 +407,8 @@ void TestConversationListPane::messagesAreReadAsTheyComeOnScreen()
     const auto notWhollyShown = [view, model] {
         int count = 0;
         for (int row = 0; row < model->rowCount(); ++row) {
-            if (view->visualRect(model->index(row)).bottom() > view->viewport()->height())
+            if (view->visualRect(view->model()->index(row, 0)).bottom()
+                > view->viewport()->height())
                 ++count;
         }
         return count;
