@@ -191,18 +191,8 @@ QString withDelivery(const QModelIndex &index, const QString &time)
 } // namespace
 
 ChatMessageDelegate::ChatMessageDelegate(QObject *parent)
-    : QStyledItemDelegate(parent)
+    : ClockedDelegate(parent)
 {
-}
-
-void ChatMessageDelegate::setNowFunction(NowFunction now)
-{
-    m_now = std::move(now);
-}
-
-QDateTime ChatMessageDelegate::now() const
-{
-    return m_now ? m_now() : QDateTime::currentDateTime();
 }
 
 QString ChatMessageDelegate::metaText(const QModelIndex &index, const QDateTime &now)

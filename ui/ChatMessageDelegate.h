@@ -1,15 +1,14 @@
 #pragma once
 
 // C++
-#include <functional>
 #include <optional>
 
 // Qt
 #include <QDateTime>
-#include <QStyledItemDelegate>
 
 // Presence
 #include "ui/ChatRowContext.h"
+#include "ui/ClockedDelegate.h"
 #include "ui/MessageLinks.h"
 
 class QTextLayout;
@@ -28,11 +27,9 @@ namespace Presence::Ui {
 // the one Ctrl+C copies (whole: there is no selecting part of a bubble).
 // Rows are as tall as their wrapped text, so the view must not use uniform item sizes, and
 // must lay items out again when its width changes.
-class ChatMessageDelegate : public QStyledItemDelegate {
+class ChatMessageDelegate : public ClockedDelegate {
     Q_OBJECT
 public:
-    using NowFunction = std::function<QDateTime()>;
-
     // A readable line length, however wide the window.
     static inline constexpr int kMaxBubbleWidth = 600;
 
@@ -49,10 +46,6 @@ public:
     };
 
     explicit ChatMessageDelegate(QObject *parent = nullptr);
-
-    // The clock that decides what "Today" is.
-    void setNowFunction(NowFunction now);
-    [[nodiscard]] QDateTime now() const;
 
     // The message (by id) that the "New messages" divider goes above; empty for none. The
     // view must lay its items out again after a change.
@@ -80,7 +73,6 @@ public:
         const QStyleOptionViewItem &option, const QModelIndex &index, const QPointF &pos) const;
 
 private:
-    NowFunction m_now;
     QString m_firstUnreadId;
 };
 

@@ -64,18 +64,8 @@ void paintBadge(QPainter *painter, const QRect &rect, const QString &text, const
 } // namespace
 
 ConversationDelegate::ConversationDelegate(QObject *parent)
-    : QStyledItemDelegate(parent)
+    : ClockedDelegate(parent)
 {
-}
-
-void ConversationDelegate::setNowFunction(NowFunction now)
-{
-    m_now = std::move(now);
-}
-
-QDateTime ConversationDelegate::now() const
-{
-    return m_now ? m_now() : QDateTime::currentDateTime();
 }
 
 QString ConversationDelegate::timeText(qint64 ts, const QDateTime &now)

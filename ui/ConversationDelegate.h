@@ -1,11 +1,10 @@
 #pragma once
 
-// C++
-#include <functional>
-
 // Qt
 #include <QDateTime>
-#include <QStyledItemDelegate>
+
+// Presence
+#include "ui/ClockedDelegate.h"
 
 namespace Presence::Ui {
 
@@ -14,16 +13,10 @@ namespace Presence::Ui {
 // under it a one-line preview ("You: …" for ours) with the unread badge. Rows with unread
 // messages have a bold name. Same height as a friend's row; colours from the palette at paint
 // time; mirrored for right-to-left.
-class ConversationDelegate : public QStyledItemDelegate {
+class ConversationDelegate : public ClockedDelegate {
     Q_OBJECT
 public:
-    using NowFunction = std::function<QDateTime()>;
-
     explicit ConversationDelegate(QObject *parent = nullptr);
-
-    // The clock that decides "today"; QDateTime::currentDateTime by default.
-    void setNowFunction(NowFunction now);
-    [[nodiscard]] QDateTime now() const;
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option,
         const QModelIndex &index) const override;
@@ -36,9 +29,6 @@ public:
     [[nodiscard]] static QString previewText(const QModelIndex &index);
     // What a screen reader says of the row: "Ada Lovelace, 2 unread, You: see you, 14:05".
     [[nodiscard]] static QString accessibleText(const QModelIndex &index, const QDateTime &now);
-
-private:
-    NowFunction m_now;
 };
 
 } // namespace Presence::Ui

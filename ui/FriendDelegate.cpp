@@ -114,18 +114,8 @@ QString leadingMark(QStringView word)
 } // namespace
 
 FriendDelegate::FriendDelegate(QObject *parent)
-    : QStyledItemDelegate(parent)
+    : ClockedDelegate(parent)
 {
-}
-
-void FriendDelegate::setNowFunction(NowFunction now)
-{
-    m_now = std::move(now);
-}
-
-QDateTime FriendDelegate::now() const
-{
-    return m_now ? m_now() : QDateTime::currentDateTime();
 }
 
 int FriendDelegate::rowHeight(const QFont &font)

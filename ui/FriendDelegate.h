@@ -1,16 +1,13 @@
 #pragma once
 
-// C++
-#include <functional>
-
 // Qt
 #include <QColor>
 #include <QDateTime>
 #include <QRect>
-#include <QStyledItemDelegate>
 
 // Presence
 #include "models/PresenceState.h"
+#include "ui/ClockedDelegate.h"
 
 class QFont;
 class QPalette;
@@ -30,11 +27,9 @@ struct FriendPresence;
 // is elided before the handle gives way, and a name another friend shares always keeps it
 // (see nameLine). The tooltip is PresenceText::summary ("Name — online"),
 // unless the model itself provides Qt::ToolTipRole.
-class FriendDelegate : public QStyledItemDelegate {
+class FriendDelegate : public ClockedDelegate {
     Q_OBJECT
 public:
-    using NowFunction = std::function<QDateTime()>;
-
     // Where the parts of a row go, in the logical coordinates of option.rect, already
     // mirrored for right-to-left. The dot's centre is QRectF(dot).center().
     struct RowLayout {
@@ -54,12 +49,6 @@ public:
     };
 
     explicit FriendDelegate(QObject *parent = nullptr);
-
-    // The clock behind "last seen 5 min ago"; QDateTime::currentDateTime by default. An empty
-    // function restores the default. The view must repaint for the words to move on (e.g. a
-    // one-minute timer calling viewport()->update()).
-    void setNowFunction(NowFunction now);
-    [[nodiscard]] QDateTime now() const;
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option,
         const QModelIndex &index) const override;
@@ -112,8 +101,6 @@ private:
         const QStyleOptionViewItem &option, bool selected);
     static void paintName(QPainter *painter, const QStyleOptionViewItem &opt, const QRect &area,
         const FriendPresence &presence, const QColor &text, const QColor &secondary);
-
-    NowFunction m_now;
 };
 
 } // namespace Presence::Ui
