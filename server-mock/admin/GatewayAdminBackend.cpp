@@ -43,10 +43,7 @@ bool GatewayAdminBackend::userExists(const QString &userId) const
 
 bool GatewayAdminBackend::areFriends(const QString &a, const QString &b) const
 {
-    const UserDirectory &directory = m_gateway.directory();
-    const auto first = directory.indexOfId(a);
-    const auto second = directory.indexOfId(b);
-    return first && second && directory.areFriends(*first, *second);
+    return m_gateway.directory().areFriends(a, b);
 }
 
 bool GatewayAdminBackend::setFriendship(const QString &a, const QString &b, bool friends)

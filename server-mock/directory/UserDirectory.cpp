@@ -92,4 +92,11 @@ bool UserDirectory::areFriends(int a, int b) const
     return std::binary_search(friends.cbegin(), friends.cend(), b);
 }
 
+bool UserDirectory::areFriends(const QString &a, const QString &b) const
+{
+    const auto first = indexOfId(a);
+    const auto second = first ? indexOfId(b) : std::nullopt;
+    return second && areFriends(*first, *second);
+}
+
 } // namespace Presence::Server

@@ -45,6 +45,8 @@ public:
     [[nodiscard]] std::optional<int> indexOfId(const QString &id) const;
     [[nodiscard]] std::optional<int> indexOfToken(const QString &token) const;
     [[nodiscard]] bool areFriends(int a, int b) const;
+    // The same by id: false when either is nobody here (unknown or removed).
+    [[nodiscard]] bool areFriends(const QString &a, const QString &b) const;
     [[nodiscard]] bool containsToken(const QString &token) const
     {
         return m_byToken.contains(token);

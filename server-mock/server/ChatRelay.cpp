@@ -29,18 +29,11 @@ ChatRelay::ChatRelay(const UserDirectory &directory, ChatStore *chats,
     connect(&m_connections, &ConnectionRegistry::userLeft, m_chats, &ChatStore::userLeft);
 }
 
-bool ChatRelay::isFriend(const ClientConnection *connection, const QString &otherId) const
-{
-    const auto me = m_directory.indexOfId(connection->userId());
-    const auto other = m_directory.indexOfId(otherId);
-    return me && other && m_directory.areFriends(*me, *other);
-}
-
 void ChatRelay::sendMessage(ClientConnection *connection, const SendMessageRequest &request,
     const std::optional<QString> &ref)
 {
     // Unknown ids and strangers look alike, as in subscribe.
-    if (!isFriend(connection, request.to)) {
+    if (!m_directory.areFriends(connection->userId(), request.to)) {
         connection->sendError(
             { ErrorCode::Forbidden, u"message: you can only write to your friends"_s, ref });
         return;
@@ -78,16 +71,8 @@ void ChatRelay::deliver(const ChatMessage &message, const ClientConnection *exce
     // Every device of both users here, whatever their status.
     const QByteArray frame = serializeFrame(toJson(MessageEvent { message }));
     m_metrics.chatMessageStored();
-    quint64 written = 0;
-    for (const QString &user : { message.to, message.from }) {
-        for (ClientConnection *device : m_connections.devicesOf(user)) {
-            if (device != except) {
-                device->sendSerialized(frame);
-                ++written;
-            }
-        }
-    }
-    m_metrics.frameOut(u"message"_s, written);
+    m_metrics.frameOut(u"message"_s,
+        writeToDevices(message.to, frame, except) + writeToDevices(message.from, frame, except));
 }
 
 void ChatRelay::onMessageArrived(const QString &userId, const ChatMessage &message)
@@ -98,17 +83,26 @@ void ChatRelay::onMessageArrived(const QString &userId, const ChatMessage &messa
 void ChatRelay::sendToDevices(const QString &userId, const QString &type, const QJsonObject &event)
 {
     // Serialised once for every device of the user here.
-    const QByteArray frame = serializeFrame(event);
-    const QList<ClientConnection *> devices = m_connections.devicesOf(userId);
-    for (ClientConnection *device : devices)
-        device->sendSerialized(frame);
-    m_metrics.frameOut(type, quint64(devices.size()));
+    m_metrics.frameOut(type, writeToDevices(userId, serializeFrame(event)));
+}
+
+quint64 ChatRelay::writeToDevices(
+    const QString &userId, const QByteArray &frame, const ClientConnection *except)
+{
+    quint64 written = 0;
+    for (ClientConnection *device : m_connections.devicesOf(userId)) {
+        if (device != except) {
+            device->sendSerialized(frame);
+            ++written;
+        }
+    }
+    return written;
 }
 
 void ChatRelay::history(
     ClientConnection *connection, const HistoryRequest &request, const std::optional<QString> &ref)
 {
-    if (!isFriend(connection, request.with)) {
+    if (!m_directory.areFriends(connection->userId(), request.with)) {
         connection->sendError({ ErrorCode::Forbidden,
             u"history: you can only read conversations with your friends"_s, ref });
         return;
@@ -138,10 +132,8 @@ void ChatRelay::conversations(ClientConnection *connection, const ConversationsR
     const std::optional<QString> &ref)
 {
     // Only conversations with friends: one kept from an earlier users file names nobody.
-    const auto me = m_directory.indexOfId(connection->userId());
-    const auto isFriendOfMine = [this, me](const QString &otherId) {
-        const auto other = m_directory.indexOfId(otherId);
-        return me && other && m_directory.areFriends(*me, *other);
+    const auto isFriendOfMine = [this, me = connection->userId()](const QString &otherId) {
+        return m_directory.areFriends(me, otherId);
     };
     m_chats->readSummaries(connection->userId(), request.limit, isFriendOfMine, this,
         [this, id = connection->id(), ref](
@@ -164,7 +156,7 @@ void ChatRelay::read(
     ClientConnection *connection, const ReadRequest &request, const std::optional<QString> &ref)
 {
     // As for message and history: unknown ids, strangers and oneself look alike.
-    if (!isFriend(connection, request.with)) {
+    if (!m_directory.areFriends(connection->userId(), request.with)) {
         connection->sendError({ ErrorCode::Forbidden,
             u"read: you can only mark conversations with your friends as read"_s, ref });
         return;

@@ -48,8 +48,9 @@ private:
     // Pushes a message to every connection here of its two users, except `except` (the sender's
     // connection, which gets an ok instead).
     void deliver(const Protocol::ChatMessage &message, const ClientConnection *except);
-    // Whether the user of connection and otherId are friends (false for unknown ids).
-    [[nodiscard]] bool isFriend(const ClientConnection *connection, const QString &otherId) const;
+    // The one loop over a user's devices: writes frame to each but `except`; returns how many.
+    quint64 writeToDevices(
+        const QString &userId, const QByteArray &frame, const ClientConnection *except = nullptr);
 
     const UserDirectory &m_directory;
     ChatStore *m_chats;

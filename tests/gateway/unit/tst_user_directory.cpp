@@ -17,6 +17,7 @@ private Q_SLOTS:
     void friendshipsAreMutualAndSorted();
     void setFriendshipChangesBothListsInPlace();
     void setFriendshipSaysWhenNothingChanged();
+    void friendsByIdAreUsersHereOnly();
 };
 
 namespace {
@@ -94,6 +95,23 @@ void TestUserDirectory::setFriendshipSaysWhenNothingChanged()
     QCOMPARE(directory.user(0).friends, (QList<int> { 1 }));
     QCOMPARE(directory.user(1).friends, (QList<int> { 0 }));
     QVERIFY(directory.user(3).friends.isEmpty());
+}
+
+void TestUserDirectory::friendsByIdAreUsersHereOnly()
+{
+    UserDirectory directory = fiveUsers();
+    directory.addFriendship(0, 4);
+    directory.finish();
+    QVERIFY(directory.areFriends(u"ada"_s, u"eve"_s));
+    QVERIFY(directory.areFriends(u"eve"_s, u"ada"_s));
+    QVERIFY(!directory.areFriends(u"ada"_s, u"cyd"_s));
+    QVERIFY(!directory.areFriends(u"ada"_s, u"ada"_s));
+    QVERIFY(!directory.areFriends(u"ada"_s, u"zed"_s)); // nobody here
+    QVERIFY(!directory.areFriends(u"zed"_s, u"ada"_s));
+    QVERIFY(!directory.areFriends(u"t-eve"_s, u"ada"_s)); // a token is no id
+    directory.removeUser(4);
+    QVERIFY(!directory.areFriends(u"ada"_s, u"eve"_s));
+    QVERIFY(!directory.areFriends(u"eve"_s, u"ada"_s));
 }
 
 QTEST_GUILESS_MAIN(TestUserDirectory)
