@@ -66,13 +66,11 @@ ChatController::ChatController(
     connect(session, &GatewaySession::signedIn, this, &ChatController::onSignedIn);
     connect(session, &GatewaySession::stateChanged, this, &ChatController::onStateChanged);
     connect(session, &GatewaySession::chatMessageReceived, this, &ChatController::onMessage);
-    connect(
-        session, &GatewaySession::chatMessageAcknowledged, this, &ChatController::onAcknowledged);
+    connect(session, &GatewaySession::okReceived, this, &ChatController::onOk);
     connect(session, &GatewaySession::historyReceived, this, &ChatController::onHistory);
     connect(session, &GatewaySession::requestRefused, this, &ChatController::onRefused);
     connect(
         session, &GatewaySession::conversationsReceived, this, &ChatController::onConversations);
-    connect(session, &GatewaySession::readAcknowledged, this, &ChatController::onReadAcknowledged);
     connect(session, &GatewaySession::readMarkerReceived, this, &ChatController::onReadMarker);
     if (friends) {
         // A reloaded friend list shows the counts held here.
@@ -84,7 +82,7 @@ ChatController::ChatController(
     if (session->state() == GatewaySession::State::Online) {
         m_selfId = session->self().id;
         m_list->setSelfId(m_selfId);
-        m_conversationsRef = session->requestConversations(kConversationsLimit);
+        m_conversationsRef = requestConversations();
     }
     m_wasOnline = isOnline();
 }
@@ -182,7 +180,7 @@ void ChatController::loadOlder(const QString &friendId)
     if (!model || !model->hasOlder() || model->oldestId().isEmpty()
         || model->historyState() != ChatModel::HistoryState::Loaded)
         return;
-    const QString ref = m_session->requestHistory(friendId, model->oldestId(), kHistoryPageSize);
+    const QString ref = requestHistory(friendId, model->oldestId());
     if (ref.isEmpty())
         return;
     m_histories.insert(ref, { friendId, true, false });
@@ -243,7 +241,7 @@ void ChatController::onSignedIn(const Protocol::UserInfo &self)
     // Asked before any history: its answer comes first, so catch-up pages know whose counts
     // are the truth.
     m_gatewayCounts = false;
-    m_conversationsRef = m_session->requestConversations(kConversationsLimit);
+    m_conversationsRef = requestConversations();
     for (auto it = m_conversations.cbegin(); it != m_conversations.cend(); ++it) {
         ChatModel *model = *it;
         const bool read
@@ -288,6 +286,14 @@ void ChatController::onMessage(const Protocol::ChatMessage &message)
     if (!syncReading(friendId, 1))
         addUnread(friendId, 1);
     Q_EMIT messageReceived(friendId, toRecord(message));
+}
+
+void ChatController::onOk(const QString &ref, const Protocol::Ok &ok)
+{
+    if (m_reads.contains(ref))
+        onReadAcknowledged(ref);
+    else if (ok.id)
+        onAcknowledged(ref, *ok.id, ok.ts.value_or(0));
 }
 
 void ChatController::onAcknowledged(const QString &ref, const QString &id, qint64 ts)
@@ -372,7 +378,7 @@ void ChatController::onRefused(const QString &ref, const QString &code, const QS
 
 void ChatController::requestLatest(const QString &friendId, bool catchUp)
 {
-    const QString ref = m_session->requestHistory(friendId, {}, kHistoryPageSize);
+    const QString ref = requestHistory(friendId, {});
     if (ref.isEmpty())
         return; // not online: loads when signed in
     m_histories.insert(ref, { friendId, false, catchUp });
@@ -387,7 +393,7 @@ void ChatController::flush(const QString &friendId)
         return;
     for (const QString &key : model->queuedKeys()) {
         const auto row = model->rowOfKey(key);
-        const QString ref = m_session->sendChatMessage(friendId, model->at(*row).text);
+        const QString ref = requestMessage(friendId, model->at(*row).text);
         if (ref.isEmpty())
             return;
         m_sends.insert(ref, { friendId, key });
@@ -456,7 +462,7 @@ void ChatController::markRead(const QString &friendId)
         m_readAgain.insert(friendId);
         return;
     }
-    const QString ref = m_session->markRead(friendId, id);
+    const QString ref = requestRead(friendId, id);
     if (ref.isEmpty())
         return;
     m_reads.insert(ref, { friendId, id });
@@ -518,6 +524,35 @@ void ChatController::clearConversations()
     m_list->clear();
     applyUnreadToFriends();
     m_active.clear();
+}
+
+// Within the protocol's bounds, so that they need no clamping.
+static_assert(ChatController::kHistoryPageSize <= Protocol::kMaxHistoryLimit);
+static_assert(ChatController::kConversationsLimit <= Protocol::kMaxConversationsLimit);
+
+QString ChatController::requestMessage(const QString &friendId, const QString &text)
+{
+    return m_session->request(toJson(Protocol::SendMessageRequest { friendId, text }), u'm');
+}
+
+QString ChatController::requestHistory(const QString &friendId, const QString &before)
+{
+    Protocol::HistoryRequest request { friendId, std::nullopt, kHistoryPageSize };
+    if (!before.isEmpty())
+        request.before = before;
+    return m_session->request(toJson(request), u'h');
+}
+
+QString ChatController::requestConversations()
+{
+    return m_session->request(toJson(Protocol::ConversationsRequest { kConversationsLimit }), u'c');
+}
+
+QString ChatController::requestRead(const QString &friendId, const QString &upTo)
+{
+    if (friendId.isEmpty() || upTo.isEmpty())
+        return {};
+    return m_session->request(toJson(Protocol::ReadRequest { friendId, upTo }), u'r');
 }
 
 bool ChatController::isOnline() const

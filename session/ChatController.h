@@ -118,6 +118,8 @@ private:
     void onSignedIn(const Protocol::UserInfo &self);
     void onStateChanged(GatewaySession::State state);
     void onMessage(const Protocol::ChatMessage &message);
+    // The answers to our requests, by ref: a message's `ok` (with its id) or a read's.
+    void onOk(const QString &ref, const Protocol::Ok &ok);
     void onAcknowledged(const QString &ref, const QString &id, qint64 ts);
     void onHistory(const QString &ref, const Protocol::HistoryPage &page);
     void onRefused(const QString &ref, const QString &code, const QString &message);
@@ -129,6 +131,12 @@ private:
     // marker and no read of that conversation is in flight (then it goes once that one is
     // answered).
     void markRead(const QString &friendId);
+    // The requests, each sent through the session: the ref its answer will carry, or an empty
+    // string when not online.
+    QString requestMessage(const QString &friendId, const QString &text);
+    QString requestHistory(const QString &friendId, const QString &before);
+    QString requestConversations();
+    QString requestRead(const QString &friendId, const QString &upTo);
     // The row up to which the conversation is read: the newest shown (without a view, the
     // newest held); nothing while it is not being read or nothing of it was shown yet.
     [[nodiscard]] std::optional<int> readUpTo(const QString &friendId) const;

@@ -118,12 +118,11 @@ void GatewaySession::setChosenStatus(ChosenStatus status)
     Q_EMIT chosenStatusChanged(status);
 }
 
-QString GatewaySession::sendChatMessage(const QString &to, const QString &text)
+QString GatewaySession::request(const QJsonObject &message, QChar kind)
 {
     if (m_state != State::Online)
         return {};
-    QString ref = nextRef(u'm');
-    const QJsonObject message = toJson(SendMessageRequest { to, text });
+    QString ref = nextRef(kind);
     if (FramePacer::serialize(message, ref).toUtf8().size() > m_limits.maxFrameBytes) {
         // Sending it would get the connection closed (1009): refuse it here, asynchronously
         // like any answer.
@@ -136,49 +135,14 @@ QString GatewaySession::sendChatMessage(const QString &to, const QString &text)
             Qt::QueuedConnection);
         return ref;
     }
-    m_pendingChat.insert(ref);
+    m_requests.insert(ref);
     m_pacer.send(message, ref);
-    return ref;
-}
-
-QString GatewaySession::requestHistory(const QString &with, const QString &before, int limit)
-{
-    if (m_state != State::Online)
-        return {};
-    QString ref = nextRef(u'h');
-    HistoryRequest request { with, std::nullopt, std::clamp(limit, 1, kMaxHistoryLimit) };
-    if (!before.isEmpty())
-        request.before = before;
-    m_pendingChat.insert(ref);
-    m_pacer.send(toJson(request), ref);
-    return ref;
-}
-
-QString GatewaySession::requestConversations(int limit)
-{
-    if (m_state != State::Online)
-        return {};
-    QString ref = nextRef(u'c');
-    m_pendingChat.insert(ref);
-    m_pacer.send(
-        toJson(ConversationsRequest { std::clamp(limit, 1, kMaxConversationsLimit) }), ref);
-    return ref;
-}
-
-QString GatewaySession::markRead(const QString &with, const QString &upTo)
-{
-    if (m_state != State::Online || with.isEmpty() || upTo.isEmpty())
-        return {};
-    QString ref = nextRef(u'r');
-    m_pendingChat.insert(ref);
-    m_pendingReads.insert(ref);
-    m_pacer.send(toJson(ReadRequest { with, upTo }), ref);
     return ref;
 }
 
 void GatewaySession::onConversations(const ConversationsPage &page, const QString &ref)
 {
-    if (m_pendingChat.remove(ref))
+    if (m_requests.remove(ref))
         Q_EMIT conversationsReceived(ref, page.items);
 }
 
@@ -186,20 +150,13 @@ void GatewaySession::onOk(const Ok &ok, const QString &ref)
 {
     if (m_tokens.answered(ref, true))
         return;
-    if (!m_pendingChat.remove(ref))
-        return;
-    if (m_pendingReads.remove(ref)) {
-        Q_EMIT readAcknowledged(ref);
-        return;
-    }
-    if (!ok.id)
-        return;
-    Q_EMIT chatMessageAcknowledged(ref, *ok.id, ok.ts.value_or(0));
+    if (m_requests.remove(ref))
+        Q_EMIT okReceived(ref, ok);
 }
 
 void GatewaySession::onHistory(const HistoryPage &page, const QString &ref)
 {
-    if (m_pendingChat.remove(ref))
+    if (m_requests.remove(ref))
         Q_EMIT historyReceived(ref, page);
 }
 
@@ -322,8 +279,7 @@ void GatewaySession::loseConnectionState()
     m_pacer.clear();
     m_subscriptions.stop();
     m_availability.stop();
-    m_pendingChat.clear();
-    m_pendingReads.clear();
+    m_requests.clear();
     Q_EMIT subscriptionsChanged(0);
     Q_EMIT presenceLost();
 }
@@ -476,8 +432,7 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     // What the gateway holds for us starts empty on every connection.
     m_subscriptions.start(m_limits);
     m_availability.start(m_limits);
-    m_pendingChat.clear();
-    m_pendingReads.clear();
+    m_requests.clear();
     m_friends.clear();
     m_pacer.clear();
     // 80 % of the gateway's rate and burst: its clock and ours never agree exactly.
@@ -564,8 +519,7 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         m_socket->abort();
         return;
     }
-    if (m_pendingChat.remove(ref)) {
-        m_pendingReads.remove(ref);
+    if (m_requests.remove(ref)) {
         Q_EMIT requestRefused(ref, error.codeText, error.message);
         return;
     }

@@ -5,6 +5,7 @@
 
 // Qt
 #include <QHash>
+#include <QJsonObject>
 #include <QObject>
 #include <QSet>
 #include <QTimer>
@@ -94,19 +95,13 @@ public:
     void setWanted(const QSet<QString> &ids);
     void setChosenStatus(Protocol::ChosenStatus status);
 
-    // Chat. Each returns the ref its answer will carry (chatMessageAcknowledged or
-    // historyReceived, else requestRefused), or an empty string when not online. A message
-    // whose frame would exceed the gateway's max_frame_bytes is refused here, with
-    // requestRefused, instead of getting the connection closed.
-    QString sendChatMessage(const QString &to, const QString &text);
-    QString requestHistory(const QString &with, const QString &before, int limit);
-    // The conversations holding messages, newest activity first, with their unread counts
-    // (conversationsReceived). Returns the ref, or an empty string when not online.
-    QString requestConversations(int limit);
-    // Tells the gateway we have read the conversation with `with` up to the message `upTo`
-    // (readAcknowledged, then readMarkerReceived on every connection of ours). Returns the
-    // ref, or an empty string when not online.
-    QString markRead(const QString &with, const QString &upTo);
+    // A request whose answer goes to whoever asked (chat): sends `message` with a fresh ref
+    // starting with `kind` and returns that ref, or an empty string when not online. Its
+    // answer comes as okReceived, historyReceived or conversationsReceived with the ref, or
+    // as requestRefused. A request whose frame would pass the gateway's max_frame_bytes is
+    // refused here (requestRefused, queued like any answer) instead of getting the connection
+    // closed.
+    QString request(const QJsonObject &message, QChar kind);
 
     [[nodiscard]] const Options &options() const { return m_options; }
     [[nodiscard]] State state() const { return m_state; }
@@ -155,15 +150,16 @@ Q_SIGNALS:
     void errorReceived(const QString &code, const QString &message);
     // A message pushed by the gateway: from a friend, or ours from another device.
     void chatMessageReceived(const Presence::Protocol::ChatMessage &message);
-    void chatMessageAcknowledged(const QString &ref, const QString &id, qint64 ts);
+    // Answers to request(): `ok` (a message's id and time), a page of history, the
+    // conversations.
+    void okReceived(const QString &ref, const Presence::Protocol::Ok &ok);
     void historyReceived(const QString &ref, const Presence::Protocol::HistoryPage &page);
     void conversationsReceived(
         const QString &ref, const QList<Presence::Protocol::ConversationSummary> &conversations);
-    void readAcknowledged(const QString &ref);
     // Our read marker of the conversation with `with` moved (from this device or another):
     // `unread` of the friend's messages are left after it.
     void readMarkerReceived(const QString &with, const QString &upTo, int unread);
-    // The gateway refused a chat request of ours; `code` is the protocol's error code.
+    // The gateway refused a request() of ours; `code` is the protocol's error code.
     void requestRefused(const QString &ref, const QString &code, const QString &message);
     // The gateway will close the connection in `in` unless it gets a new token (a token
     // source, when set, is already asked for one).
@@ -222,9 +218,7 @@ private:
     Protocol::ChosenStatus m_chosenStatus = Protocol::ChosenStatus::Online;
     Protocol::ChosenStatus m_statusInHello = Protocol::ChosenStatus::Online;
     QList<Protocol::UserInfo> m_friends; // being loaded
-    // refs of message, history, conversations and read requests awaiting answers
-    QSet<QString> m_pendingChat;
-    QSet<QString> m_pendingReads; // those of them that are reads
+    QSet<QString> m_requests; // refs of request()s awaiting answers
     int m_digestMismatches = 0;
     quint64 m_refCounter = 0;
     // Every frame goes through it; paced once welcome gave the limits.

@@ -36,6 +36,7 @@
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
+#include "protocol/ClientMessages.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
@@ -48,6 +49,7 @@ using Presence::App::FriendOnlineNotifier;
 using Presence::App::MessageNotifier;
 using Presence::Models::FriendListModel;
 using Presence::Models::PresenceState;
+using Presence::Protocol::SendMessageRequest;
 using Presence::Server::Gateway;
 using Presence::Session::GatewaySession;
 using Presence::Ui::MainWindow;
@@ -75,6 +77,11 @@ struct Writer {
     {
         return QTest::qWaitFor(
             [this] { return session.state() == GatewaySession::State::Online; }, 5000);
+    }
+    // A message to `to`: the ref its answer will carry, or nothing when not online.
+    QString send(const QString &to, const QString &text)
+    {
+        return session.request(toJson(SendMessageRequest { to, text }), u'm');
     }
     GatewaySession session;
 };
@@ -288,14 +295,14 @@ void TestMessageNotifier::notifiesExactlyWhenTheChatIsNotInFront()
     // Bob's chat in front: nothing to announce.
     window.openChat(u"bob"_s);
     QTRY_COMPARE(alice.wiring.messageNotifier()->frontChat(), u"bob"_s);
-    QVERIFY(!bob.session.sendChatMessage(u"alice"_s, u"one"_s).isEmpty());
+    QVERIFY(!bob.send(u"alice"_s, u"one"_s).isEmpty());
     QVERIFY(arrived(u"bob"_s, 1));
     QCOMPARE(requested.size(), 0);
     QCOMPARE(window.windowTitle(), u"Presence Chat"_s);
 
     // Another chat open: Bob's message is announced, once, with his name.
     window.openChat(u"dave"_s);
-    QVERIFY(!bob.session.sendChatMessage(u"alice"_s, u"two"_s).isEmpty());
+    QVERIFY(!bob.send(u"alice"_s, u"two"_s).isEmpty());
     QVERIFY(arrived(u"bob"_s, 2));
     QCOMPARE(requested.size(), 1);
     QCOMPARE(requested.at(0).at(0).toString(), u"bob"_s);
@@ -310,7 +317,7 @@ void TestMessageNotifier::notifiesExactlyWhenTheChatIsNotInFront()
     other.activateWindow();
     QTRY_VERIFY(!window.isActiveWindow());
     QCOMPARE(alice.wiring.messageNotifier()->frontChat(), QString());
-    QVERIFY(!dave.session.sendChatMessage(u"alice"_s, u"three"_s).isEmpty());
+    QVERIFY(!dave.send(u"alice"_s, u"three"_s).isEmpty());
     QVERIFY(arrived(u"dave"_s, 1));
     QCOMPARE(requested.size(), 2);
     QCOMPARE(requested.at(1).at(0).toString(), u"dave"_s);
@@ -321,9 +328,9 @@ void TestMessageNotifier::notifiesExactlyWhenTheChatIsNotInFront()
     window.activateWindow();
     QTRY_VERIFY(window.isActiveWindow());
     QTRY_COMPARE(window.windowTitle(), u"(1) Presence Chat"_s);
-    QVERIFY(!dave.session.sendChatMessage(u"alice"_s, u"four"_s).isEmpty());
+    QVERIFY(!dave.send(u"alice"_s, u"four"_s).isEmpty());
     QVERIFY(arrived(u"dave"_s, 2));
-    QVERIFY(!bob.session.sendChatMessage(u"alice"_s, u"five"_s).isEmpty());
+    QVERIFY(!bob.send(u"alice"_s, u"five"_s).isEmpty());
     QVERIFY(arrived(u"bob"_s, 3));
     QCOMPARE(requested.size(), 3);
     QCOMPARE(requested.at(2).at(2).toString(), u"five"_s);
@@ -342,10 +349,10 @@ void TestMessageNotifier::turnedOffNotifiesNothing()
 
     window.messageNotifyAction()->setChecked(false);
     QVERIFY(!alice.wiring.messageNotifier()->isEnabled());
-    QVERIFY(!bob.session.sendChatMessage(u"alice"_s, u"quiet"_s).isEmpty());
+    QVERIFY(!bob.send(u"alice"_s, u"quiet"_s).isEmpty());
     QTRY_COMPARE(alice.chat.conversation(u"bob"_s)->rowCount(), 1);
     window.messageNotifyAction()->setChecked(true);
-    QVERIFY(!bob.session.sendChatMessage(u"alice"_s, u"loud"_s).isEmpty());
+    QVERIFY(!bob.send(u"alice"_s, u"loud"_s).isEmpty());
     QTRY_COMPARE(alice.chat.conversation(u"bob"_s)->rowCount(), 2);
     QCOMPARE(requested.size(), 1);
     QCOMPARE(requested.at(0).at(2).toString(), u"loud"_s);

@@ -1,5 +1,8 @@
 #include "tools/screenshots/ScriptedClient.h"
 
+// Presence
+#include "protocol/ClientMessages.h"
+
 using namespace Qt::StringLiterals;
 
 namespace Presence::Tools {
@@ -22,7 +25,7 @@ ScriptedClient::ScriptedClient(Script script, QObject *parent)
 {
     using Session::GatewaySession;
     connect(&m_session, &GatewaySession::signedIn, this, &ScriptedClient::onSignedIn);
-    connect(&m_session, &GatewaySession::chatMessageAcknowledged, this,
+    connect(&m_session, &GatewaySession::okReceived, this,
         [this](const QString &ref) { onAcknowledged(ref); });
     connect(&m_session, &GatewaySession::requestRefused, this, &ScriptedClient::onRefused);
     connect(&m_session, &GatewaySession::presenceReceived, this, &ScriptedClient::onPresence);
@@ -64,7 +67,9 @@ void ScriptedClient::onSignedIn()
 void ScriptedClient::sendNext()
 {
     if (m_sent < m_script.messages.size()) {
-        m_pendingRef = m_session.sendChatMessage(m_script.to, m_script.messages.at(m_sent));
+        m_pendingRef = m_session.request(
+            toJson(Protocol::SendMessageRequest { m_script.to, m_script.messages.at(m_sent) }),
+            u'm');
         if (m_pendingRef.isEmpty())
             Q_EMIT failed(u"not connected while sending"_s);
         return;
