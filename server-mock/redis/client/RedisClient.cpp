@@ -18,16 +18,10 @@ RedisClient::RedisClient(QObject *parent)
 }
 
 RedisClient::RedisClient(const Options &options, QObject *parent)
-    : QObject(parent)
+    : RedisLink(parent)
     , m_connection(new RedisAsyncConnection(u"client"_s, options, this))
 {
-    connect(m_connection, &RedisAsyncConnection::stateChanged, this, &RedisClient::stateChanged);
-    connect(m_connection, &RedisAsyncConnection::ready, this, &RedisClient::ready);
-    connect(
-        m_connection, &RedisAsyncConnection::connectionLost, this, &RedisClient::connectionLost);
-    connect(m_connection, &RedisAsyncConnection::connectFailed, this, &RedisClient::connectFailed);
-    connect(
-        m_connection, &RedisAsyncConnection::retryScheduled, this, &RedisClient::retryScheduled);
+    relay(m_connection, Ready::Relayed);
 }
 
 RedisClient::~RedisClient() = default;
@@ -82,7 +76,7 @@ void RedisClient::pipeline(
         m_connection->refuse(0, {}, std::move(handler));
         return;
     }
-    if (m_connection->send(std::move(commands), std::move(handler)))
+    if (m_connection->send(commands, std::move(handler)))
         ++m_roundTrips;
 }
 

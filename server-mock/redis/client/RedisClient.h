@@ -11,6 +11,7 @@
 
 // Presence
 #include "server-mock/redis/client/RedisAsyncConnection.h"
+#include "server-mock/redis/client/RedisLink.h"
 #include "server-mock/redis/client/RedisReply.h"
 #include "server-mock/redis/client/RedisScript.h"
 
@@ -23,7 +24,8 @@ namespace Presence::Server {
 // from the event loop, unless its context object is destroyed first; when the connection is
 // lost, every outstanding one gets an Error reply "connection lost", which a store should take
 // for an outage. Commands given while not Ready are not queued: they fail ("not connected").
-class RedisClient : public QObject {
+// Its connection's state and failures are told through RedisLink's signals.
+class RedisClient : public RedisLink {
     Q_OBJECT
 public:
     using State = RedisAsyncConnection::State;
@@ -60,13 +62,6 @@ public:
     // SCRIPT LOAD for each, in one round trip. Commands given after this find the scripts, so
     // nothing waits for a NOSCRIPT round trip (which would let later commands overtake).
     void loadScripts(const QList<const RedisScript *> &scripts);
-
-Q_SIGNALS:
-    void stateChanged(Presence::Server::RedisAsyncConnection::State state);
-    void ready();
-    void connectionLost(const QString &reason);
-    void connectFailed(const QString &reason);
-    void retryScheduled(int attempt, std::chrono::milliseconds delay);
 
 private:
     // An error message if `command` may not run on this connection, else empty.

@@ -25,23 +25,16 @@ RedisSubscriber::RedisSubscriber(QObject *parent)
 }
 
 RedisSubscriber::RedisSubscriber(const Options &options, QObject *parent)
-    : QObject(parent)
+    : RedisLink(parent)
     , m_connection(new RedisAsyncConnection(u"subscriber"_s, options, this))
 {
     m_connection->setPushHandler([this](const RedisReply &reply) { onPush(reply); });
-    connect(
-        m_connection, &RedisAsyncConnection::stateChanged, this, &RedisSubscriber::stateChanged);
     // onReady() emits ready() itself, after resubscribing, so that a subscribe() made in a
     // slot of ready() is not sent twice.
     connect(m_connection, &RedisAsyncConnection::ready, this, &RedisSubscriber::onReady);
     connect(m_connection, &RedisAsyncConnection::connectionLost, this,
         &RedisSubscriber::onConnectionLost);
-    connect(m_connection, &RedisAsyncConnection::connectionLost, this,
-        &RedisSubscriber::connectionLost);
-    connect(
-        m_connection, &RedisAsyncConnection::connectFailed, this, &RedisSubscriber::connectFailed);
-    connect(m_connection, &RedisAsyncConnection::retryScheduled, this,
-        &RedisSubscriber::retryScheduled);
+    relay(m_connection, Ready::OwnersToSay);
 }
 
 RedisSubscriber::~RedisSubscriber() = default;

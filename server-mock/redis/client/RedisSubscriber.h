@@ -11,6 +11,7 @@
 
 // Presence
 #include "server-mock/redis/client/RedisAsyncConnection.h"
+#include "server-mock/redis/client/RedisLink.h"
 
 namespace Presence::Server {
 
@@ -20,8 +21,9 @@ namespace Presence::Server {
 // (messages published while disconnected are gone for good).
 //
 // It does not count references: subscribing twice is one subscription, and one unsubscribe
-// ends it.
-class RedisSubscriber : public QObject {
+// ends it. Its connection's state and failures are told through RedisLink's signals; ready()
+// only once every channel wanted is subscribed again.
+class RedisSubscriber : public RedisLink {
     Q_OBJECT
 public:
     using State = RedisAsyncConnection::State;
@@ -50,11 +52,6 @@ public:
     }
 
 Q_SIGNALS:
-    void stateChanged(Presence::Server::RedisAsyncConnection::State state);
-    void ready();
-    void connectionLost(const QString &reason);
-    void connectFailed(const QString &reason);
-    void retryScheduled(int attempt, std::chrono::milliseconds delay);
     // The server confirmed a subscription: messages published from now on arrive.
     void channelSubscribed(const QByteArray &channel);
     // After every (re)connection, once each channel wanted at that moment is confirmed again
