@@ -47,7 +47,6 @@ using Presence::Server::ClientConnection;
 using Presence::Server::FaultKind;
 using Presence::Server::FaultSpec;
 using Presence::Server::FaultyTransport;
-using Presence::Server::Gateway;
 using Presence::Server::GatewayConfig;
 using Presence::Server::QaGateway;
 using Presence::Session::GatewaySession;
