@@ -9,6 +9,7 @@
 
 // Presence
 #include "models/ConversationListModel.h"
+#include "ui/AccessibleConversationProxy.h"
 #include "ui/ConversationDelegate.h"
 
 namespace Presence::Ui {
@@ -20,9 +21,11 @@ ConversationListPane::ConversationListPane(ConversationListModel *model, QWidget
     , m_model(model)
     , m_view(new QListView(this))
     , m_delegate(new ConversationDelegate(m_view))
+    , m_rows(new AccessibleConversationProxy(m_delegate, this))
     , m_empty(new QLabel(this))
 {
-    m_view->setModel(model);
+    m_rows->setSourceModel(model);
+    m_view->setModel(m_rows);
     m_view->setItemDelegate(m_delegate);
     m_view->setUniformItemSizes(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -70,7 +73,7 @@ void ConversationListPane::showFriend(const QString &friendId)
         m_view->selectionModel()->clearSelection();
         return;
     }
-    const QModelIndex index = m_model->index(*row);
+    const QModelIndex index = m_rows->index(*row, 0); // the view's, not m_model's
     if (m_view->currentIndex() != index || !m_view->selectionModel()->isSelected(index))
         m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect);
 }

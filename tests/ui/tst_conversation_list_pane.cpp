@@ -217,10 +217,16 @@ void TestConversationListPane::paneSaysWhenThereAreNoChatsAndAsksForTheClickedOn
 
     QSignalSpy requested(&pane, &ConversationListPane::chatRequested);
     QVERIFY(requested.isValid());
-    const QRect bobRow = pane.view()->visualRect(model.index(*model.rowOf(u"bob"_s)));
+    const QRect bobRow
+        = pane.view()->visualRect(pane.view()->model()->index(*model.rowOf(u"bob"_s), 0));
     QTest::mouseClick(pane.view()->viewport(), Qt::LeftButton, {}, bobRow.center());
     QCOMPARE(requested.size(), 1);
     QCOMPARE(requested.at(0).at(0).toString(), u"bob"_s);
+    // The rows the view shows are read out as the delegate words them.
+    for (int row = 0; row < model.rowCount(); ++row) {
+        QCOMPARE(pane.view()->model()->index(row, 0).data(Qt::AccessibleTextRole).toString(),
+            ConversationDelegate::accessibleText(model.index(row), pane.delegate()->now()));
+    }
 
     // The open chat's row stays the current one when the order changes.
     pane.showFriend(u"bob"_s);
@@ -261,7 +267,7 @@ void TestConversationListPane::newMessagesFillTheChatsTabLive()
     // left on either, so the newest activity decides).
     ConversationListPane *pane = alice.window.conversationListPane();
     const QRect bobRow
-        = pane->view()->visualRect(alice.list()->index(*alice.list()->rowOf(u"bob"_s)));
+        = pane->view()->visualRect(pane->view()->model()->index(*alice.list()->rowOf(u"bob"_s), 0));
     QTest::mouseClick(pane->view()->viewport(), Qt::LeftButton, {}, bobRow.center());
     QCOMPARE(alice.window.chatPane()->friendId(), u"bob"_s);
     QTRY_COMPARE(alice.list()->unread(u"bob"_s), 0);
