@@ -9,6 +9,7 @@
 #include <QString>
 
 // Presence
+#include "bench/RatioText.h"
 #include "bench/push_vs_polling/Clock.h"
 
 using namespace Qt::StringLiterals;
@@ -19,12 +20,7 @@ namespace {
 
 QString ratio(double a, double b)
 {
-    if (b <= 0)
-        return a > 0 ? u"-"_s : u""_s;
-    const double r = a / b;
-    return r >= 100 ? u"%1x"_s.arg(r, 0, 'f', 0)
-        : r >= 10   ? u"%1x"_s.arg(r, 0, 'f', 1)
-                    : u"%1x"_s.arg(r, 0, 'f', 2);
+    return BenchSupport::ratioText(a, b, u"-"_s);
 }
 
 QString number(double value, int decimals = 0)

@@ -15,11 +15,11 @@
 #include <QHostAddress>
 #include <QObject>
 #include <QRandomGenerator>
-#include <QTemporaryDir>
 #include <QTimer>
 
 // Presence
 #include "bench/DumpedPopulation.h"
+#include "bench/GeneratedGateway.h"
 #include "bench/SocketCounters.h"
 #include "bench/push_vs_polling/ChangeDriver.h"
 #include "bench/push_vs_polling/Clock.h"
@@ -47,45 +47,26 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
 {
     std::printf("\n== %s ==\n", modeName(mode));
     std::fflush(stdout);
-    QTemporaryDir dir;
-    if (!dir.isValid()) {
-        std::fprintf(stderr, "no temporary directory\n");
-        return std::nullopt;
-    }
+    BenchSupport::GeneratedGateway gateway(options.mockServer);
     const QByteArray adminToken
         = QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0')
         + QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0');
-    QFile tokenFile(dir.filePath(u"admin-token"_s));
+    QFile tokenFile(gateway.filePath(u"admin-token"_s));
     if (!tokenFile.open(QIODevice::WriteOnly) || tokenFile.write(adminToken + '\n') < 0) {
         std::fprintf(stderr, "cannot write the admin token file\n");
         return std::nullopt;
     }
     tokenFile.close();
-    const QString usersFile = dir.filePath(u"users.json"_s);
-    MockServerProcess server(options.mockServer);
     const QStringList arguments { u"--generate"_s, QString::number(options.users), u"--friends"_s,
         QString::number(options.friends), u"--seed"_s, QString::number(options.seed), u"--listen"_s,
         u"127.0.0.1:0"_s, u"--admin"_s, u"127.0.0.1:0"_s, u"--admin-token-file"_s,
         tokenFile.fileName(), u"--heartbeat-ttl-ms"_s,
-        QString::number(options.heartbeatTtl.count()), u"--grace-ms"_s, u"0"_s, u"--dump-users"_s,
-        usersFile };
-    QString error;
-    if (!server.startServing(arguments, 60s, &error)) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+        QString::number(options.heartbeatTtl.count()), u"--grace-ms"_s, u"0"_s };
+    if (!gateway.start(arguments, population))
         return std::nullopt;
-    }
-    auto loaded = Population::load(usersFile, &error);
-    if (!loaded) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
-        return std::nullopt;
-    }
-    if (!population) {
-        population = std::move(loaded);
+    if (!plan)
         plan = Plan::make(*population, options.clients, options.watch, options.seed);
-    } else if (loaded->digest != population->digest) {
-        std::fprintf(stderr, "the gateway generated another population this time\n");
-        return std::nullopt;
-    }
+    MockServerProcess &server = gateway.server();
     const HttpEndpoint http = HttpEndpoint::of(server.httpUrl());
     std::printf("gateway pid %lld: %s, %s (%lld users)\n", server.pid(),
         qPrintable(server.url().toString()), qPrintable(server.httpUrl().toString()),
@@ -360,16 +341,10 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
             result.ok = false;
     }
     // The gateway logs every sign-in (info); anything worse is shown.
-    QStringList serious;
-    const QList<QByteArray> logLines = gatewayErrors.trimmed().split('\n');
-    for (const QByteArray &line : logLines) {
-        const QByteArray lower = line.toLower();
-        if (lower.contains("warning") || lower.contains("critical") || lower.contains("error")
-            || lower.contains("fatal"))
-            serious.append(QString::fromUtf8(line));
-    }
-    note(u"gateway log: %1 lines on stderr, %2 warnings or worse%3"_s
-             .arg(gatewayErrors.trimmed().isEmpty() ? 0 : logLines.size())
+    const QStringList serious = BenchSupport::warningsOrWorse(gatewayErrors);
+    const qsizetype logLines
+        = gatewayErrors.trimmed().isEmpty() ? 0 : gatewayErrors.trimmed().count('\n') + 1;
+    note(u"gateway log: %1 lines on stderr, %2 warnings or worse%3"_s.arg(logLines)
              .arg(serious.size())
              .arg(serious.isEmpty() ? QString() : u": "_s + serious.mid(0, 5).join(u" | "_s)));
     for (const QString &line : std::as_const(result.notes))

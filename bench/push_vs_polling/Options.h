@@ -5,31 +5,24 @@
 // C++
 #include <chrono>
 
-// Qt
-#include <QString>
-#include <QtGlobal>
+// Presence
+#include "bench/GatewayBenchOptions.h"
 
 namespace PushPollingBench {
 
 enum class Mode { Polling, Push, Baseline };
 
-struct Options {
-    int clients = 200;
+// Clients, users, friends, window, warm-up, seed and gateway binary: GatewayBenchOptions.
+struct Options : BenchSupport::GatewayBenchOptions {
     int watch = 50;
-    int users = 2000;
-    int friends = 300;
     std::chrono::milliseconds poll { 5000 };
     std::chrono::milliseconds heartbeat { 15000 };
     std::chrono::milliseconds heartbeatTtl { 35000 };
     double changesPerSecond = 20;
-    int seconds = 60;
-    int warmupSeconds = 10;
     int baselineSeconds = 20;
-    quint64 seed = 7;
     bool polling = true;
     bool push = true;
     bool sameAddress = false;
-    QString mockServer = QStringLiteral(PRESENCE_MOCK_SERVER);
 };
 
 } // namespace PushPollingBench

@@ -11,6 +11,7 @@
 
 // Presence
 #include "bench/DumpedPopulation.h"
+#include "bench/SeededShuffle.h"
 
 namespace PushPollingBench {
 
@@ -31,8 +32,7 @@ struct Plan {
         std::vector<int> order(static_cast<size_t>(userCount));
         for (int i = 0; i < userCount; ++i)
             order[size_t(i)] = i;
-        for (int i = userCount - 1; i > 0; --i)
-            std::swap(order[size_t(i)], order[size_t(random() % quint64(i + 1))]);
+        BenchSupport::seededShuffle(order, random);
         Plan plan;
         plan.clients.assign(order.begin(), order.begin() + std::min(clients, userCount));
         std::vector<bool> isClient(size_t(userCount), false);
@@ -45,8 +45,7 @@ struct Plan {
                 if (!isClient[size_t(other)])
                     candidates.push_back(other);
             }
-            for (size_t i = candidates.size(); i > 1; --i)
-                std::swap(candidates[i - 1], candidates[size_t(random() % quint64(i))]);
+            BenchSupport::seededShuffle(candidates, random);
             if (int(candidates.size()) < watch)
                 ++plan.shortLists;
             candidates.resize(std::min(candidates.size(), size_t(watch)));

@@ -14,6 +14,7 @@
 #include <QWebSocket>
 
 // Presence
+#include "bench/FrameHeader.h"
 #include "bench/push_vs_polling/Clock.h"
 #include "bench/push_vs_polling/Plan.h"
 #include "bench/push_vs_polling/Tracker.h"
@@ -22,6 +23,7 @@
 
 namespace PushPollingBench {
 
+using BenchSupport::frameHeader;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
@@ -37,13 +39,6 @@ struct FrameCounters {
     qint64 ready = 0;
     qint64 heartbeatMs = 0; // from welcome
 };
-
-// Header bytes of a frame with this payload: 2, 4 or 10, plus the mask of a client's frame.
-inline qint64 frameHeader(qint64 payload, bool fromClient)
-{
-    const qint64 header = payload <= 125 ? 2 : payload <= 65535 ? 4 : 10;
-    return header + (fromClient ? 4 : 0);
-}
 
 // One push client: a WebSocket, hello, one subscribe, then pushes.
 class PushClient {
