@@ -3,6 +3,7 @@
 // Qt
 #include <QApplication>
 #include <QClipboard>
+#include <QDateTime>
 #include <QDesktopServices>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -22,7 +23,7 @@
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
-#include "ui/AccessibleChatProxy.h"
+#include "ui/AccessibleTextProxy.h"
 #include "ui/ChatHeader.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/MessageInput.h"
@@ -46,8 +47,13 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     , m_history(new QLabel(this))
     , m_view(new QListView(this))
     , m_delegate(new ChatMessageDelegate(m_view))
-    , m_rows(new AccessibleChatProxy(
-          m_delegate, [this] { return friendName(); }, this))
+    , m_rows(new AccessibleTextProxy(
+          m_delegate,
+          // The friend's name as shown when read: a renamed friend is read out by the new one.
+          [this](const QModelIndex &row, const QDateTime &now) {
+              return ChatMessageDelegate::accessibleText(row, friendName(), now);
+          },
+          this))
     , m_empty(new QLabel(m_view->viewport()))
     , m_pill(new NewMessagesPill(m_view))
     , m_links(new MessageLinkHandler(m_view, m_delegate))

@@ -26,7 +26,7 @@ class ChatController;
 
 namespace Presence::Ui {
 
-class AccessibleChatProxy;
+class AccessibleTextProxy;
 class ChatHeader;
 class ChatMessageDelegate;
 class MessageLinkHandler;
@@ -47,7 +47,7 @@ public:
     // Shows the conversation with `friendId` (empty: none) and makes it the one being read.
     void setFriend(const QString &friendId);
     [[nodiscard]] QString friendId() const { return m_friendId; }
-    // The conversation shown, if any. The view's model is a proxy of it (AccessibleChatProxy):
+    // The conversation shown, if any. The view's model is a proxy of it (AccessibleTextProxy):
     // rows of the view are the view model's indexes, not this model's.
     [[nodiscard]] Models::ChatModel *conversation() const;
     void focusInput();
@@ -108,7 +108,7 @@ private:
     QLabel *m_history;
     QListView *m_view;
     ChatMessageDelegate *m_delegate;
-    AccessibleChatProxy *m_rows; // the view's model: m_model with what screen readers say
+    AccessibleTextProxy *m_rows; // the view's model: m_model with what screen readers say
     QLabel *m_empty;
     NewMessagesPill *m_pill;
     MessageLinkHandler *m_links;

@@ -9,7 +9,7 @@
 
 // Presence
 #include "models/ConversationListModel.h"
-#include "ui/AccessibleConversationProxy.h"
+#include "ui/AccessibleTextProxy.h"
 #include "ui/ConversationDelegate.h"
 
 namespace Presence::Ui {
@@ -21,7 +21,7 @@ ConversationListPane::ConversationListPane(ConversationListModel *model, QWidget
     , m_model(model)
     , m_view(new QListView(this))
     , m_delegate(new ConversationDelegate(m_view))
-    , m_rows(new AccessibleConversationProxy(m_delegate, this))
+    , m_rows(new AccessibleTextProxy(m_delegate, &ConversationDelegate::accessibleText, this))
     , m_empty(new QLabel(this))
 {
     m_rows->setSourceModel(model);

@@ -13,7 +13,7 @@ class ConversationListModel;
 
 namespace Presence::Ui {
 
-class AccessibleConversationProxy;
+class AccessibleTextProxy;
 class ConversationDelegate;
 
 // The "Chats" side of the main window's left pane: conversations with unread messages first,
@@ -45,7 +45,7 @@ private:
     Models::ConversationListModel *m_model;
     QListView *m_view;
     ConversationDelegate *m_delegate;
-    AccessibleConversationProxy *m_rows; // the view's model: m_model with what screen readers say
+    AccessibleTextProxy *m_rows; // the view's model: m_model with what screen readers say
     QLabel *m_empty;
     QString m_shownFriend;
 };
