@@ -33,7 +33,7 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using namespace Presence::Server;
 
-using State = RedisAsyncConnection::State;
+using State = RedisLink::State;
 using Command = QList<QByteArray>;
 
 namespace {

@@ -3,6 +3,7 @@
 // the server comes, goes and comes back.
 // C++
 #include <chrono>
+#include <memory>
 
 // Qt
 #include <QRegularExpression>
@@ -21,7 +22,7 @@ using Presence::Server::RedisLink;
 
 namespace {
 
-using State = RedisAsyncConnection::State;
+using State = RedisLink::State;
 
 // A link over a connection of its own, as RedisClient and RedisSubscriber are.
 class Link : public RedisLink {
@@ -53,14 +54,29 @@ class TestRedisLink : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void init();
+    void cleanup();
     void relaysEverySignalOfTheConnection();
     void readyIsTheOwnersToSayWhenAsked();
+
+private:
+    std::unique_ptr<RedisServer> m_server; // each case's own, so one's stop is not another's
 };
+
+void TestRedisLink::init()
+{
+    m_server = std::make_unique<RedisServer>();
+    QVERIFY2(m_server->start(), qPrintable(m_server->error()));
+}
+
+void TestRedisLink::cleanup()
+{
+    m_server.reset();
+}
 
 void TestRedisLink::relaysEverySignalOfTheConnection()
 {
-    RedisServer server;
-    QVERIFY2(server.start(), qPrintable(server.error()));
+    RedisServer &server = *m_server;
     Link link(Link::kRelayed);
     QSignalSpy states(&link, &RedisLink::stateChanged);
     QSignalSpy ready(&link, &RedisLink::ready);
@@ -90,8 +106,7 @@ void TestRedisLink::relaysEverySignalOfTheConnection()
 
 void TestRedisLink::readyIsTheOwnersToSayWhenAsked()
 {
-    RedisServer server;
-    QVERIFY2(server.start(), qPrintable(server.error()));
+    RedisServer &server = *m_server;
     Link link(Link::kOwnersToSay);
     QSignalSpy linkReady(&link, &RedisLink::ready);
     QSignalSpy states(&link, &RedisLink::stateChanged);

@@ -96,7 +96,7 @@ struct RedisAsyncConnection::Hooks {
 
 RedisAsyncConnection::RedisAsyncConnection(
     const QString &role, const Options &options, QObject *parent)
-    : QObject(parent)
+    : RedisLink(parent)
     , m_role(role)
     , m_options(options)
     , m_backoff(Protocol::BackoffPolicy { std::max(options.retryMin, std::chrono::milliseconds(1)),

@@ -9,11 +9,11 @@
 // Qt
 #include <QByteArray>
 #include <QList>
-#include <QObject>
 #include <QTimer>
 
 // Presence
 #include "protocol/Backoff.h"
+#include "server-mock/redis/client/RedisLink.h"
 #include "server-mock/redis/client/RedisReply.h"
 #include "server-mock/redis/client/RedisUrl.h"
 
@@ -36,17 +36,12 @@ using namespace std::chrono_literals;
 //
 // After a lost connection or a failed attempt it retries by itself with jittered exponential
 // backoff, until close().
-class RedisAsyncConnection : public QObject {
+//
+// Its state and how it fails and recovers are told through RedisLink's signals; ready() means
+// connected with the database selected.
+class RedisAsyncConnection : public RedisLink {
     Q_OBJECT
 public:
-    enum class State {
-        Disconnected, // not started, or closed
-        Connecting, // resolving, connecting, or waiting for the SELECT that makes it Ready
-        Ready,
-        Backoff, // waiting before the next attempt
-    };
-    Q_ENUM(State)
-
     struct Options {
         // Attempt n (from 0) after a failure waits a random time in
         // [retryMin, min(retryMax, retryMin * 2^n)], so that gateways which lost the same
@@ -92,16 +87,6 @@ public:
     // handler, from the event loop. Returns false, sending nothing, when not Ready.
     bool sendSubscription(const Command &command);
     void setPushHandler(PushHandler handler);
-
-Q_SIGNALS:
-    void stateChanged(Presence::Server::RedisAsyncConnection::State state);
-    // Connected, database selected: commands may flow.
-    void ready();
-    // A Ready connection broke; a retry is scheduled.
-    void connectionLost(const QString &reason);
-    // An attempt failed before Ready; a retry is scheduled.
-    void connectFailed(const QString &reason);
-    void retryScheduled(int attempt, std::chrono::milliseconds delay);
 
 private:
     struct Hooks; // hiredis's C callbacks

@@ -28,7 +28,6 @@ namespace Presence::Server {
 class RedisClient : public RedisLink {
     Q_OBJECT
 public:
-    using State = RedisAsyncConnection::State;
     using Options = RedisAsyncConnection::Options;
     using Command = QList<QByteArray>;
 

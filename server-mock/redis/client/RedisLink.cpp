@@ -2,14 +2,14 @@
 
 namespace Presence::Server {
 
-void RedisLink::relay(const RedisAsyncConnection *connection, Ready ready)
+void RedisLink::relay(const RedisLink *owned, Ready ready)
 {
-    connect(connection, &RedisAsyncConnection::stateChanged, this, &RedisLink::stateChanged);
+    connect(owned, &RedisLink::stateChanged, this, &RedisLink::stateChanged);
     if (ready == Ready::Relayed)
-        connect(connection, &RedisAsyncConnection::ready, this, &RedisLink::ready);
-    connect(connection, &RedisAsyncConnection::connectionLost, this, &RedisLink::connectionLost);
-    connect(connection, &RedisAsyncConnection::connectFailed, this, &RedisLink::connectFailed);
-    connect(connection, &RedisAsyncConnection::retryScheduled, this, &RedisLink::retryScheduled);
+        connect(owned, &RedisLink::ready, this, &RedisLink::ready);
+    connect(owned, &RedisLink::connectionLost, this, &RedisLink::connectionLost);
+    connect(owned, &RedisLink::connectFailed, this, &RedisLink::connectFailed);
+    connect(owned, &RedisLink::retryScheduled, this, &RedisLink::retryScheduled);
 }
 
 } // namespace Presence::Server

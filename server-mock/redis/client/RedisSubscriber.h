@@ -26,7 +26,6 @@ namespace Presence::Server {
 class RedisSubscriber : public RedisLink {
     Q_OBJECT
 public:
-    using State = RedisAsyncConnection::State;
     using Options = RedisAsyncConnection::Options;
 
     explicit RedisSubscriber(QObject *parent = nullptr);
