@@ -290,8 +290,8 @@ void ChatController::onMessage(const Protocol::ChatMessage &message)
 
 void ChatController::onOk(const QString &ref, const Protocol::Ok &ok)
 {
-    if (m_reads.contains(ref))
-        onReadAcknowledged(ref);
+    if (const PendingRead read = m_reads.take(ref); !read.friendId.isEmpty())
+        onReadAcknowledged(read);
     else if (ok.id)
         onAcknowledged(ref, *ok.id, ok.ts.value_or(0));
 }
@@ -425,11 +425,8 @@ void ChatController::onConversations(
     syncReading(m_active);
 }
 
-void ChatController::onReadAcknowledged(const QString &ref)
+void ChatController::onReadAcknowledged(const PendingRead &read)
 {
-    const PendingRead read = m_reads.take(ref);
-    if (read.friendId.isEmpty())
-        return;
     advanceMarker(read.friendId, read.upTo);
     m_readInFlight.remove(read.friendId);
     if (m_readAgain.remove(read.friendId))

@@ -125,7 +125,7 @@ private:
     void onRefused(const QString &ref, const QString &code, const QString &message);
     void onConversations(
         const QString &ref, const QList<Protocol::ConversationSummary> &conversations);
-    void onReadAcknowledged(const QString &ref);
+    void onReadAcknowledged(const PendingRead &read);
     void onReadMarker(const QString &with, const QString &upTo, int unread);
     // Sends `read` up to the friend's newest message read (readUpTo), if it is past the
     // marker and no read of that conversation is in flight (then it goes once that one is

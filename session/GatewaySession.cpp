@@ -130,7 +130,8 @@ QString GatewaySession::request(const QJsonObject &message, QChar kind)
             this,
             [this, ref] {
                 Q_EMIT requestRefused(ref, toString(ErrorCode::BadRequest),
-                    tr("The message is larger than this gateway accepts."));
+                    tr("This is larger than the gateway accepts: at most %1 bytes.")
+                        .arg(m_limits.maxFrameBytes));
             },
             Qt::QueuedConnection);
         return ref;

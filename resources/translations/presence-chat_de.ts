@@ -189,8 +189,8 @@
         <translation>Das Gateway hat nicht rechtzeitig geantwortet.</translation>
     </message>
     <message>
-        <source>The message is larger than this gateway accepts.</source>
-        <translation>Die Nachricht ist größer, als dieses Gateway annimmt.</translation>
+        <source>This is larger than the gateway accepts: at most %1 bytes.</source>
+        <translation>Das ist größer, als das Gateway annimmt: höchstens %1 Bytes.</translation>
     </message>
     <message>
         <source>%1 is a web server, not a presence gateway (it answered %2).</source>

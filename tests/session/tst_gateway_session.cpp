@@ -360,6 +360,7 @@ private Q_SLOTS:
     void dropAfterARefusedTokenStillReconnects();
     void statusChosenWhileSigningInIsKept();
     void requestsStayUnderTheFrameSizeLimit();
+    void anOversizedRequestIsRefusedBeforeItIsSent();
     void closedForFloodingBacksOffToTheCap();
 
     // Subscriptions
@@ -1534,6 +1535,44 @@ void TestGatewaySession::requestsStayUnderTheFrameSizeLimit()
     QCOMPARE(session.state(), GatewaySession::State::Online);
     QVERIFY(!states.contains(
         QVariantList { QVariant::fromValue(GatewaySession::State::Reconnecting) }));
+}
+
+void TestGatewaySession::anOversizedRequestIsRefusedBeforeItIsSent()
+{
+    // Sent, a frame over max_frame_bytes would get the connection closed with 1009: the session
+    // refuses it itself, queued like an answer, names the limit, and stays online.
+    GatewayConfig config = testConfig();
+    config.maxFrameBytes = 1024;
+    auto gateway
+        = startGateway({ { u"alice"_s, { u"bob"_s } }, { u"bob"_s, { u"alice"_s } } }, config);
+    QVERIFY(gateway);
+    GatewaySession session(fastOptions());
+    QSignalSpy states(&session, &GatewaySession::stateChanged);
+    QSignalSpy refused(&session, &GatewaySession::requestRefused);
+    QSignalSpy answered(&session, &GatewaySession::okReceived);
+    session.open(gateway->url(), tokenOf(u"alice"_s));
+    QTRY_COMPARE(session.state(), State::Online);
+
+    const auto message = [](const QString &text) {
+        return Presence::Protocol::toJson(
+            Presence::Protocol::SendMessageRequest { u"bob"_s, text });
+    };
+    const QString tooLarge = session.request(message(QString(1100, u'x')), u'm');
+    QVERIFY(!tooLarge.isEmpty());
+    QCOMPARE(refused.size(), 0); // not from inside the call
+    QVERIFY(refused.wait());
+    QCOMPARE(refused.constFirst().at(0).toString(), tooLarge);
+    QCOMPARE(refused.constFirst().at(1).toString(), u"bad_request"_s);
+    QVERIFY2(refused.constFirst().at(2).toString().contains(u"at most 1024 bytes"_s),
+        qPrintable(refused.constFirst().at(2).toString()));
+
+    // The connection was never put at risk: the next request goes and is answered on it.
+    const QString fits = session.request(message(u"hi"_s), u'm');
+    QVERIFY(answered.wait());
+    QCOMPARE(answered.constFirst().at(0).toString(), fits);
+    QCOMPARE(refused.size(), 1);
+    QCOMPARE(session.state(), State::Online);
+    QVERIFY(!states.contains(QVariantList { QVariant::fromValue(State::Reconnecting) }));
 }
 
 void TestGatewaySession::closedForFloodingBacksOffToTheCap()
