@@ -7,7 +7,7 @@
 #                           an hour on 2 cores)
 #   tools/tidy.sh FILE...   these files
 # A changed header is checked through the source file of the same name, or, lacking one, through
-# every source that includes it. It builds build/test first (incrementally), for the compile
+# every source the last build compiled with it (tools/header-users.py). It builds build/test first (incrementally), for the compile
 # commands and the files Qt generates.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -70,6 +70,7 @@ changed | files)
         } | sort -u)
     fi
     targets=()
+    lone_headers=() # headers without a source of their own
     for f in "${files[@]}"; do
         case $f in
         *.cpp) targets+=("$f") ;;
@@ -77,12 +78,15 @@ changed | files)
             if [[ -f ${f%.h}.cpp ]]; then
                 targets+=("${f%.h}.cpp")
             else
-                mapfile -t users < <(git grep -l --untracked -F "/$(basename "$f")\"" -- '*.cpp' || true)
-                targets+=("${users[@]}")
+                lone_headers+=("$f")
             fi
             ;;
         esac
     done
+    if ((${#lone_headers[@]} > 0)); then
+        mapfile -t users < <(python3 tools/header-users.py "$PRESENCE_ROOT" "${lone_headers[@]}")
+        targets+=("${users[@]}")
+    fi
     # Only what the test build compiles (a fuzz target, say, is not in it).
     mapfile -t targets < <(printf '%s\n' "${targets[@]}" | sort -u | comm -12 - <(printf '%s\n' "${known[@]}"))
     ;;
