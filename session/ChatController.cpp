@@ -193,7 +193,7 @@ std::optional<QString> ChatController::checkText(const QString &text)
         return tr("Type a message first.");
     if (text.size() > Protocol::kMaxMessageTextLength) {
         const qsizetype over = text.size() - Protocol::kMaxMessageTextLength;
-        // Plain English plurals: the project ships no translations (a %n form needs them).
+        // One sentence per English plural form, each translated as it is.
         if (over == 1)
             return tr("The message is 1 character too long (at most %1).")
                 .arg(Protocol::kMaxMessageTextLength);
