@@ -57,7 +57,7 @@ QList<TestUser> population()
 
 } // namespace
 
-class TestOnlineNotifier : public QObject {
+class TestFriendOnlineNotifier : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -98,7 +98,7 @@ private:
     std::unique_ptr<QSignalSpy> m_spy;
 };
 
-void TestOnlineNotifier::init()
+void TestFriendOnlineNotifier::init()
 {
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
     m_model = std::make_unique<FriendListModel>();
@@ -112,7 +112,7 @@ void TestOnlineNotifier::init()
     QVERIFY(m_spy->isValid());
 }
 
-void TestOnlineNotifier::cleanup()
+void TestFriendOnlineNotifier::cleanup()
 {
     m_spy.reset();
     m_notifier.reset();
@@ -120,13 +120,13 @@ void TestOnlineNotifier::cleanup()
     m_model.reset();
 }
 
-void TestOnlineNotifier::live(const QString &id, PresenceState state)
+void TestFriendOnlineNotifier::live(const QString &id, PresenceState state)
 {
     m_model->updatePresence(id, state, std::nullopt);
     m_model->flush();
 }
 
-void TestOnlineNotifier::verifyNextIsOnlyZed(qsizetype notificationsSoFar)
+void TestFriendOnlineNotifier::verifyNextIsOnlyZed(qsizetype notificationsSoFar)
 {
     QCOMPARE(m_spy->count(), notificationsSoFar);
     live(kZed, PresenceState::Offline);
@@ -135,21 +135,21 @@ void TestOnlineNotifier::verifyNextIsOnlyZed(qsizetype notificationsSoFar)
     QCOMPARE(message(notificationsSoFar), u"Zed is online"_s);
 }
 
-void TestOnlineNotifier::offByDefault()
+void TestFriendOnlineNotifier::offByDefault()
 {
     FriendOnlineNotifier notifier(m_model.get());
     QVERIFY(!notifier.isEnabled());
     QCOMPARE(notifier.coalescingWindow(), 2000ms);
 }
 
-void TestOnlineNotifier::cameOnlineIsAnnounced_data()
+void TestFriendOnlineNotifier::cameOnlineIsAnnounced_data()
 {
     QTest::addColumn<PresenceState>("before");
     QTest::addRow("from offline") << PresenceState::Offline;
     QTest::addRow("from away") << PresenceState::Away;
 }
 
-void TestOnlineNotifier::cameOnlineIsAnnounced()
+void TestFriendOnlineNotifier::cameOnlineIsAnnounced()
 {
     QFETCH(PresenceState, before);
     live(kAlice, before);
@@ -160,7 +160,7 @@ void TestOnlineNotifier::cameOnlineIsAnnounced()
     QCOMPARE(message(0), u"Alice is online"_s);
 }
 
-void TestOnlineNotifier::firstSnapshotIsABaseline()
+void TestFriendOnlineNotifier::firstSnapshotIsABaseline()
 {
     // Signing in: everybody goes from unknown to their state, several of them online.
     m_model->updatePresence(kAlice, PresenceState::Online, std::nullopt);
@@ -170,7 +170,7 @@ void TestOnlineNotifier::firstSnapshotIsABaseline()
     verifyNextIsOnlyZed(0);
 }
 
-void TestOnlineNotifier::awayAndBackIsAnnounced()
+void TestFriendOnlineNotifier::awayAndBackIsAnnounced()
 {
     live(kAlice, PresenceState::Online);
     live(kAlice, PresenceState::Away);
@@ -180,7 +180,7 @@ void TestOnlineNotifier::awayAndBackIsAnnounced()
     verifyNextIsOnlyZed(1);
 }
 
-void TestOnlineNotifier::burstMakesOneNotification_data()
+void TestFriendOnlineNotifier::burstMakesOneNotification_data()
 {
     QTest::addColumn<int>("count");
     QTest::addColumn<QString>("title");
@@ -190,7 +190,7 @@ void TestOnlineNotifier::burstMakesOneNotification_data()
     QTest::addRow("five") << 5 << u"Friends online"_s << u"Alice, Bob and 3 others are online"_s;
 }
 
-void TestOnlineNotifier::burstMakesOneNotification()
+void TestFriendOnlineNotifier::burstMakesOneNotification()
 {
     QFETCH(int, count);
     QFETCH(QString, title);
@@ -208,7 +208,7 @@ void TestOnlineNotifier::burstMakesOneNotification()
     verifyNextIsOnlyZed(1);
 }
 
-void TestOnlineNotifier::oncePerFriendPerWindow()
+void TestFriendOnlineNotifier::oncePerFriendPerWindow()
 {
     live(kAlice, PresenceState::Offline);
     live(kAlice, PresenceState::Online);
@@ -219,7 +219,7 @@ void TestOnlineNotifier::oncePerFriendPerWindow()
     verifyNextIsOnlyZed(1);
 }
 
-void TestOnlineNotifier::offlineAgainWithinWindowIsNotAnnounced()
+void TestFriendOnlineNotifier::offlineAgainWithinWindowIsNotAnnounced()
 {
     live(kAlice, PresenceState::Offline);
     live(kAlice, PresenceState::Online);
@@ -227,7 +227,7 @@ void TestOnlineNotifier::offlineAgainWithinWindowIsNotAnnounced()
     verifyNextIsOnlyZed(0);
 }
 
-void TestOnlineNotifier::disabledAnnouncesNothing()
+void TestFriendOnlineNotifier::disabledAnnouncesNothing()
 {
     m_notifier->setEnabled(false);
     QVERIFY(!m_notifier->isEnabled());
@@ -250,7 +250,7 @@ void TestOnlineNotifier::disabledAnnouncesNothing()
     verifyNextIsOnlyZed(1);
 }
 
-void TestOnlineNotifier::reconnectAnnouncesNothing()
+void TestFriendOnlineNotifier::reconnectAnnouncesNothing()
 {
     live(kAlice, PresenceState::Offline);
     live(kBob, PresenceState::Away);
@@ -263,7 +263,7 @@ void TestOnlineNotifier::reconnectAnnouncesNothing()
     verifyNextIsOnlyZed(0);
 }
 
-void TestOnlineNotifier::staleRowsAnnounceNothing()
+void TestFriendOnlineNotifier::staleRowsAnnounceNothing()
 {
     live(kAlice, PresenceState::Offline);
     // Scrolled away: no longer watched. She comes online meanwhile, unseen, and is
@@ -274,7 +274,7 @@ void TestOnlineNotifier::staleRowsAnnounceNothing()
     verifyNextIsOnlyZed(0);
 }
 
-void TestOnlineNotifier::friendListResetAnnouncesNothing()
+void TestFriendOnlineNotifier::friendListResetAnnouncesNothing()
 {
     live(kAlice, PresenceState::Offline);
     live(kBob, PresenceState::Offline);
@@ -305,7 +305,7 @@ void TestOnlineNotifier::friendListResetAnnouncesNothing()
     verifyNextIsOnlyZed(1);
 }
 
-void TestOnlineNotifier::selfIsNeverAnnounced()
+void TestFriendOnlineNotifier::selfIsNeverAnnounced()
 {
     m_notifier->setSelfId(kAlice);
     live(kAlice, PresenceState::Offline);
@@ -313,7 +313,7 @@ void TestOnlineNotifier::selfIsNeverAnnounced()
     verifyNextIsOnlyZed(0);
 }
 
-void TestOnlineNotifier::trayIconMayGoAway()
+void TestFriendOnlineNotifier::trayIconMayGoAway()
 {
     auto tray = std::make_unique<QSystemTrayIcon>();
     m_notifier->setTrayIcon(tray.get());
@@ -326,7 +326,7 @@ void TestOnlineNotifier::trayIconMayGoAway()
     QCOMPARE(message(0), u"Alice is online"_s);
 }
 
-void TestOnlineNotifier::friendSigningInIsAnnouncedEndToEnd()
+void TestFriendOnlineNotifier::friendSigningInIsAnnouncedEndToEnd()
 {
     const std::unique_ptr<Gateway> gateway = startGateway(population());
     QVERIFY(gateway);
@@ -371,7 +371,7 @@ void TestOnlineNotifier::friendSigningInIsAnnouncedEndToEnd()
     QCOMPARE(spy.at(1).at(1).toString(), u"Dave is online"_s);
 }
 
-void TestOnlineNotifier::reconnectAnnouncesNothingEndToEnd()
+void TestFriendOnlineNotifier::reconnectAnnouncesNothingEndToEnd()
 {
     std::unique_ptr<Gateway> gateway = startGateway(population());
     QVERIFY(gateway);
@@ -411,7 +411,7 @@ void TestOnlineNotifier::reconnectAnnouncesNothingEndToEnd()
     QCOMPARE(spy.at(0).at(1).toString(), u"Dave is online"_s);
 }
 
-void TestOnlineNotifier::unwatchedFriendIsAnnouncedThroughTheAvailabilitySet()
+void TestFriendOnlineNotifier::unwatchedFriendIsAnnouncedThroughTheAvailabilitySet()
 {
     GatewayConfig config = testConfig();
     config.availabilityInterval = 100ms;
@@ -437,5 +437,5 @@ void TestOnlineNotifier::unwatchedFriendIsAnnouncedThroughTheAvailabilitySet()
     QCOMPARE(spy.at(0).at(1).toString(), u"Alice is online"_s);
 }
 
-QTEST_MAIN(TestOnlineNotifier)
-#include "tst_online_notifier.moc"
+QTEST_MAIN(TestFriendOnlineNotifier)
+#include "tst_friend_online_notifier.moc"

@@ -54,7 +54,7 @@ struct Scene {
 
 } // namespace
 
-class TestConversationModel : public QObject {
+class TestConversationListModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QLocale::setDefault(QLocale::c()); }
@@ -214,5 +214,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestConversationModel)
-#include "tst_conversation_model.moc"
+QTEST_MAIN(TestConversationListModel)
+#include "tst_conversation_list_model.moc"

@@ -112,7 +112,7 @@ QStringList textsOf(const QJsonObject &page)
 
 } // namespace
 
-class TestRedisChat : public QObject {
+class TestRedisChatStore : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -150,19 +150,19 @@ private:
     std::unique_ptr<Gateway> m_b;
 };
 
-void TestRedisChat::initTestCase()
+void TestRedisChatStore::initTestCase()
 {
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
     QString error;
-    QVERIFY2(m_redis.start("tst_redis_chat", &error), qPrintable(error));
+    QVERIFY2(m_redis.start("chat_store", &error), qPrintable(error));
 }
 
-void TestRedisChat::init()
+void TestRedisChatStore::init()
 {
     m_prefix = m_redis.prefixForCurrentTest();
 }
 
-void TestRedisChat::cleanup()
+void TestRedisChatStore::cleanup()
 {
     m_a.reset();
     m_b.reset();
@@ -171,7 +171,7 @@ void TestRedisChat::cleanup()
     QVERIFY2(m_redis.deleteKeys(m_prefix, &error) >= 0, qPrintable(error));
 }
 
-bool TestRedisChat::startGateways(const RedisUrl &url, qsizetype capacity)
+bool TestRedisChatStore::startGateways(const RedisUrl &url, qsizetype capacity)
 {
     const auto start = [&] {
         RedisStoreOptions presence;
@@ -191,12 +191,12 @@ bool TestRedisChat::startGateways(const RedisUrl &url, qsizetype capacity)
         && QTest::qWaitFor([&] { return ready(*m_a) && ready(*m_b); }, kReadyTimeoutMs);
 }
 
-std::unique_ptr<TestClient> TestRedisChat::login(const Gateway &gateway, const QString &id)
+std::unique_ptr<TestClient> TestRedisChatStore::login(const Gateway &gateway, const QString &id)
 {
     return ClientSteps::signIn(gateway.url(), id);
 }
 
-QList<QByteArray> TestRedisChat::messageChannels()
+QList<QByteArray> TestRedisChatStore::messageChannels()
 {
     QList<QByteArray> names;
     for (const RedisReply &channel :
@@ -206,7 +206,7 @@ QList<QByteArray> TestRedisChat::messageChannels()
     return names;
 }
 
-QList<qint64> TestRedisChat::subscribers(const QList<QByteArray> &users)
+QList<qint64> TestRedisChatStore::subscribers(const QList<QByteArray> &users)
 {
     RedisClient::Command numsub { "PUBSUB", "NUMSUB" };
     for (const QByteArray &user : users)
@@ -218,7 +218,7 @@ QList<qint64> TestRedisChat::subscribers(const QList<QByteArray> &users)
     return counts;
 }
 
-void TestRedisChat::messagesReachEveryDeviceOnEveryGateway()
+void TestRedisChatStore::messagesReachEveryDeviceOnEveryGateway()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto aliceLaptop = login(*m_a, u"alice"_s);
@@ -263,7 +263,7 @@ void TestRedisChat::messagesReachEveryDeviceOnEveryGateway()
     QCOMPARE(carol->pending(u"message"_s).size(), 0);
 }
 
-void TestRedisChat::historyIsSharedAndPaged()
+void TestRedisChatStore::historyIsSharedAndPaged()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -324,7 +324,7 @@ void TestRedisChat::historyIsSharedAndPaged()
     }
 }
 
-void TestRedisChat::offlineFriendReadsItOnAnotherGateway()
+void TestRedisChatStore::offlineFriendReadsItOnAnotherGateway()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto carol = login(*m_a, u"carol"_s);
@@ -337,7 +337,7 @@ void TestRedisChat::offlineFriendReadsItOnAnotherGateway()
     QCOMPARE(dave->pending(u"message"_s).size(), 0); // stored, not pushed later
 }
 
-void TestRedisChat::conversationIsCappedInRedis()
+void TestRedisChatStore::conversationIsCappedInRedis()
 {
     QVERIFY(startGateways(m_redis.url(), 3));
     auto alice = login(*m_a, u"alice"_s);
@@ -357,7 +357,7 @@ void TestRedisChat::conversationIsCappedInRedis()
     QCOMPARE(history(*alice, u"erin"_s, 10, first).value("code"_L1).toString(), u"bad_request"_s);
 }
 
-void TestRedisChat::channelSubscribedOnlyWhileUserConnected()
+void TestRedisChatStore::channelSubscribedOnlyWhileUserConnected()
 {
     QVERIFY(startGateways(m_redis.url()));
     QCOMPARE(messageChannels(), QList<QByteArray> {});
@@ -378,7 +378,7 @@ void TestRedisChat::channelSubscribedOnlyWhileUserConnected()
     QTRY_COMPARE(messageChannels(), QList<QByteArray> {});
 }
 
-void TestRedisChat::idsDoNotRepeatAfterRedisLostTheKeys()
+void TestRedisChatStore::idsDoNotRepeatAfterRedisLostTheKeys()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -397,7 +397,7 @@ void TestRedisChat::idsDoNotRepeatAfterRedisLostTheKeys()
     QCOMPARE(textsOf(history(*alice, u"bob"_s, 10)), (QStringList { u"two"_s, u"three"_s }));
 }
 
-void TestRedisChat::garbageInRedisIsDroppedOrSkipped()
+void TestRedisChatStore::garbageInRedisIsDroppedOrSkipped()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -416,7 +416,7 @@ void TestRedisChat::garbageInRedisIsDroppedOrSkipped()
     QCOMPARE(textsOf(history(*alice, u"bob"_s, 10)), QStringList { u"fresh"_s });
 }
 
-void TestRedisChat::forgedChannelMessagesAreIgnored()
+void TestRedisChatStore::forgedChannelMessagesAreIgnored()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto bob = login(*m_b, u"bob"_s);
@@ -443,7 +443,7 @@ void TestRedisChat::forgedChannelMessagesAreIgnored()
     QVERIFY(bob->isOpen());
 }
 
-void TestRedisChat::redisAwayRefusesThenRecovers()
+void TestRedisChatStore::redisAwayRefusesThenRecovers()
 {
     RedisServer redis;
     QVERIFY2(redis.start(), qPrintable(redis.error()));
@@ -477,7 +477,7 @@ void TestRedisChat::redisAwayRefusesThenRecovers()
     m_b.reset();
 }
 
-void TestRedisChat::conversationsAreOneListForEveryGateway()
+void TestRedisChatStore::conversationsAreOneListForEveryGateway()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -520,7 +520,7 @@ void TestRedisChat::conversationsAreOneListForEveryGateway()
     QCOMPARE(conversations(*alice), expected);
 }
 
-void TestRedisChat::readMarkerReachesEveryDeviceOnEveryGateway()
+void TestRedisChatStore::readMarkerReachesEveryDeviceOnEveryGateway()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto laptop = login(*m_a, u"alice"_s);
@@ -566,7 +566,7 @@ void TestRedisChat::readMarkerReachesEveryDeviceOnEveryGateway()
     QCOMPARE(phone->pending(u"read_marker"_s).size(), 0);
 }
 
-void TestRedisChat::markersAndConversationsSurviveARestart()
+void TestRedisChatStore::markersAndConversationsSurviveARestart()
 {
     QVERIFY(startGateways(m_redis.url()));
     QJsonObject expected;
@@ -595,7 +595,7 @@ void TestRedisChat::markersAndConversationsSurviveARestart()
     QCOMPARE(conversations(*alice), expected);
 }
 
-void TestRedisChat::badReadsAreRefusedAsOnOneGateway()
+void TestRedisChatStore::badReadsAreRefusedAsOnOneGateway()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -623,5 +623,5 @@ void TestRedisChat::badReadsAreRefusedAsOnOneGateway()
     QCOMPARE(phone->pending(u"read_marker"_s).size(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestRedisChat)
-#include "tst_redis_chat.moc"
+QTEST_GUILESS_MAIN(TestRedisChatStore)
+#include "tst_redis_chat_store.moc"

@@ -50,7 +50,7 @@ public:
 
 } // namespace
 
-class TestIdleAway : public QObject {
+class TestIdleAwayController : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -73,7 +73,7 @@ private:
     QWidget m_widget;
 };
 
-void TestIdleAway::init()
+void TestIdleAwayController::init()
 {
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
     m_gateway = startGateway({ { u"alice"_s, { u"bob"_s } }, { u"bob"_s, {} } });
@@ -90,7 +90,7 @@ void TestIdleAway::init()
     m_widget.show();
 }
 
-void TestIdleAway::idleMakesAwayAndInputMakesOnline()
+void TestIdleAwayController::idleMakesAwayAndInputMakesOnline()
 {
     IdleAwayController idle(m_alice.get(), 300ms);
     QElapsedTimer sinceStart;
@@ -111,7 +111,7 @@ void TestIdleAway::idleMakesAwayAndInputMakesOnline()
     QVERIFY(m_alice->chosenStatus() == ChosenStatus::Online);
 }
 
-void TestIdleAway::handChosenStatusIsLeftAlone()
+void TestIdleAwayController::handChosenStatusIsLeftAlone()
 {
     IdleAwayController idle(m_alice.get(), 300ms);
     m_alice->setChosenStatus(ChosenStatus::Invisible); // chosen from the header
@@ -128,7 +128,7 @@ void TestIdleAway::handChosenStatusIsLeftAlone()
     QVERIFY(!idle.isAutoAway());
 }
 
-void TestIdleAway::inputElsewhereOnTheDesktopKeepsOnline()
+void TestIdleAwayController::inputElsewhereOnTheDesktopKeepsOnline()
 {
     FakeDesktopIdle desktop;
     IdleAwayController idle(m_alice.get(), 300ms);
@@ -153,7 +153,7 @@ void TestIdleAway::inputElsewhereOnTheDesktopKeepsOnline()
     QVERIFY(!idle.isAutoAway());
 }
 
-void TestIdleAway::lockAndSuspendMakeAwayAtOnce()
+void TestIdleAwayController::lockAndSuspendMakeAwayAtOnce()
 {
     FakeDesktopIdle desktop;
     IdleAwayController idle(m_alice.get(), 1h); // no idle time could explain an away
@@ -183,5 +183,5 @@ void TestIdleAway::lockAndSuspendMakeAwayAtOnce()
     QVERIFY(m_alice->chosenStatus() == ChosenStatus::Invisible);
 }
 
-QTEST_MAIN(TestIdleAway)
-#include "tst_idle_away.moc"
+QTEST_MAIN(TestIdleAwayController)
+#include "tst_idle_away_controller.moc"

@@ -113,7 +113,7 @@ bool writeFile(const QString &path, const QByteArray &bytes)
 
 } // namespace
 
-class tst_SignIn : public QObject {
+class TestSignInDialog : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -145,23 +145,23 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
-void tst_SignIn::initTestCase()
+void TestSignInDialog::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
 }
 
-void tst_SignIn::init()
+void TestSignInDialog::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
 }
 
-void tst_SignIn::cleanup()
+void TestSignInDialog::cleanup()
 {
     m_dir.reset();
 }
 
-void tst_SignIn::prefillsFromSettings()
+void TestSignInDialog::prefillsFromSettings()
 {
     {
         ClientSettings saved(settingsPath());
@@ -194,7 +194,7 @@ void tst_SignIn::prefillsFromSettings()
     QCOMPARE(session.state(), GatewaySession::State::Disconnected);
 }
 
-void tst_SignIn::refusedTokenKeepsTheDialogOpen()
+void TestSignInDialog::refusedTokenKeepsTheDialogOpen()
 {
     auto gateway = startGateway(population());
     QVERIFY(gateway);
@@ -237,7 +237,7 @@ void tst_SignIn::refusedTokenKeepsTheDialogOpen()
     QCOMPARE(session.self().id, kAlice);
 }
 
-void tst_SignIn::goodTokenSignsInAndRemembers_data()
+void TestSignInDialog::goodTokenSignsInAndRemembers_data()
 {
     QTest::addColumn<bool>("previouslyRemembered");
     QTest::addColumn<bool>("remember");
@@ -248,7 +248,7 @@ void tst_SignIn::goodTokenSignsInAndRemembers_data()
     QTest::addRow("was remembered, still ticked") << true << true;
 }
 
-void tst_SignIn::goodTokenSignsInAndRemembers()
+void TestSignInDialog::goodTokenSignsInAndRemembers()
 {
     QFETCH(bool, previouslyRemembered);
     QFETCH(bool, remember);
@@ -309,7 +309,7 @@ void tst_SignIn::goodTokenSignsInAndRemembers()
     }
 }
 
-void tst_SignIn::unreachableGatewayThenSignInAgain()
+void TestSignInDialog::unreachableGatewayThenSignInAgain()
 {
     ClosedPort closed;
     const quint16 port = closed.port();
@@ -361,7 +361,7 @@ void tst_SignIn::unreachableGatewayThenSignInAgain()
     QCOMPARE(ClientSettings(settingsPath()).gatewayUrl(), QUrl(gatewayUrlText(port)));
 }
 
-void tst_SignIn::unreachableGatewayComesUpByItself()
+void TestSignInDialog::unreachableGatewayComesUpByItself()
 {
     ClosedPort closed;
     const quint16 port = closed.port();
@@ -398,7 +398,7 @@ void tst_SignIn::unreachableGatewayComesUpByItself()
     QCOMPARE(dialog.signedInUrl(), QUrl(gatewayUrlText(port)));
 }
 
-void tst_SignIn::retryCountdownCountsDown()
+void TestSignInDialog::retryCountdownCountsDown()
 {
     ClosedPort closed;
     const quint16 port = closed.port();
@@ -426,7 +426,7 @@ void tst_SignIn::retryCountdownCountsDown()
     QTRY_COMPARE(form.status->text(), prefix + u"(retrying in 3 s)"_s);
 }
 
-void tst_SignIn::cancelClosesTheSession_data()
+void TestSignInDialog::cancelClosesTheSession_data()
 {
     QTest::addColumn<bool>("useEscape");
     QTest::addColumn<bool>("whileRetrying");
@@ -437,7 +437,7 @@ void tst_SignIn::cancelClosesTheSession_data()
     QTest::addRow("escape, while retrying") << true << true;
 }
 
-void tst_SignIn::cancelClosesTheSession()
+void TestSignInDialog::cancelClosesTheSession()
 {
     QFETCH(bool, useEscape);
     QFETCH(bool, whileRetrying);
@@ -489,7 +489,7 @@ void tst_SignIn::cancelClosesTheSession()
     QVERIFY(!QFileInfo::exists(settingsPath()) || !readAll(settingsPath()).contains("gateway"));
 }
 
-void tst_SignIn::invalidInputIsRejectedWithoutConnecting_data()
+void TestSignInDialog::invalidInputIsRejectedWithoutConnecting_data()
 {
     QTest::addColumn<QString>("url");
     QTest::addColumn<QString>("token");
@@ -528,7 +528,7 @@ void tst_SignIn::invalidInputIsRejectedWithoutConnecting_data()
         << u"This token is too long to be right (a token has at most 4096 characters)."_s << false;
 }
 
-void tst_SignIn::invalidInputIsRejectedWithoutConnecting()
+void TestSignInDialog::invalidInputIsRejectedWithoutConnecting()
 {
     QFETCH(QString, url);
     QFETCH(QString, token);
@@ -558,7 +558,7 @@ void tst_SignIn::invalidInputIsRejectedWithoutConnecting()
     QCOMPARE(form.token->hasFocus(), !urlFocused);
 }
 
-void tst_SignIn::settingsRoundTrip()
+void TestSignInDialog::settingsRoundTrip()
 {
     QTest::failOnWarning(QRegularExpression(u".*"_s));
     const QByteArray geometry("\x01\xd9\xd0\xcb\x00\x03\x00\x00geometry", 16);
@@ -598,7 +598,7 @@ void tst_SignIn::settingsRoundTrip()
     QCOMPARE(borrowed.token(), u"tok-en.1"_s);
 }
 
-void tst_SignIn::corruptSettingsLoadDefaults_data()
+void TestSignInDialog::corruptSettingsLoadDefaults_data()
 {
     QTest::addColumn<QByteArray>("contents");
     QTest::addColumn<QStringList>("badKeys"); // each must be named in a warning
@@ -645,7 +645,7 @@ void tst_SignIn::corruptSettingsLoadDefaults_data()
                u"notifications/tray"_s, u"window/geometry"_s };
 }
 
-void tst_SignIn::corruptSettingsLoadDefaults()
+void TestSignInDialog::corruptSettingsLoadDefaults()
 {
     QFETCH(QByteArray, contents);
     QFETCH(QStringList, badKeys);
@@ -679,7 +679,7 @@ void tst_SignIn::corruptSettingsLoadDefaults()
         QVariant(u"30"_s));
 }
 
-void tst_SignIn::garbageSettingsFileLoadsDefaults()
+void TestSignInDialog::garbageSettingsFileLoadsDefaults()
 {
     // Binary junk, stray brackets and escapes: whatever QSettings makes of it, nothing that
     // comes out may be junk. (Which warnings appear depends on what the parser salvages.)
@@ -709,7 +709,7 @@ void tst_SignIn::garbageSettingsFileLoadsDefaults()
         QVariant(u"42"_s));
 }
 
-void tst_SignIn::storedTokenIsChecked()
+void TestSignInDialog::storedTokenIsChecked()
 {
     QVERIFY(
         writeFile(settingsPath(), "[gateway]\nurl=ws://chat.example.com/\ntoken=sneaky-secret\n"));
@@ -729,5 +729,5 @@ void tst_SignIn::storedTokenIsChecked()
     QVERIFY(junk.token().isEmpty());
 }
 
-QTEST_MAIN(tst_SignIn)
-#include "tst_sign_in.moc"
+QTEST_MAIN(TestSignInDialog)
+#include "tst_sign_in_dialog.moc"

@@ -194,7 +194,7 @@ bool waitStoreReady(const RedisPresenceStore &store)
 
 } // namespace
 
-class TestRedisStore : public QObject {
+class TestRedisPresenceStore : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -255,22 +255,22 @@ private:
     std::unique_ptr<Gateway> m_b;
 };
 
-void TestRedisStore::initTestCase()
+void TestRedisPresenceStore::initTestCase()
 {
     // Sign-ins and Redis connections are logged at info level; the tests make dozens.
     QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
     QVERIFY2(QFile::exists(QStringLiteral(PRESENCE_MOCK_SERVER)), PRESENCE_MOCK_SERVER);
 
     QString error;
-    QVERIFY2(m_redis.start("tst_redis_store", &error), qPrintable(error));
+    QVERIFY2(m_redis.start("presence_store", &error), qPrintable(error));
 }
 
-void TestRedisStore::init()
+void TestRedisPresenceStore::init()
 {
     m_prefix = m_redis.prefixForCurrentTest();
 }
 
-void TestRedisStore::cleanup()
+void TestRedisPresenceStore::cleanup()
 {
     m_a.reset();
     m_b.reset();
@@ -279,7 +279,7 @@ void TestRedisStore::cleanup()
     QVERIFY2(m_redis.deleteKeys(m_prefix, &error) >= 0, qPrintable(error));
 }
 
-RedisStoreOptions TestRedisStore::storeOptions(const RedisUrl &url) const
+RedisStoreOptions TestRedisPresenceStore::storeOptions(const RedisUrl &url) const
 {
     RedisStoreOptions options;
     options.url = url;
@@ -291,7 +291,7 @@ RedisStoreOptions TestRedisStore::storeOptions(const RedisUrl &url) const
     return options;
 }
 
-bool TestRedisStore::startGateways(const RedisUrl &url)
+bool TestRedisPresenceStore::startGateways(const RedisUrl &url)
 {
     GatewayConfig config = testConfig();
     config.grace = kGrace;
@@ -300,7 +300,7 @@ bool TestRedisStore::startGateways(const RedisUrl &url)
     return m_a && m_b && waitStoreReady(*redisStore(*m_a)) && waitStoreReady(*redisStore(*m_b));
 }
 
-TestRedisStore::AliceAndBob TestRedisStore::aliceWatchingBobAway()
+TestRedisPresenceStore::AliceAndBob TestRedisPresenceStore::aliceWatchingBobAway()
 {
     const auto fail = [](const char *what) {
         qWarning("alice watching bob away: %s", what);
@@ -323,7 +323,8 @@ TestRedisStore::AliceAndBob TestRedisStore::aliceWatchingBobAway()
     return both;
 }
 
-bool TestRedisStore::startGatewayProcess(MockServerProcess &process, const QTemporaryDir &dir)
+bool TestRedisPresenceStore::startGatewayProcess(
+    MockServerProcess &process, const QTemporaryDir &dir)
 {
     const QString usersPath = dir.filePath(u"users.json"_s);
     QString error;
@@ -343,13 +344,13 @@ bool TestRedisStore::startGatewayProcess(MockServerProcess &process, const QTemp
     return true;
 }
 
-std::unique_ptr<TestClient> TestRedisStore::login(
+std::unique_ptr<TestClient> TestRedisPresenceStore::login(
     const Gateway &gateway, const QString &id, const QString &status)
 {
     return signIn(gateway.url(), id, status);
 }
 
-QJsonArray TestRedisStore::subscribe(TestClient &client, const QStringList &ids)
+QJsonArray TestRedisPresenceStore::subscribe(TestClient &client, const QStringList &ids)
 {
     const QJsonObject answer = ClientSteps::subscribe(client, ids);
     if (answer.value("type"_L1).toString() != u"snapshot")
@@ -357,29 +358,29 @@ QJsonArray TestRedisStore::subscribe(TestClient &client, const QStringList &ids)
     return answer.value("users"_L1).toArray();
 }
 
-QByteArray TestRedisStore::key(const char *kind, const QString &userId) const
+QByteArray TestRedisPresenceStore::key(const char *kind, const QString &userId) const
 {
     return m_prefix + kind + userId.toUtf8();
 }
 
-int TestRedisStore::deviceCount(const QString &userId)
+int TestRedisPresenceStore::deviceCount(const QString &userId)
 {
     return int(integerOf(m_redis.run({ "ZCARD", key("dev:", userId) })));
 }
 
-qint64 TestRedisStore::deviceExpiry(const QString &userId)
+qint64 TestRedisPresenceStore::deviceExpiry(const QString &userId)
 {
     const RedisReply reply
         = m_redis.run({ "ZRANGE", key("dev:", userId), "-1", "-1", "WITHSCORES" });
     return reply.elements.size() == 2 ? reply.elements.at(1).bytes.toLongLong() : 0;
 }
 
-bool TestRedisStore::gracePending(const QString &userId)
+bool TestRedisPresenceStore::gracePending(const QString &userId)
 {
     return m_redis.run({ "HEXISTS", key("pub:", userId), "grace_at" }).toInteger() != 0;
 }
 
-QList<QByteArray> TestRedisStore::channels()
+QList<QByteArray> TestRedisPresenceStore::channels()
 {
     QList<QByteArray> names;
     for (const RedisReply &channel :
@@ -389,13 +390,13 @@ QList<QByteArray> TestRedisStore::channels()
     return names;
 }
 
-int TestRedisStore::subscriberCount(const QString &userId)
+int TestRedisPresenceStore::subscriberCount(const QString &userId)
 {
     const RedisReply reply = m_redis.run({ "PUBSUB", "NUMSUB", key("ch:", userId) });
     return reply.elements.size() == 2 ? int(integerOf(reply.elements.at(1))) : -1;
 }
 
-void TestRedisStore::friendsOnTwoGatewaysSeeEachOther()
+void TestRedisPresenceStore::friendsOnTwoGatewaysSeeEachOther()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -444,7 +445,7 @@ void TestRedisStore::friendsOnTwoGatewaysSeeEachOther()
             push(u"bob"_s, u"online"_s, 1), bobOffline, push(u"bob"_s, u"online"_s, 3) }));
 }
 
-void TestRedisStore::userOnTwoGatewaysStaysOnline()
+void TestRedisPresenceStore::userOnTwoGatewaysStaysOnline()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -483,7 +484,7 @@ void TestRedisStore::userOnTwoGatewaysStaysOnline()
 
 // Four devices on A are refreshed two at a time, the runs spread over the refresh interval:
 // every one of them stays alive for several TTLs, and their watcher on B hears nothing.
-void TestRedisStore::devicesRefreshedInChunksOutliveTheTtl()
+void TestRedisPresenceStore::devicesRefreshedInChunksOutliveTheTtl()
 {
     QVERIFY(startGateways(m_redis.url()));
     const QStringList onA { u"bob"_s, u"carol"_s, u"dave"_s, u"erin"_s };
@@ -507,7 +508,7 @@ void TestRedisStore::devicesRefreshedInChunksOutliveTheTtl()
     QVERIFY2(presenceFrames(*alice).isEmpty(), dump(presenceFrames(*alice)).constData());
 }
 
-void TestRedisStore::invisibleNeverLeaksAcrossGateways()
+void TestRedisPresenceStore::invisibleNeverLeaksAcrossGateways()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -553,7 +554,7 @@ void TestRedisStore::invisibleNeverLeaksAcrossGateways()
     QCOMPARE(deviceCount(u"bob"_s), 1); // still connected, still invisible
 }
 
-void TestRedisStore::awayAggregatesAcrossGateways()
+void TestRedisPresenceStore::awayAggregatesAcrossGateways()
 {
     QVERIFY(startGateways(m_redis.url()));
     auto alice = login(*m_a, u"alice"_s);
@@ -591,7 +592,7 @@ void TestRedisStore::awayAggregatesAcrossGateways()
     QCOMPARE(presenceFrames(*alice).size(), 5);
 }
 
-void TestRedisStore::channelSubscribedOnlyWhileWatched()
+void TestRedisPresenceStore::channelSubscribedOnlyWhileWatched()
 {
     QVERIFY(startGateways(m_redis.url()));
     RedisPresenceStore &storeA = *redisStore(*m_a);
@@ -639,7 +640,7 @@ void TestRedisStore::channelSubscribedOnlyWhileWatched()
     QVERIFY(storeA.subscriber().channels().isEmpty());
 }
 
-void TestRedisStore::snapshotOf2000IdsIsFourRoundTrips()
+void TestRedisPresenceStore::snapshotOf2000IdsIsFourRoundTrips()
 {
     // A store that writes a few users, and one that reads; neither in a gateway. The reader
     // has no device to refresh and sweeps once an hour: nothing else shares its round trips.
@@ -677,7 +678,7 @@ void TestRedisStore::snapshotOf2000IdsIsFourRoundTrips()
     }
 }
 
-void TestRedisStore::garbageInRedisIsShownOffline()
+void TestRedisPresenceStore::garbageInRedisIsShownOffline()
 {
     QVERIFY(startGateways(m_redis.url()));
     // Garbage is never an outage that lasts: the store must not keep rebuilding its connection.
@@ -735,7 +736,7 @@ void TestRedisStore::garbageInRedisIsShownOffline()
     QVERIFY(alice->isOpen());
 }
 
-void TestRedisStore::closeSettlesDevicesThatExpiredMeanwhile()
+void TestRedisPresenceStore::closeSettlesDevicesThatExpiredMeanwhile()
 {
     // One store, no gateway. Its own devices last 30 s, so no sweep looks at bob unasked.
     RedisStoreOptions options = storeOptions(m_redis.url());
@@ -773,7 +774,7 @@ void TestRedisStore::closeSettlesDevicesThatExpiredMeanwhile()
     QCOMPARE(deviceCount(u"bob"_s), 0);
 }
 
-void TestRedisStore::killedGatewaysUsersGoOffline()
+void TestRedisPresenceStore::killedGatewaysUsersGoOffline()
 {
     // The gateway that dies is a real process, with the same users as the in-process one.
     QTemporaryDir dir;
@@ -816,7 +817,7 @@ void TestRedisStore::killedGatewaysUsersGoOffline()
     QCOMPARE(deviceCount(u"carol"_s), 0);
 }
 
-void TestRedisStore::everyGatewayGoneLeavesNoStaleOnline()
+void TestRedisPresenceStore::everyGatewayGoneLeavesNoStaleOnline()
 {
     // The only gateway with devices is a real process; the reader is a store outside any
     // gateway that sweeps once an hour, like a gateway starting later that has not swept yet.
@@ -863,7 +864,7 @@ void TestRedisStore::everyGatewayGoneLeavesNoStaleOnline()
     QCOMPARE(read(u"bob"_s), u"offline"_s);
 }
 
-void TestRedisStore::snapshotWaitsUntilTheChannelIsSubscribed()
+void TestRedisPresenceStore::snapshotWaitsUntilTheChannelIsSubscribed()
 {
     // A private Redis: killing every pub/sub connection would disturb the other tests.
     RedisServer redis;
@@ -895,7 +896,7 @@ void TestRedisStore::snapshotWaitsUntilTheChannelIsSubscribed()
     QTRY_COMPARE(statuses(shownAfter(*alice, 0, {})).value(u"bob"_s), u"online"_s);
 }
 
-void TestRedisStore::redisRestartedEmptyRecovers()
+void TestRedisPresenceStore::redisRestartedEmptyRecovers()
 {
     RedisServer redis;
     QVERIFY2(redis.start(), qPrintable(redis.error()));
@@ -986,7 +987,7 @@ void TestRedisStore::redisRestartedEmptyRecovers()
     QVERIFY(bob->isOpen());
 }
 
-void TestRedisStore::flushedRedisIsRecognisedBySeqEpoch()
+void TestRedisPresenceStore::flushedRedisIsRecognisedBySeqEpoch()
 {
     // FLUSHALL on a Redis the gateways stay connected to: nothing disconnects, but every
     // device and every seq is gone, and the next change of bob is seq 1 again, which alice's
@@ -1030,7 +1031,7 @@ void TestRedisStore::flushedRedisIsRecognisedBySeqEpoch()
     QVERIFY(alice->isOpen());
 }
 
-void TestRedisStore::evictedKeysAreRebuiltAsAfterARestart_data()
+void TestRedisPresenceStore::evictedKeysAreRebuiltAsAfterARestart_data()
 {
     // The keys of bob, connected, that maxmemory eviction (or a hand) may take while the epoch
     // stays: each is noticed by the refresh of the gateway holding bob's device.
@@ -1041,7 +1042,7 @@ void TestRedisStore::evictedKeysAreRebuiltAsAfterARestart_data()
     QTest::addRow("his devices") << "dev:"_ba;
 }
 
-void TestRedisStore::evictedKeysAreRebuiltAsAfterARestart()
+void TestRedisPresenceStore::evictedKeysAreRebuiltAsAfterARestart()
 {
     QFETCH(QByteArray, kind);
     QVERIFY(startGateways(m_redis.url()));
@@ -1080,7 +1081,7 @@ void TestRedisStore::evictedKeysAreRebuiltAsAfterARestart()
     QTRY_COMPARE(statuses(shownAfter(*alice, mark, now)).value(u"bob"_s), u"online"_s);
 }
 
-void TestRedisStore::unreachableRedisAtStartIsRetried()
+void TestRedisPresenceStore::unreachableRedisAtStartIsRetried()
 {
     // A port where Redis will be, but is not yet.
     RedisServer redis;
@@ -1143,7 +1144,7 @@ void TestRedisStore::unreachableRedisAtStartIsRetried()
     QCOMPARE(server.process().exitCode(), 0);
 }
 
-void TestRedisStore::badRedisUrlExitsWithTwo()
+void TestRedisPresenceStore::badRedisUrlExitsWithTwo()
 {
     MockServerProcess server(QStringLiteral(PRESENCE_MOCK_SERVER));
     QVERIFY(server.start(
@@ -1154,5 +1155,5 @@ void TestRedisStore::badRedisUrlExitsWithTwo()
     QVERIFY2(server.errorOutput().contains(u"--redis:"_s), server.transcript().constData());
 }
 
-QTEST_GUILESS_MAIN(TestRedisStore)
-#include "tst_redis_store.moc"
+QTEST_GUILESS_MAIN(TestRedisPresenceStore)
+#include "tst_redis_presence_store.moc"
