@@ -1,7 +1,7 @@
-// The sign-in dialog and the settings behind it, driven through the real widgets against an
-// in-process gateway: a refused token, a good one (remembered or not, owner-only file),
-// an unreachable gateway that comes up later, addresses that are not gateway addresses, and
-// settings files that are corrupt or hand-edited.
+// The sign-in dialog, driven through the real widgets against an in-process gateway: a refused
+// token, a good one (remembered or not, owner-only file), an unreachable gateway that comes up
+// later, addresses that are not gateway addresses, and a corrupt settings file. The settings
+// themselves: tst_client_settings.
 
 // C++
 #include <memory>
@@ -14,7 +14,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -132,12 +131,7 @@ private Q_SLOTS:
     void cancelClosesTheSession();
     void invalidInputIsRejectedWithoutConnecting_data();
     void invalidInputIsRejectedWithoutConnecting();
-
-    void settingsRoundTrip();
-    void corruptSettingsLoadDefaults_data();
-    void corruptSettingsLoadDefaults();
-    void garbageSettingsFileLoadsDefaults();
-    void storedTokenIsChecked();
+    void corruptSettingsStartTheDialogFromTheDefaults();
 
 private:
     [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
@@ -558,175 +552,15 @@ void TestSignInDialog::invalidInputIsRejectedWithoutConnecting()
     QCOMPARE(form.token->hasFocus(), !urlFocused);
 }
 
-void TestSignInDialog::settingsRoundTrip()
+void TestSignInDialog::corruptSettingsStartTheDialogFromTheDefaults()
 {
-    QTest::failOnWarning(QRegularExpression(u".*"_s));
-    const QByteArray geometry("\x01\xd9\xd0\xcb\x00\x03\x00\x00geometry", 16);
-    const QByteArray splitter("\x00\xff\x00\x01splitter", 12);
-    {
-        ClientSettings settings(settingsPath());
-        settings.setGatewayUrl(QUrl(u"wss://gw.example.org/presence"_s));
-        settings.setToken(u"  tok-en.1  "_s, true);
-        settings.setSortMode(1);
-        settings.setWindowGeometry(geometry);
-        settings.setSplitterState(splitter);
-        settings.setAutoAwayMinutes(240);
-        settings.setTrayNotifications(true);
-    }
+    // The settings' own checks are tst_client_settings'; here, what the dialog makes of them.
+    QVERIFY(writeFile(settingsPath(), "[gateway]\nurl=ftp://example.com/\n"));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"gateway/url"_s));
     ClientSettings settings(settingsPath());
-    QCOMPARE(settings.gatewayUrl(), QUrl(u"wss://gw.example.org/presence"_s));
-    QCOMPARE(settings.token(), u"tok-en.1"_s);
-    QVERIFY(settings.rememberToken());
-    QCOMPARE(settings.sortMode(), 1);
-    QCOMPARE(settings.windowGeometry(), geometry);
-    QCOMPARE(settings.splitterState(), splitter);
-    QCOMPARE(settings.autoAwayMinutes(), 240);
-    QVERIFY(settings.trayNotifications());
-    QCOMPARE(QFileInfo(settingsPath()).permissions() & kGroupAndOthers, QFileDevice::Permissions());
-
-    // Out-of-range idle minutes are clamped when set.
-    settings.setAutoAwayMinutes(0);
-    QCOMPARE(settings.autoAwayMinutes(), 1);
-    settings.setAutoAwayMinutes(100000);
-    QCOMPARE(settings.autoAwayMinutes(), 240);
-
-    // Over a QSettings the caller owns, too.
-    QSettings raw(settingsPath(), QSettings::IniFormat);
-    const ClientSettings borrowed(&raw);
-    QCOMPARE(borrowed.fileName(), settingsPath());
-    QCOMPARE(borrowed.autoAwayMinutes(), 240);
-    QCOMPARE(borrowed.token(), u"tok-en.1"_s);
-}
-
-void TestSignInDialog::corruptSettingsLoadDefaults_data()
-{
-    QTest::addColumn<QByteArray>("contents");
-    QTest::addColumn<QStringList>("badKeys"); // each must be named in a warning
-
-    QTest::addRow("ftp url") << QByteArray("[gateway]\nurl=ftp://example.com/\n")
-                             << QStringList { u"gateway/url"_s };
-    QTest::addRow("http url") << QByteArray("[gateway]\nurl=http://example.com:8765/\n")
-                              << QStringList { u"gateway/url"_s };
-    QTest::addRow("url without host")
-        << QByteArray("[gateway]\nurl=ws:///x\n") << QStringList { u"gateway/url"_s };
-    QTest::addRow("url not a url")
-        << QByteArray("[gateway]\nurl=not a url\n") << QStringList { u"gateway/url"_s };
-    QTest::addRow("url is a list")
-        << QByteArray("[gateway]\nurl=ws://a, ws://b\n") << QStringList { u"gateway/url"_s };
-    QTest::addRow("idle minutes text") << QByteArray("[presence]\nautoAwayMinutes=five\n")
-                                       << QStringList { u"presence/autoAwayMinutes"_s };
-    QTest::addRow("idle minutes zero") << QByteArray("[presence]\nautoAwayMinutes=0\n")
-                                       << QStringList { u"presence/autoAwayMinutes"_s };
-    QTest::addRow("idle minutes 241") << QByteArray("[presence]\nautoAwayMinutes=241\n")
-                                      << QStringList { u"presence/autoAwayMinutes"_s };
-    QTest::addRow("idle minutes negative") << QByteArray("[presence]\nautoAwayMinutes=-3\n")
-                                           << QStringList { u"presence/autoAwayMinutes"_s };
-    QTest::addRow("idle minutes fraction") << QByteArray("[presence]\nautoAwayMinutes=2.5\n")
-                                           << QStringList { u"presence/autoAwayMinutes"_s };
-    QTest::addRow("idle minutes huge")
-        << QByteArray("[presence]\nautoAwayMinutes=99999999999999999999\n")
-        << QStringList { u"presence/autoAwayMinutes"_s };
-    QTest::addRow("sort mode unknown")
-        << QByteArray("[view]\nsortMode=7\n") << QStringList { u"view/sortMode"_s };
-    QTest::addRow("tray not a bool")
-        << QByteArray("[notifications]\ntray=maybe\n") << QStringList { u"notifications/tray"_s };
-    QTest::addRow("remember not a bool")
-        << QByteArray("[gateway]\nrememberToken=yes please\ntoken=abc\n")
-        << QStringList { u"gateway/rememberToken"_s, u"gateway/token"_s };
-    QTest::addRow("geometry as text")
-        << QByteArray("[window]\ngeometry=hello\n") << QStringList { u"window/geometry"_s };
-    QTest::addRow("splitter too big")
-        << QByteArray("[window]\nsplitterState=@ByteArray(" + QByteArray(70000, 'x') + ")\n")
-        << QStringList { u"window/splitterState"_s };
-    QTest::addRow("everything wrong at once")
-        << QByteArray("[gateway]\nurl=ftp://x/\n[presence]\nautoAwayMinutes=lots\n"
-                      "[view]\nsortMode=-1\n[notifications]\ntray=2\n[window]\ngeometry=12\n")
-        << QStringList { u"gateway/url"_s, u"presence/autoAwayMinutes"_s, u"view/sortMode"_s,
-               u"notifications/tray"_s, u"window/geometry"_s };
-}
-
-void TestSignInDialog::corruptSettingsLoadDefaults()
-{
-    QFETCH(QByteArray, contents);
-    QFETCH(QStringList, badKeys);
-
-    QVERIFY(writeFile(settingsPath(), contents));
-    for (const QString &key : std::as_const(badKeys)) {
-        QTest::ignoreMessage(QtWarningMsg,
-            QRegularExpression(QRegularExpression::escape(key) + u".* "_s
-                + QRegularExpression::escape(settingsPath())));
-    }
-    // The bad keys' warnings and nothing else.
-    QTest::failOnWarning(QRegularExpression(u".*"_s));
-
-    ClientSettings settings(settingsPath());
-    QCOMPARE(settings.gatewayUrl(), ClientSettings::defaultGatewayUrl());
-    QVERIFY(settings.token().isEmpty());
-    QVERIFY(!settings.rememberToken());
-    QCOMPARE(settings.sortMode(), ClientSettings::kDefaultSortMode);
-    QVERIFY(settings.windowGeometry().isEmpty());
-    QVERIFY(settings.splitterState().isEmpty());
-    QCOMPARE(settings.autoAwayMinutes(), 5);
-    QVERIFY(!settings.trayNotifications());
-
-    // The dialog starts from the defaults, and saving over the bad file works.
     GatewaySession session;
     SignInDialog dialog(&session, &settings);
     QCOMPARE(Form(dialog).url->text(), u"ws://127.0.0.1:8765/"_s);
-    settings.setAutoAwayMinutes(30);
-    settings.sync();
-    QCOMPARE(QSettings(settingsPath(), QSettings::IniFormat).value(u"presence/autoAwayMinutes"_s),
-        QVariant(u"30"_s));
-}
-
-void TestSignInDialog::garbageSettingsFileLoadsDefaults()
-{
-    // Binary junk, stray brackets and escapes: whatever QSettings makes of it, nothing that
-    // comes out may be junk. (Which warnings appear depends on what the parser salvages.)
-    QByteArray garbage;
-    for (int i = 0; i < 4096; ++i)
-        garbage.append(char((i * 7919 + 13) % 256));
-    garbage += "\n[gateway\nurl\n=\n[presence]]\nautoAwayMinutes=\\x\\0@Variant(\\xff)\n"
-               "[view]\nsortMode=@Variant(\\0\\0\\0\\x7f\\0\\0\\0\\xffjunk)\n"
-               "[window]\ngeometry=@ByteArray(\\0\\x\n";
-    garbage.append("\0\0", 2);
-    QVERIFY(writeFile(settingsPath(), garbage));
-
-    ClientSettings settings(settingsPath());
-    QCOMPARE(settings.gatewayUrl(), ClientSettings::defaultGatewayUrl());
-    QVERIFY(settings.token().isEmpty());
-    QVERIFY(!settings.rememberToken());
-    QCOMPARE(settings.sortMode(), ClientSettings::kDefaultSortMode);
-    QVERIFY(settings.windowGeometry().isEmpty());
-    QVERIFY(settings.splitterState().isEmpty());
-    QCOMPARE(settings.autoAwayMinutes(), 5);
-    QVERIFY(!settings.trayNotifications());
-
-    // And the file can be saved over.
-    settings.setAutoAwayMinutes(42);
-    settings.sync();
-    QCOMPARE(QSettings(settingsPath(), QSettings::IniFormat).value(u"presence/autoAwayMinutes"_s),
-        QVariant(u"42"_s));
-}
-
-void TestSignInDialog::storedTokenIsChecked()
-{
-    QVERIFY(
-        writeFile(settingsPath(), "[gateway]\nurl=ws://chat.example.com/\ntoken=sneaky-secret\n"));
-    QTest::ignoreMessage(QtWarningMsg,
-        QRegularExpression(u"removing gateway/token from .*rememberToken is not set"_s));
-    const ClientSettings settings(settingsPath());
-    QVERIFY(settings.token().isEmpty());
-    QCOMPARE(settings.gatewayUrl(), QUrl(u"ws://chat.example.com/"_s));
-    QVERIFY(!readAll(settingsPath()).contains("sneaky-secret"));
-
-    // Remembered but not a token: the box stays ticked, the junk is not offered as a token.
-    QVERIFY(writeFile(settingsPath(), "[gateway]\nrememberToken=true\ntoken=a b c\n"));
-    QTest::ignoreMessage(
-        QtWarningMsg, QRegularExpression(u"ignoring gateway/token in .*: expected a token"_s));
-    const ClientSettings junk(settingsPath());
-    QVERIFY(junk.rememberToken());
-    QVERIFY(junk.token().isEmpty());
 }
 
 QTEST_MAIN(TestSignInDialog)
