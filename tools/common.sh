@@ -20,6 +20,7 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # clang and libclang-rt-14-dev (its sanitizer and libFuzzer runtimes) build the fuzz targets of
 # tests/fuzz, which the test command runs briefly (tools/fuzz.sh runs them for longer).
 # openssl: the tests of wss:// make a throw-away certificate authority with it at run time.
+# lld links the build's 130-odd executables about four times faster than GNU ld.
 PRESENCE_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-websockets-dev qt6-httpserver-dev
@@ -28,7 +29,7 @@ PRESENCE_PACKAGES=(
     pkg-config libhiredis-dev redis-server
     dbus-daemon fonts-noto-color-emoji clang-format python3
     libboost1.81-dev libssl-dev libsystemd-dev openssl
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev lld
 )
 
 presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
