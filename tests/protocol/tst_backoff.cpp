@@ -1,0 +1,125 @@
+// Backoff: the ceiling of attempt n is base * factor^n, capped, never under the floor; every
+// delay lies between the floor and its attempt's ceiling (full jitter), the attempts count up
+// and reset, and one seed gives one sequence.
+// C++
+#include <chrono>
+#include <vector>
+
+// Qt
+#include <QTest>
+
+// Presence
+#include "protocol/Backoff.h"
+
+using namespace std::chrono_literals;
+using Presence::Protocol::Backoff;
+using Presence::Protocol::BackoffPolicy;
+
+namespace {
+
+BackoffPolicy policy()
+{
+    BackoffPolicy policy;
+    policy.base = 500ms;
+    policy.factor = 2.0;
+    policy.cap = 30s;
+    policy.floor = 100ms;
+    return policy;
+}
+
+} // namespace
+
+class TestBackoff : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void ceilingsGrowByTheFactorUpToTheCap();
+    void aFloorAboveTheBaseIsTheCeiling();
+    void everyDelayLiesBetweenTheFloorAndItsCeiling();
+    void jitterSpreadsTheDelays();
+    void attemptsCountAndReset();
+    void oneSeedGivesOneSequence();
+};
+
+void TestBackoff::ceilingsGrowByTheFactorUpToTheCap()
+{
+    const BackoffPolicy p = policy();
+    QCOMPARE(Backoff::ceiling(p, 0), 500ms);
+    QCOMPARE(Backoff::ceiling(p, 1), 1000ms);
+    QCOMPARE(Backoff::ceiling(p, 5), 16000ms);
+    QCOMPARE(Backoff::ceiling(p, 6), 30s); // 32 s, capped
+    QCOMPARE(Backoff::ceiling(p, 1000), 30s); // no overflow however long it has failed
+}
+
+void TestBackoff::aFloorAboveTheBaseIsTheCeiling()
+{
+    BackoffPolicy p = policy();
+    p.base = 10ms;
+    p.floor = 50ms;
+    QCOMPARE(Backoff::ceiling(p, 0), 50ms);
+    QCOMPARE(Backoff::ceiling(p, 2), 50ms); // 40 ms grown, still under the floor
+    QCOMPARE(Backoff::ceiling(p, 3), 80ms);
+    Backoff backoff(p, 7);
+    QCOMPARE(backoff.next(), 50ms); // nothing to draw between 50 and 50
+}
+
+void TestBackoff::everyDelayLiesBetweenTheFloorAndItsCeiling()
+{
+    Backoff backoff(policy(), 1);
+    for (int attempt = 0; attempt < 40; ++attempt) {
+        const auto delay = backoff.next();
+        QVERIFY2(delay >= 100ms && delay <= Backoff::ceiling(policy(), attempt),
+            qPrintable(QStringLiteral("attempt %1: %2 ms").arg(attempt).arg(delay.count())));
+    }
+}
+
+void TestBackoff::jitterSpreadsTheDelays()
+{
+    // A crowd retrying its 8th attempt must not come back together: 1,000 clients' delays
+    // spread over the whole range, from near the floor to near the cap.
+    std::chrono::milliseconds lowest = 1h;
+    std::chrono::milliseconds highest = 0ms;
+    for (quint32 seed = 1; seed <= 1000; ++seed) {
+        Backoff backoff(policy(), seed);
+        for (int attempt = 0; attempt < 8; ++attempt)
+            (void)backoff.next();
+        const auto delay = backoff.next();
+        lowest = std::min(lowest, delay);
+        highest = std::max(highest, delay);
+    }
+    QVERIFY2(lowest < 1s, qPrintable(QString::number(lowest.count())));
+    QVERIFY2(highest > 29s, qPrintable(QString::number(highest.count())));
+}
+
+void TestBackoff::attemptsCountAndReset()
+{
+    Backoff backoff(policy(), 3);
+    QCOMPARE(backoff.attempts(), 0);
+    for (int i = 0; i < 7; ++i)
+        (void)backoff.next();
+    QCOMPARE(backoff.attempts(), 7);
+    backoff.reset();
+    QCOMPARE(backoff.attempts(), 0);
+    // After a reset the first attempt's ceiling holds again.
+    QVERIFY(backoff.next() <= 500ms);
+}
+
+void TestBackoff::oneSeedGivesOneSequence()
+{
+    Backoff a(policy(), 42);
+    Backoff b(policy(), 42);
+    Backoff other(policy(), 43);
+    std::vector<qint64> first;
+    std::vector<qint64> second;
+    std::vector<qint64> third;
+    for (int i = 0; i < 10; ++i) {
+        first.push_back(a.next().count());
+        second.push_back(b.next().count());
+        third.push_back(other.next().count());
+    }
+    QCOMPARE(first, second);
+    QVERIFY(first != third);
+}
+
+QTEST_GUILESS_MAIN(TestBackoff)
+#include "tst_backoff.moc"
