@@ -4,6 +4,7 @@
 #include <QDateTime>
 
 // Presence
+#include "ui/ClockedDelegate.h"
 #include "ui/FriendDelegate.h"
 
 namespace Presence::Ui {
@@ -15,8 +16,10 @@ AccessibleFriendProxy::AccessibleFriendProxy(QObject *parent)
 
 QVariant AccessibleFriendProxy::data(const QModelIndex &index, int role) const
 {
-    if (role == Qt::AccessibleTextRole && index.isValid())
-        return FriendDelegate::accessibleText(mapToSource(index), QDateTime::currentDateTime());
+    if (role == Qt::AccessibleTextRole && index.isValid()) {
+        const QDateTime now = m_clock ? m_clock->now() : QDateTime::currentDateTime();
+        return FriendDelegate::accessibleText(mapToSource(index), now);
+    }
     return FriendSortFilterProxy::data(index, role);
 }
 

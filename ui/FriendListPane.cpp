@@ -64,7 +64,9 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAccessibleName(tr("Friends"));
     m_view->setModel(m_proxy);
-    m_view->setItemDelegate(new FriendDelegate(m_view));
+    auto *delegate = new FriendDelegate(m_view);
+    m_view->setItemDelegate(delegate);
+    m_proxy->setClock(delegate); // spoken times as the rows paint them
     // "last seen 5 min ago" moves on by itself.
     auto *minute = new QTimer(this);
     connect(minute, &QTimer::timeout, m_view->viewport(), qOverload<>(&QWidget::update));

@@ -9,6 +9,7 @@
 
 // Presence
 #include "models/FriendSortFilterProxy.h"
+#include "ui/AccessibleFriendProxy.h"
 
 class QComboBox;
 class QLabel;
@@ -79,7 +80,7 @@ private:
     // The chip was clicked: the top of the list in sight, nothing else.
     void goToTop();
 
-    Models::FriendSortFilterProxy *m_proxy;
+    AccessibleFriendProxy *m_proxy;
     QLineEdit *m_search;
     QComboBox *m_sort;
     QListView *m_view;

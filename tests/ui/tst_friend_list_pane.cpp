@@ -8,15 +8,18 @@
 #include <optional>
 
 // Qt
+#include <QDateTime>
 #include <QLineEdit>
 #include <QListView>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimeZone>
 
 // Presence
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
+#include "ui/FriendDelegate.h"
 #include "ui/FriendListPane.h"
 #include "ui/MoreOnlineChip.h"
 
@@ -375,6 +378,19 @@ void TestFriendListPane::accessibleTextThroughTheListPane()
     // Read: the count leaves the words.
     model.setUnreadCount(u"alice"_s, 0);
     QCOMPARE(spoken(u"alice"_s), u"Alice Smith (@alice) — online"_s);
+
+    // "Last seen" is told by the row delegate's clock, the one the row is painted by.
+    auto *delegate = qobject_cast<Presence::Ui::FriendDelegate *>(pane.view()->itemDelegate());
+    QVERIFY(delegate);
+    static const QDateTime then(QDate(2024, 3, 20), QTime(12, 0), QTimeZone::utc());
+    delegate->setNowFunction([] { return then; });
+    model.updatePresence(
+        u"erin"_s, PresenceState::Offline, then.addSecs(-5 * 60).toMSecsSinceEpoch());
+    model.flush();
+    const QModelIndex erin = model.index(*model.rowOf(u"erin"_s));
+    QCOMPARE(spoken(u"erin"_s), Presence::Ui::FriendDelegate::accessibleText(erin, then));
+    QVERIFY(spoken(u"erin"_s)
+        != Presence::Ui::FriendDelegate::accessibleText(erin, QDateTime::currentDateTime()));
 }
 
 QTEST_MAIN(TestFriendListPane)
