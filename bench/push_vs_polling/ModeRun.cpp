@@ -51,7 +51,12 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
     const QByteArray adminToken
         = QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0')
         + QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0');
-    QFile tokenFile(gateway.filePath(u"admin-token"_s));
+    const QString tokenPath = gateway.filePath(u"admin-token"_s);
+    if (tokenPath.isEmpty()) {
+        std::fprintf(stderr, "no temporary directory\n");
+        return std::nullopt;
+    }
+    QFile tokenFile(tokenPath);
     if (!tokenFile.open(QIODevice::WriteOnly) || tokenFile.write(adminToken + '\n') < 0) {
         std::fprintf(stderr, "cannot write the admin token file\n");
         return std::nullopt;
@@ -342,8 +347,8 @@ std::optional<ModeResult> runMode(Mode mode, const Options &options,
     }
     // The gateway logs every sign-in (info); anything worse is shown.
     const QStringList serious = BenchSupport::warningsOrWorse(gatewayErrors);
-    const qsizetype logLines
-        = gatewayErrors.trimmed().isEmpty() ? 0 : gatewayErrors.trimmed().count('\n') + 1;
+    const QByteArray log = gatewayErrors.trimmed();
+    const qsizetype logLines = log.isEmpty() ? 0 : log.count('\n') + 1;
     note(u"gateway log: %1 lines on stderr, %2 warnings or worse%3"_s.arg(logLines)
              .arg(serious.size())
              .arg(serious.isEmpty() ? QString() : u": "_s + serious.mid(0, 5).join(u" | "_s)));
