@@ -17,6 +17,18 @@ namespace {
 const QList<int> kPresenceRoles = { FriendListModel::StatusRole, FriendListModel::LastSeenRole,
     FriendListModel::FreshRole, FriendListModel::SortStatusRole };
 
+// The first and last of some rows, told to views as one range.
+struct RowSpan {
+    int first = -1;
+    int last = -1;
+    void add(int row)
+    {
+        first = first < 0 ? row : std::min(first, row);
+        last = std::max(last, row);
+    }
+    explicit operator bool() const { return first >= 0; }
+};
+
 } // namespace
 
 FriendListModel::FriendListModel(QObject *parent)
@@ -116,17 +128,31 @@ bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
     newPosition.reserve(friends.size());
     for (qsizetype i = 0; i < friends.size(); ++i)
         newPosition.insert(friends.at(i).id, i);
+    std::vector<bool> stays(size_t(m_rows.size()), false);
     qsizetype last = -1;
-    for (const Row &row : std::as_const(m_rows)) {
-        const auto it = newPosition.constFind(row.id);
-        if (it == newPosition.constEnd())
+    size_t edits = 0; // runs of rows that go, then groups of rows that come
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        const auto it = newPosition.constFind(m_rows.at(i).id);
+        if (it == newPosition.constEnd()) {
+            edits += i == 0 || stays[size_t(i - 1)] ? 1 : 0;
             continue;
+        }
         if (*it < last)
             return false;
         last = *it;
+        stays[size_t(i)] = true;
     }
     if (last < 0)
         return false; // nobody stays
+    for (qsizetype i = 0; i < friends.size(); ++i) {
+        const bool isNew = !m_rowOfId.contains(friends.at(i).id);
+        edits += isNew && (i == 0 || m_rowOfId.contains(friends.at(i - 1).id)) ? 1 : 0;
+    }
+    // Each edit costs its listeners a pass over the rows (a proxy renumbers, the list moves
+    // its tail): past this much work one reset, one sort, is cheaper than the edits.
+    constexpr size_t kMaxEditWork = 2'000'000;
+    if (edits * size_t(std::max<qsizetype>(m_rows.size(), friends.size())) > kMaxEditWork)
+        return false;
 
     // Changes not yet told name rows by number, and the numbers move: keep them by id.
     QStringList dirtyIds;
@@ -135,25 +161,25 @@ bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
         dirtyIds.append(m_rows.at(row).id);
     // Rows that go, a run at a time from the end, so earlier numbers hold.
     for (qsizetype end = m_rows.size(); end > 0;) {
-        if (newPosition.contains(m_rows.at(end - 1).id)) {
+        if (stays[size_t(end - 1)]) {
             --end;
             continue;
         }
         qsizetype first = end - 1;
-        while (first > 0 && !newPosition.contains(m_rows.at(first - 1).id))
+        while (first > 0 && !stays[size_t(first - 1)])
             --first;
         beginRemoveRows({}, int(first), int(end - 1));
         m_rows.remove(first, end - first);
         endRemoveRows();
         end = first;
     }
-    // Rows that come, a run at a time; a row that stays may get a new name.
-    QList<int> renamed;
+    // Rows that come, a group at a time; a row that stays may get a new name.
+    std::vector<bool> renamed(size_t(friends.size()), false);
     for (qsizetype i = 0; i < friends.size();) {
         if (i < m_rows.size() && m_rows.at(i).id == friends.at(i).id) {
             if (m_rows.at(i).name != friends.at(i).name) {
                 m_rows[i].name = friends.at(i).name;
-                renamed.append(int(i));
+                renamed[size_t(i)] = true;
             }
             ++i;
             continue;
@@ -164,11 +190,10 @@ bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
         while (end < friends.size() && (tail || friends.at(end).id != m_rows.at(i).id))
             ++end;
         beginInsertRows({}, int(i), int(end - 1));
+        m_rows.insert(i, end - i, Row {}); // one move of the tail for the whole group
         for (qsizetype k = i; k < end; ++k) {
-            Row row;
-            row.id = friends.at(k).id;
-            row.name = friends.at(k).name;
-            m_rows.insert(k, std::move(row));
+            m_rows[k].id = friends.at(k).id;
+            m_rows[k].name = friends.at(k).name;
         }
         endInsertRows();
         i = end;
@@ -188,18 +213,25 @@ bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
     m_coveredCount = int(std::count_if(
         m_rows.cbegin(), m_rows.cend(), [](const Row &row) { return row.coarse.has_value(); }));
 
-    QList<bool> shared;
-    shared.reserve(m_rows.size());
-    for (const Row &row : std::as_const(m_rows))
-        shared.append(row.nameShared);
+    std::vector<bool> wasShared(size_t(m_rows.size()));
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        wasShared[size_t(i)] = m_rows.at(i).nameShared;
     findSharedNames();
-    // A new name re-sorts a proxy; a row that now shares its name only draws its handle.
-    for (const int row : std::as_const(renamed))
-        Q_EMIT dataChanged(index(row), index(row), { Qt::DisplayRole, NameRole, NameSharedRole });
+    // One change over the span of renamed rows, however many: a sorting proxy ranks the names
+    // again once, not once per row. A row that only now shares its name draws its handle.
+    RowSpan names;
+    RowSpan shared;
     for (qsizetype i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).nameShared != shared.at(i) && !renamed.contains(int(i)))
-            Q_EMIT dataChanged(index(int(i)), index(int(i)), { NameSharedRole });
+        if (renamed[size_t(i)])
+            names.add(int(i));
+        else if (m_rows.at(i).nameShared != wasShared[size_t(i)])
+            shared.add(int(i));
     }
+    if (names)
+        Q_EMIT dataChanged(
+            index(names.first), index(names.last), { Qt::DisplayRole, NameRole, NameSharedRole });
+    if (shared)
+        Q_EMIT dataChanged(index(shared.first), index(shared.last), { NameSharedRole });
     return true;
 }
 

@@ -59,7 +59,9 @@ public:
     // Replaces the list. Presence already known for ids that stay is kept; an identical
     // list changes nothing (a reconnect reloads the same friends without a reset). When the
     // friends who stay keep their order (friends added or removed while connected), rows are
-    // inserted and removed around them; otherwise the model resets.
+    // inserted and removed around them, and renamed rows are told as one range, so a sorting
+    // proxy ranks names once; a change scattered over more places than that is worth, or one
+    // that reorders, resets. Either way a reload costs about one sort, not one per row.
     void setFriends(const QList<FriendRecord> &friends);
     // Exact presence, from a live subscription: it wins over the availability set.
     void updatePresence(const QString &id, PresenceState state, std::optional<qint64> lastSeen);

@@ -279,7 +279,7 @@ void FriendSortFilterProxy::onSourceRowsInserted(const QModelIndex &parent, int 
     const auto at = [first](auto &values) { return values.begin() + first; };
     m_availability.insert(at(m_availability), count, 0);
     m_accepted.insert(at(m_accepted), count, false);
-    rankNames(); // the new rows' names among the others; the others keep their order
+    rankInsertedNames(first, last); // the new rows' names among the others
     rebuildSourceToProxy();
     std::vector<int> entering;
     for (int row = first; row <= last; ++row) {
@@ -396,6 +396,7 @@ bool FriendSortFilterProxy::lessThan(int left, int right) const
 
 void FriendSortFilterProxy::rebuild()
 {
+    ++m_rebuilds;
     m_pendingMoves.clear();
     m_moveTimer.stop();
     rankNames();
@@ -415,11 +416,7 @@ void FriendSortFilterProxy::rankNames()
 
     // Rank names once: collation keys make this sort cheap, and every later comparison is
     // between two integers.
-    QCollator collator;
-    if (collator.locale().language() == QLocale::C) // Qt's C collation ignores numeric mode
-        collator.setLocale(QLocale(QLocale::English));
-    collator.setCaseSensitivity(Qt::CaseInsensitive);
-    collator.setNumericMode(true); // user2 before user10
+    const QCollator collator = nameCollator();
     std::vector<QCollatorSortKey> keys;
     std::vector<QString> ids;
     keys.reserve(size_t(rows));
@@ -438,6 +435,70 @@ void FriendSortFilterProxy::rankNames()
     m_nameRank.assign(size_t(rows), 0);
     for (int position = 0; position < rows; ++position)
         m_nameRank[size_t(byName[size_t(position)])] = position;
+    ++m_nameRankings;
+}
+
+void FriendSortFilterProxy::rankInsertedNames(int first, int last)
+{
+    const auto count = size_t(last - first) + 1;
+    const size_t rows = m_accepted.size(); // the new rows included
+    // A few new friends among many: find each one's place by comparing names, rather than
+    // collating every name again. Past this share, one full ranking is cheaper.
+    if (count * 16 > rows) {
+        rankNames();
+        return;
+    }
+    const QCollator collator = nameCollator();
+    struct Named {
+        QString name;
+        QString id;
+    };
+    const auto named = [this](int row) {
+        const QModelIndex index = sourceModel()->index(row, 0);
+        return Named { index.data(FriendListModel::NameRole).toString(),
+            index.data(FriendListModel::IdRole).toString() };
+    };
+    const auto less = [&collator](const Named &a, const Named &b) {
+        const int c = collator.compare(a.name, b.name);
+        return c != 0 ? c < 0 : a.id < b.id;
+    };
+    m_nameRank.insert(m_nameRank.begin() + first, count, 0);
+    // The rows there were, in name order (their ranks may have gaps from removals).
+    std::vector<int> byName;
+    byName.reserve(rows - count);
+    for (size_t row = 0; row < rows; ++row) {
+        if (int(row) < first || int(row) > last)
+            byName.push_back(int(row));
+    }
+    std::sort(byName.begin(), byName.end(),
+        [this](int a, int b) { return m_nameRank[size_t(a)] < m_nameRank[size_t(b)]; });
+    std::vector<std::pair<Named, int>> entering;
+    entering.reserve(count);
+    for (int row = first; row <= last; ++row)
+        entering.emplace_back(named(row), row);
+    std::sort(entering.begin(), entering.end(),
+        [&less](const auto &a, const auto &b) { return less(a.first, b.first); });
+    int rank = 0;
+    size_t next = 0; // in byName
+    for (const auto &[name, row] : entering) {
+        const auto at = std::lower_bound(byName.begin() + qsizetype(next), byName.end(), name,
+            [&](int existing, const Named &n) { return less(named(existing), n); });
+        for (const auto end = size_t(at - byName.begin()); next < end; ++next)
+            m_nameRank[size_t(byName[next])] = rank++;
+        m_nameRank[size_t(row)] = rank++;
+    }
+    for (; next < byName.size(); ++next)
+        m_nameRank[size_t(byName[next])] = rank++;
+}
+
+QCollator FriendSortFilterProxy::nameCollator()
+{
+    QCollator collator;
+    if (collator.locale().language() == QLocale::C) // Qt's C collation ignores numeric mode
+        collator.setLocale(QLocale(QLocale::English));
+    collator.setCaseSensitivity(Qt::CaseInsensitive);
+    collator.setNumericMode(true); // user2 before user10
+    return collator;
 }
 
 void FriendSortFilterProxy::rebuildOrder()
@@ -461,11 +522,14 @@ void FriendSortFilterProxy::onSourceDataChanged(
     const int first = topLeft.row();
     const int last = bottomRight.row();
     const bool all = roles.isEmpty();
-    if (all || roles.contains(FriendListModel::NameRole)
-        || roles.contains(FriendListModel::IdRole)) {
-        // Names or ids changed (FriendListModel never does this; other sources might).
+    if (all || roles.contains(FriendListModel::IdRole)) {
+        // Ids changed (FriendListModel never does this; other sources might).
         beginSourceReset();
         endSourceReset();
+        return;
+    }
+    if (roles.contains(FriendListModel::NameRole) || roles.contains(Qt::DisplayRole)) {
+        onSourceNamesChanged(first, last, roles);
         return;
     }
     if (roles.contains(FriendListModel::SortStatusRole)) {
@@ -481,6 +545,25 @@ void FriendSortFilterProxy::onSourceDataChanged(
         if (!m_pendingMoves.empty() && !m_moveTimer.isActive())
             m_moveTimer.start();
     }
+    emitProxyDataChanged(first, last, roles);
+}
+
+void FriendSortFilterProxy::onSourceNamesChanged(int first, int last, const QList<int> &roles)
+{
+    // Renamed friends: one ranking of all names however many changed (FriendListModel tells a
+    // reload's renames as one range), and the rows keep their selection and the view its
+    // anchor. A rename that changes who matches the search is rare enough to reset.
+    for (int row = first; row <= last; ++row) {
+        if (accepts(row) != m_accepted[size_t(row)]) {
+            beginSourceReset();
+            endSourceReset();
+            return;
+        }
+    }
+    relayout([this] {
+        rankNames();
+        rebuildOrder();
+    });
     emitProxyDataChanged(first, last, roles);
 }
 

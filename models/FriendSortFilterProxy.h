@@ -7,6 +7,7 @@
 
 // Qt
 #include <QAbstractProxyModel>
+#include <QCollator>
 #include <QTimer>
 
 namespace Presence::Models {
@@ -21,8 +22,9 @@ namespace Presence::Models {
 // expensive part), so comparing two rows is comparing two integers.
 //
 // The source is flat. Its inserts and removes are followed as inserts and removes here (rows
-// that land in too many places at once reset); its resets, moves and layout changes, and
-// renames, as resets. Presence changes never reset.
+// that land in too many places at once reset; new names are placed among the ranked ones
+// without ranking all again); renames as one ranking and a layout change; its resets, moves
+// and layout changes as resets. Presence changes never reset.
 class FriendSortFilterProxy : public QAbstractProxyModel {
     Q_OBJECT
 public:
@@ -59,12 +61,19 @@ public:
     void setMovesHeld(bool held);
     [[nodiscard]] bool movesHeld() const { return m_held; }
     [[nodiscard]] int pendingMoveCount() const { return int(m_pendingMoves.size()); }
+    // Work done so far, for tests that pin the cost of a change: rankings of every name (the
+    // collation, the expensive part), and rebuilds of everything from the source.
+    [[nodiscard]] int nameRankings() const { return m_nameRankings; }
+    [[nodiscard]] int rebuilds() const { return m_rebuilds; }
 
 private:
     void connectSource(QAbstractItemModel *source);
     void applyPendingMovesUnlessHeld();
     void rebuild(); // everything from the source: ranks, name order, filter, order
     void rankNames(); // m_nameRank from the source's names
+    // m_nameRank for source rows first..last, just inserted, among the others'.
+    void rankInsertedNames(int first, int last);
+    [[nodiscard]] static QCollator nameCollator();
     void rebuildOrder(); // order and mapping from the current ranks and filter
     void rebuildSourceToProxy();
     void relayout(const std::function<void()> &reorder);
@@ -73,6 +82,7 @@ private:
     [[nodiscard]] bool lessThan(int leftSourceRow, int rightSourceRow) const;
     void onSourceDataChanged(
         const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles);
+    void onSourceNamesChanged(int first, int last, const QList<int> &roles);
     void emitProxyDataChanged(int firstSourceRow, int lastSourceRow, const QList<int> &roles);
     // How many groups `entering` (sorted) lands in, between the rows of the order that stay.
     [[nodiscard]] size_t landingGroups(
@@ -100,6 +110,8 @@ private:
     QList<QMetaObject::Connection> m_sourceConnections;
     bool m_inSourceReset = false;
     bool m_held = false;
+    int m_nameRankings = 0;
+    int m_rebuilds = 0;
 };
 
 } // namespace Presence::Models
