@@ -1,9 +1,16 @@
 #include "ui/FriendListPane.h"
 
+// C++
+#include <optional>
+#include <utility>
+
 // Qt
 #include <QComboBox>
-#include <QCursor>
+#include <QCoreApplication>
+#include <QEnterEvent>
+#include <QFocusEvent>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -11,6 +18,7 @@
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 // Presence
@@ -80,12 +88,25 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     m_orderSettle.setInterval(std::chrono::milliseconds(1500));
     connect(&m_orderSettle, &QTimer::timeout, this, [this] { m_proxy->setMovesHeld(false); });
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
-        if (!m_restoringAnchor)
-            holdOrder();
+        if (m_restoringAnchor)
+            return;
+        holdOrder();
+        // The user scrolled: whoever is under the pointer now is whom they see there.
+        m_idUnderPointer = rowUnderPointer().data(FriendListModel::IdRole).toString();
+        // Scrolled by the user: back to the top when the hand leaves only if it is there now.
+        m_backToTopOnLeave = isAtTop();
     });
-    connect(m_proxy, &QAbstractItemModel::layoutAboutToBeChanged, this,
-        &FriendListPane::rememberAnchor);
-    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &FriendListPane::restoreAnchor);
+    // Rows that move, come or go never carry the looked-at row away (the view's own handlers
+    // run first: it was given the model above).
+    using M = QAbstractItemModel;
+    connect(m_proxy, &M::layoutAboutToBeChanged, this, &FriendListPane::rememberAnchor);
+    connect(m_proxy, &M::layoutChanged, this, &FriendListPane::restoreAnchor);
+    connect(m_proxy, &M::rowsAboutToBeInserted, this, &FriendListPane::rememberAnchor);
+    connect(m_proxy, &M::rowsInserted, this, &FriendListPane::restoreAnchor);
+    connect(m_proxy, &M::rowsAboutToBeRemoved, this, &FriendListPane::rememberAnchor);
+    connect(m_proxy, &M::rowsRemoved, this, &FriendListPane::restoreAnchor);
+    connect(m_proxy, &M::modelAboutToBeReset, this, &FriendListPane::rememberAcrossReset);
+    connect(m_proxy, &M::modelReset, this, &FriendListPane::restoreAcrossReset);
     m_noMatches->setAlignment(Qt::AlignCenter);
     m_noMatches->setWordWrap(true);
     m_noMatches->setForegroundRole(QPalette::PlaceholderText);
@@ -96,6 +117,11 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     m_moreOnline = new MoreOnlineChip(m_view, m_proxy, this);
     connect(m_moreOnline, &QPushButton::clicked, this, &FriendListPane::goToTop);
     connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) {
+        Q_EMIT chatRequested(index.data(FriendListModel::IdRole).toString());
+    });
+    // A click opens the chat too (activated() needs a double click on most styles). The view
+    // reports it only when the button went down and came up on the same friend's row.
+    connect(m_view, &QListView::clicked, this, [this](const QModelIndex &index) {
         Q_EMIT chatRequested(index.data(FriendListModel::IdRole).toString());
     });
 
@@ -112,8 +138,15 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
-    // The chip takes a strip of its own above the rows when shown (MoreOnlineChip.h).
-    layout->addWidget(m_moreOnline, 0, Qt::AlignHCenter);
+    // The chip has a strip of its own above the rows (MoreOnlineChip.h), kept while it is
+    // hidden: were the strip to come and go with it, every row would jump by its height, the
+    // very jump the chip exists to spare the user.
+    auto *chipStrip = new QWidget(this);
+    auto *chipLayout = new QHBoxLayout(chipStrip);
+    chipLayout->setContentsMargins(0, 0, 0, 0);
+    chipLayout->addWidget(m_moreOnline, 0, Qt::AlignCenter);
+    chipStrip->setFixedHeight(m_moreOnline->sizeHint().height());
+    layout->addWidget(chipStrip);
     layout->addWidget(m_view, 1);
 }
 
@@ -212,6 +245,11 @@ void FriendListPane::goToTop()
 {
     // Only the scrolling: the rows the chip counts already sort above, and the order keeps
     // whatever hold the user's hand put on it.
+    scrollToTopOurselves();
+}
+
+void FriendListPane::scrollToTopOurselves()
+{
     m_restoringAnchor = true; // not the user's hand on the list: nothing to hold
     m_view->scrollToTop();
     m_restoringAnchor = false;
@@ -223,17 +261,36 @@ bool FriendListPane::isAtTop() const
     return bar->value() <= bar->minimum();
 }
 
+bool FriendListPane::handOnList() const
+{
+    return m_pressed || m_view->viewport()->underMouse();
+}
+
+QModelIndex FriendListPane::rowUnderPointer() const
+{
+    if (!m_view->viewport()->underMouse())
+        return {};
+    return m_view->indexAt(m_view->viewport()->mapFromGlobal(m_pointerAt.toPoint()));
+}
+
+QModelIndex FriendListPane::rowOfFriend(const QString &id) const
+{
+    const auto *model = qobject_cast<const FriendListModel *>(m_proxy->sourceModel());
+    const auto row = model && !id.isEmpty() ? model->rowOf(id) : std::nullopt;
+    return row ? m_proxy->mapFromSource(model->index(*row)) : QModelIndex();
+}
+
 void FriendListPane::rememberAnchor()
 {
-    m_anchor = QPersistentModelIndex();
-    // A list at its top shows the first rows whatever they are now: "online first" is what
-    // the user opened it for, so no row may carry the view away from them.
-    m_keepTop = isAtTop();
+    m_anchorId.clear();
+    // The row under the hand never moves, at the top too: a user who points at a friend must
+    // not have another slide under the pointer (the chip announces arrivals above it).
+    QModelIndex anchor = handOnList() ? rowUnderPointer() : QModelIndex();
+    // A list at its top with no hand on it shows the first rows whatever they are now: "online
+    // first" is what the user opened it for, so no row may carry the view away from them.
+    m_keepTop = !anchor.isValid() && isAtTop();
     if (m_keepTop)
         return;
-    QModelIndex anchor;
-    if (m_view->viewport()->underMouse())
-        anchor = m_view->indexAt(m_view->viewport()->mapFromGlobal(QCursor::pos()));
     const QRect area = m_view->viewport()->rect();
     if (!anchor.isValid() && m_view->currentIndex().isValid()
         && area.intersects(m_view->visualRect(m_view->currentIndex())))
@@ -242,7 +299,7 @@ void FriendListPane::rememberAnchor()
     // above it are announced by the chip rather than pushing it down.
     if (!anchor.isValid())
         anchor = m_view->indexAt(QPoint(1, 1));
-    m_anchor = anchor;
+    m_anchorId = anchor.data(FriendListModel::IdRole).toString();
     m_anchorTop = anchor.isValid() ? m_view->visualRect(anchor).top() : 0;
 }
 
@@ -250,26 +307,80 @@ void FriendListPane::restoreAnchor()
 {
     if (m_keepTop) {
         m_keepTop = false;
-        if (!isAtTop()) {
-            m_restoringAnchor = true;
-            m_view->scrollToTop();
-            m_restoringAnchor = false;
-        }
+        if (!isAtTop())
+            scrollToTopOurselves();
+        notePointerRow();
         return;
     }
-    if (!m_anchor.isValid())
+    const QModelIndex anchor = rowOfFriend(std::exchange(m_anchorId, {}));
+    QRect at = anchor.isValid() ? m_view->visualRect(anchor) : QRect();
+    if (anchor.isValid() && !at.isValid() && m_view->layoutMode() == QListView::Batched) {
+        // Laid out in batches after a reset: the anchor's batch may not be placed yet.
+        m_view->setLayoutMode(QListView::SinglePass);
+        m_view->doItemsLayout();
+        at = m_view->visualRect(anchor);
+        m_view->setLayoutMode(QListView::Batched);
+    }
+    const int moved = at.isValid() ? at.top() - m_anchorTop : 0;
+    if (moved != 0) {
+        QScrollBar *bar = m_view->verticalScrollBar();
+        const int step = m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem
+            ? std::max(1, m_view->sizeHintForRow(0))
+            : 1;
+        m_restoringAnchor = true;
+        bar->setValue(bar->value() + moved / step);
+        m_restoringAnchor = false;
+    }
+    notePointerRow();
+}
+
+void FriendListPane::rememberAcrossReset()
+{
+    const QModelIndex current = m_view->currentIndex();
+    m_currentId = current.data(FriendListModel::IdRole).toString();
+    m_currentSelected = current.isValid() && m_view->selectionModel()->isSelected(current);
+    rememberAnchor();
+}
+
+void FriendListPane::restoreAcrossReset()
+{
+    // The current row first: making it current scrolls to it, and the anchor then puts the
+    // rows back where they were.
+    const QModelIndex current = rowOfFriend(std::exchange(m_currentId, {}));
+    if (current.isValid()) {
+        m_restoringAnchor = true;
+        m_view->selectionModel()->setCurrentIndex(current,
+            m_currentSelected ? QItemSelectionModel::ClearAndSelect
+                              : QItemSelectionModel::NoUpdate);
+        m_restoringAnchor = false;
+    }
+    restoreAnchor();
+}
+
+void FriendListPane::notePointerRow()
+{
+    const QString id = rowUnderPointer().data(FriendListModel::IdRole).toString();
+    if (id == m_idUnderPointer)
         return;
-    const int moved = m_view->visualRect(m_anchor).top() - m_anchorTop;
-    m_anchor = QPersistentModelIndex();
-    if (moved == 0)
+    m_idUnderPointer = id;
+    if (id.isEmpty())
         return;
-    QScrollBar *bar = m_view->verticalScrollBar();
-    const int step = m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem
-        ? std::max(1, m_view->sizeHintForRow(0))
-        : 1;
-    m_restoringAnchor = true;
-    bar->setValue(bar->value() + moved / step);
-    m_restoringAnchor = false;
+    m_pointerRowChanged.start();
+    // A tooltip names the row it was shown for: it must not stay over another friend, so it
+    // now speaks of the one under the pointer (hiding it would leave it up a moment longer).
+    if (QToolTip::isVisible()) {
+        QWidget *rows = m_view->viewport();
+        const QPoint global = m_pointerAt.toPoint();
+        QHelpEvent help(QEvent::ToolTip, rows->mapFromGlobal(global), global);
+        QCoreApplication::sendEvent(rows, &help);
+    }
+}
+
+bool FriendListPane::pointerRowChangedLately() const
+{
+    // About the time it takes to see that the row changed and stop the hand.
+    constexpr qint64 kSeeAndStopMs = 700;
+    return m_pointerRowChanged.isValid() && m_pointerRowChanged.elapsed() < kSeeAndStopMs;
 }
 
 void FriendListPane::updateNoMatches()
@@ -311,6 +422,64 @@ bool FriendListPane::handleSearchKey(const QKeyEvent *key)
     }
 }
 
+std::optional<bool> FriendListPane::filterPointerEvent(QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::Enter:
+        m_pointerAt = static_cast<QEnterEvent *>(event)->globalPosition();
+        // Qt sends Enter again without a Leave (after a click, say): the hand came once.
+        if (!std::exchange(m_pointerInside, true))
+            m_backToTopOnLeave = isAtTop();
+        m_moreOnline->setHandOnList(true);
+        m_idUnderPointer = rowUnderPointer().data(FriendListModel::IdRole).toString();
+        holdOrder();
+        break;
+    case QEvent::Leave:
+        m_pointerInside = false;
+        m_idUnderPointer.clear();
+        m_moreOnline->setHandOnList(m_pressed);
+        // The hand left a list it found at its top: the top again, with whoever sorts first.
+        if (m_backToTopOnLeave && !m_pressed && !isAtTop())
+            scrollToTopOurselves();
+        break;
+    case QEvent::Wheel:
+        holdOrder();
+        break;
+    case QEvent::MouseMove: {
+        // Only a pointer that really moved: rows moving under a resting one make Qt send
+        // moves at the same spot, which would hold the order for ever.
+        const QPointF at = static_cast<QMouseEvent *>(event)->globalPosition();
+        if (at != m_pointerAt) {
+            m_pointerAt = at;
+            m_idUnderPointer = rowUnderPointer().data(FriendListModel::IdRole).toString();
+            m_pointerRowChanged.invalidate(); // the user has moved to what is there now
+            holdOrder();
+        }
+        break;
+    }
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseButtonDblClick:
+        m_pressed = true;
+        holdOrder();
+        // Another friend slid under the pointer a moment ago: the user aimed at someone
+        // else, so the press opens and selects nothing.
+        m_swallowingClick = pointerRowChangedLately();
+        if (m_swallowingClick)
+            return true;
+        break;
+    case QEvent::MouseButtonRelease:
+        m_pressed = false;
+        m_moreOnline->setHandOnList(m_view->viewport()->underMouse());
+        holdOrder();
+        if (std::exchange(m_swallowingClick, false))
+            return true;
+        break;
+    default:
+        break;
+    }
+    return std::nullopt;
+}
+
 bool FriendListPane::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_search && event->type() == QEvent::KeyPress)
@@ -318,23 +487,18 @@ bool FriendListPane::eventFilter(QObject *watched, QEvent *event)
             || QWidget::eventFilter(watched, event);
     if (watched == m_view->viewport() && event->type() == QEvent::Resize)
         updateNoMatches();
-    if (watched == m_view->viewport()
-        && (event->type() == QEvent::Enter || event->type() == QEvent::Wheel))
-        holdOrder();
-    // Only a pointer that really moved: rows moving under a resting one make Qt send moves
-    // at the same spot, which would hold the order for ever.
-    if (watched == m_view->viewport() && event->type() == QEvent::MouseMove) {
-        const QPointF at = static_cast<QMouseEvent *>(event)->globalPosition();
-        if (at != m_pointerAt) {
-            m_pointerAt = at;
-            holdOrder();
-        }
+    if (watched == m_view->viewport()) {
+        if (const std::optional<bool> eaten = filterPointerEvent(event))
+            return *eaten;
     }
     if (watched == m_view && event->type() == QEvent::KeyPress)
         holdOrder();
     // Keyboard users see where they are: the current row is the selected one, so the first
     // Down moves from a row they can see.
-    if (watched == m_view && event->type() == QEvent::FocusIn && m_proxy->rowCount() > 0) {
+    // A click gives focus too, and picks its own row: scrolling to the first one would move
+    // another friend under the pointer before the press lands.
+    if (watched == m_view && event->type() == QEvent::FocusIn && m_proxy->rowCount() > 0
+        && static_cast<QFocusEvent *>(event)->reason() != Qt::MouseFocusReason) {
         const QModelIndex current = m_view->currentIndex();
         if (!current.isValid())
             makeCurrent(m_proxy->index(0, 0));

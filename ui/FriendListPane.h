@@ -1,7 +1,10 @@
 #pragma once
 
+// C++
+#include <optional>
+
 // Qt
-#include <QPersistentModelIndex>
+#include <QElapsedTimer>
 #include <QPointF>
 #include <QSet>
 #include <QTimer>
@@ -67,6 +70,8 @@ protected:
 
 private:
     void onSearchChanged(const QString &text);
+    // The viewport's pointer events: whether to eat one, or nothing to say.
+    [[nodiscard]] std::optional<bool> filterPointerEvent(QEvent *event);
     // Makes row the current and only selected row, and scrolls it into view.
     void makeCurrent(const QModelIndex &row);
     void selectShownFriend();
@@ -75,10 +80,22 @@ private:
     // The user's hand is on the list: re-sorting waits until it has been idle a while.
     void holdOrder();
     [[nodiscard]] bool isAtTop() const;
+    // The pointer rests on the rows, or a button went down on one and is not up yet.
+    [[nodiscard]] bool handOnList() const;
+    [[nodiscard]] QModelIndex rowUnderPointer() const;
+    [[nodiscard]] QModelIndex rowOfFriend(const QString &id) const;
     void rememberAnchor();
     void restoreAnchor();
+    // A reset forgets rows, the current one and the selection: they are kept by id.
+    void rememberAcrossReset();
+    void restoreAcrossReset();
+    // After rows moved: if another friend is now under a pointer that did not move, a click
+    // in the next moments would open someone the user did not point at.
+    void notePointerRow();
+    [[nodiscard]] bool pointerRowChangedLately() const;
     // The chip was clicked: the top of the list in sight, nothing else.
     void goToTop();
+    void scrollToTopOurselves();
 
     AccessibleFriendProxy *m_proxy;
     QLineEdit *m_search;
@@ -90,13 +107,24 @@ private:
     QLabel *m_noMatches;
     MoreOnlineChip *m_moreOnline;
     QTimer m_orderSettle;
-    // Away from the top: the row the user looks at (hovered, else selected, else the top one)
-    // and where it was on screen, kept in place when rows move above it. At the top: the top.
-    QPersistentModelIndex m_anchor;
+    // The row the user looks at (under the hand, else selected, else the top one), by id, and
+    // where it was on screen, kept in place when rows move above it. A list at its top with no
+    // hand on it stays at its top instead (m_keepTop).
+    QString m_anchorId;
     int m_anchorTop = 0;
     bool m_keepTop = false;
     bool m_restoringAnchor = false; // our own scrolling is not the user's hand
-    QPointF m_pointerAt; // where the pointer last moved over the list (global)
+    // The list was at its top when the hand came (or when the user last scrolled): it goes
+    // back there when the hand leaves.
+    bool m_backToTopOnLeave = false;
+    bool m_pointerInside = false; // between the viewport's Enter and Leave
+    bool m_pressed = false; // a button went down on the rows
+    bool m_swallowingClick = false; // that press came too soon after the rows moved
+    QString m_currentId; // across a reset
+    bool m_currentSelected = false;
+    QString m_idUnderPointer; // who the pointer is on, as last seen
+    QElapsedTimer m_pointerRowChanged; // since another friend slid under a still pointer
+    QPointF m_pointerAt; // where the pointer last entered or moved over the list (global)
 };
 
 } // namespace Presence::Ui

@@ -65,10 +65,6 @@ MainWindow::MainWindow(
     connect(m_friends, &FriendListPane::chatRequested, this, &MainWindow::openChat);
     connect(m_chats, &ConversationListPane::chatRequested, this, &MainWindow::openChat);
     connect(m_header, &SessionHeader::signInRequested, this, &MainWindow::signInRequested);
-    // A click opens the chat too (activated() needs a double click on most styles).
-    connect(m_friends->view(), &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
-        openChat(index.data(Models::FriendListModel::IdRole).toString());
-    });
     createMenus();
     // Ctrl+F, and Ctrl+K as in other chat apps: type a name, Enter opens the top match.
     for (const QKeySequence &keys :

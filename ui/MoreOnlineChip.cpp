@@ -74,7 +74,7 @@ void MoreOnlineChip::onFriendsChanged(
 {
     if (!roles.isEmpty() && !roles.contains(FriendListModel::SortStatusRole))
         return;
-    const bool atTop = isAtTop();
+    const bool inSight = isAtTop() && !m_handOnList; // the list will show them at once
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
         const QModelIndex index = topLeft.siblingAtRow(row);
         const QString id = index.data(FriendListModel::IdRole).toString();
@@ -82,9 +82,17 @@ void MoreOnlineChip::onFriendsChanged(
         const PresenceState before = std::exchange(m_sortStatus[id], now);
         if (now != PresenceState::Online)
             m_cameOnline.remove(id);
-        else if (!atTop && (before == PresenceState::Away || before == PresenceState::Offline))
+        else if (!inSight && (before == PresenceState::Away || before == PresenceState::Offline))
             m_cameOnline.insert(id);
     }
+    recount();
+}
+
+void MoreOnlineChip::setHandOnList(bool on)
+{
+    if (m_handOnList == on)
+        return;
+    m_handOnList = on;
     recount();
 }
 
@@ -96,7 +104,7 @@ bool MoreOnlineChip::isAtTop() const
 
 void MoreOnlineChip::recount()
 {
-    if (isAtTop())
+    if (isAtTop() && !m_handOnList)
         m_cameOnline.clear(); // the top is in sight: nothing there is news
     int count = 0;
     const QModelIndex top = m_view->indexAt(QPoint(1, 1));

@@ -31,6 +31,9 @@ public:
 
     // Friends announced by the chip now (0: hidden).
     [[nodiscard]] int count() const { return m_count; }
+    // The user's hand is on the list, which then keeps the row under it in place even at the
+    // top: friends coming online are news there too, since they land above, out of sight.
+    void setHandOnList(bool on);
 
 private:
     [[nodiscard]] Models::FriendListModel *friends() const;
@@ -47,6 +50,7 @@ private:
     QHash<QString, Models::PresenceState> m_sortStatus;
     QSet<QString> m_cameOnline; // of those, who came online since the list was last at the top
     int m_count = 0;
+    bool m_handOnList = false;
 };
 
 } // namespace Presence::Ui

@@ -8,13 +8,16 @@
 #include <optional>
 
 // Qt
+#include <QCursor>
 #include <QDateTime>
+#include <QHelpEvent>
 #include <QLineEdit>
 #include <QListView>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimeZone>
+#include <QToolTip>
 
 // Presence
 #include "models/FriendListModel.h"
@@ -100,6 +103,7 @@ struct Scene {
 class TestFriendListPane : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void init();
     void opensOnTheOnlineFriends();
     void topStaysAtTheTopWhenItsFriendLeaves();
     void topStaysAtTheTopWithASelectedRow();
@@ -107,9 +111,18 @@ private Q_SLOTS:
     void chipFloatsAboveTheRowsAndTakesItsClicks();
     void chipCountsOnlyFriendsWhoCameOnline();
     void restingPointerLetsTheOrderSettle();
+    void clickAtTheTopOpensTheFriendUnderThePointer();
+    void clickRightAfterTheRowChangedOpensNothing();
+    void reloadKeepsTheRowBeingReadAndTheSelection();
     void enterInAnEmptySearchOpensNothing();
     void accessibleTextThroughTheListPane();
 };
+
+void TestFriendListPane::init()
+{
+    // A pointer left resting where the last test's list was would be a hand on this one's.
+    QCursor::setPos(QPoint(-10'000, -10'000));
+}
 
 void TestFriendListPane::opensOnTheOnlineFriends()
 {
@@ -309,6 +322,153 @@ void TestFriendListPane::restingPointerLetsTheOrderSettle()
     scene.set(1, PresenceState::Offline);
     QTRY_COMPARE(
         scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(2));
+}
+
+namespace {
+
+QString idAt(const QListView *view, QPoint point)
+{
+    return view->indexAt(point).data(FriendListModel::IdRole).toString();
+}
+
+// What a resting pointer shows: the tooltip of the row under it.
+QString showTooltip(QListView *view, QPoint point)
+{
+    QHelpEvent help(QEvent::ToolTip, point, view->viewport()->mapToGlobal(point));
+    QCoreApplication::sendEvent(view->viewport(), &help);
+    return QToolTip::isVisible() ? QToolTip::text() : QString();
+}
+
+} // namespace
+
+void TestFriendListPane::clickAtTheTopOpensTheFriendUnderThePointer()
+{
+    // V3: the list at its top, the pointer resting on the third row with its tooltip shown.
+    // Two friends who sort above it come online; once the order settles, the rows must not
+    // slide under the pointer: the tooltip, the row under the pointer and the chat a click
+    // opens all stay that friend's.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    QListView *view = scene.view();
+    QWidget *rows = view->viewport();
+    const QPoint point = view->visualRect(scene.pane->proxy()->index(2, 0)).center();
+    QTest::mouseMove(rows, point);
+    QTRY_VERIFY(rows->underMouse());
+    QCOMPARE(idAt(view, point), friendId(102));
+    QVERIFY(showTooltip(view, point).contains(u"Friend 102"_s));
+    // Where the row is in the window: the rows' area itself must not move either.
+    const auto rowTop = [&] {
+        const QModelIndex row = view->indexAt(point);
+        return rows->mapTo(&*scene.pane, view->visualRect(row).topLeft()).y();
+    };
+    const int top = rowTop();
+
+    scene.set(0, PresenceState::Online);
+    scene.set(1, PresenceState::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        scene.pane->proxy()->index(0, 0).data(FriendListModel::IdRole).toString(), friendId(0),
+        5000); // past the settle time
+    QCoreApplication::processEvents();
+    QCOMPARE(idAt(view, point), friendId(102));
+    QVERIFY(QToolTip::isVisible());
+    QVERIFY(QToolTip::text().contains(u"Friend 102"_s));
+    // The two above are out of sight: the chip says so, and the rows did not move for it.
+    QTRY_COMPARE(scene.pane->moreOnlineChip()->count(), 2);
+    QVERIFY(scene.pane->moreOnlineChip()->isVisible());
+    QCOMPARE(idAt(view, point), friendId(102));
+    QCOMPARE(rowTop(), top);
+
+    QSignalSpy chats(&*scene.pane, &FriendListPane::chatRequested);
+    QTest::mouseClick(rows, Qt::LeftButton, {}, point);
+    QCOMPARE(chats.count(), 1);
+    QCOMPARE(chats.at(0).at(0).toString(), friendId(102));
+
+    // The hand leaves: the list it found at its top goes back there, online first.
+    QTest::mouseMove(scene.pane->searchBox(), scene.pane->searchBox()->rect().center());
+    QTRY_VERIFY(!rows->underMouse());
+    QTRY_COMPARE(scene.bar()->value(), scene.bar()->minimum());
+    QCOMPARE(scene.firstShown(), friendId(0));
+    QTRY_COMPARE(scene.pane->moreOnlineChip()->count(), 0);
+}
+
+void TestFriendListPane::clickRightAfterTheRowChangedOpensNothing()
+{
+    // The friend under a resting pointer leaves the list and the next one slides into place:
+    // a click in that moment was aimed at someone else, so it opens nothing and selects
+    // nothing. Once the pointer moves, the user sees whom they point at, and a click opens it.
+    Scene scene;
+    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
+    scene.setAvailable(availabilitySet());
+    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    QListView *view = scene.view();
+    QWidget *rows = view->viewport();
+    const QPoint point = view->visualRect(scene.pane->proxy()->index(4, 0)).center();
+    QTest::mouseMove(rows, point);
+    QTRY_VERIFY(rows->underMouse());
+    QCOMPARE(idAt(view, point), friendId(104));
+    QVERIFY(showTooltip(view, point).contains(u"Friend 104"_s));
+
+    QList<FriendRecord> friends = population();
+    friends.removeAt(104); // unfriended while pointed at
+    scene.model.setFriends(friends);
+    QCOMPARE(idAt(view, point), friendId(105));
+    QVERIFY(QToolTip::isVisible());
+    QVERIFY(QToolTip::text().contains(u"Friend 105"_s)); // the tip speaks of whom it is over
+
+    QSignalSpy chats(&*scene.pane, &FriendListPane::chatRequested);
+    QTest::mouseClick(rows, Qt::LeftButton, {}, point);
+    QTest::mouseDClick(rows, Qt::LeftButton, {}, point);
+    QCoreApplication::processEvents();
+    QCOMPARE(chats.count(), 0);
+    QVERIFY(!view->selectionModel()->hasSelection());
+
+    QTest::mouseMove(rows, point + QPoint(3, 1));
+    QTest::mouseClick(rows, Qt::LeftButton, {}, point + QPoint(3, 1));
+    QCOMPARE(chats.count(), 1);
+    QCOMPARE(chats.at(0).at(0).toString(), friendId(105));
+}
+
+void TestFriendListPane::reloadKeepsTheRowBeingReadAndTheSelection()
+{
+    // A friend list reloaded with its order changed resets the model: the rows the user reads
+    // and the selected friend stay where they were on screen, deep in a list of 10,000 too
+    // (laid out in batches after a reset).
+    FriendListModel model;
+    QList<FriendRecord> friends;
+    for (int n = 0; n < 10'000; ++n)
+        friends.append({ u"g%1"_s.arg(n, 5, 10, QLatin1Char('0')),
+            u"Friend %1"_s.arg(n, 5, 10, QLatin1Char('0')) });
+    model.setFriends(friends);
+    FriendListPane pane(&model);
+    pane.resize(320, 480);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QListView *view = pane.view();
+    // Rows are laid out in batches: scroll once row 6,000 has its place.
+    QTRY_VERIFY((view->scrollTo(pane.proxy()->index(6'000, 0), QAbstractItemView::PositionAtTop),
+        idAt(view, QPoint(1, 1)) == u"g06000"_s));
+    QTRY_VERIFY(!pane.proxy()->movesHeld());
+    const QString read = idAt(view, QPoint(1, 1));
+    const QModelIndex selected = pane.proxy()->index(
+        pane.proxy()->mapFromSource(model.index(*model.rowOf(read))).row() + 2, 0);
+    view->selectionModel()->setCurrentIndex(selected, QItemSelectionModel::ClearAndSelect);
+    const QString selectedId = selected.data(FriendListModel::IdRole).toString();
+    const int selectedTop = view->visualRect(selected).top();
+
+    QSignalSpy resets(pane.proxy(), &QAbstractItemModel::modelReset);
+    std::reverse(friends.begin(), friends.end());
+    friends[0].name = u"Aaron First"_s; // and a rename, sorting first
+    model.setFriends(friends);
+    QCOMPARE(resets.count(), 1);
+
+    QCOMPARE(idAt(view, QPoint(1, 1)), read);
+    QCOMPARE(view->currentIndex().data(FriendListModel::IdRole).toString(), selectedId);
+    QVERIFY(view->selectionModel()->isSelected(view->currentIndex()));
+    QCOMPARE(view->visualRect(view->currentIndex()).top(), selectedTop);
+    QCoreApplication::processEvents(); // the rest of the batches
+    QCOMPARE(idAt(view, QPoint(1, 1)), read);
 }
 
 void TestFriendListPane::enterInAnEmptySearchOpensNothing()
