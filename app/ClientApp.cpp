@@ -168,10 +168,14 @@ void ClientApp::startNotifications()
 
 void ClientApp::openChatOnceLoaded()
 {
-    // --open-chat ID (demos, screenshots): that friend's chat, once the friend list is there.
+    // --open-chat ID (demos, screenshots): that friend's chat, once the friend list is there
+    // and the unread counts too, so that it opens at the first unread message as a chat
+    // opened from the list of chats does (before the counts, all would look read).
     if (m_options.openChat.isEmpty())
         return;
     const auto openChat = [this, id = m_options.openChat] {
+        if (m_model.rowCount() == 0 || !m_chat.conversationsLoaded())
+            return; // the other one calls again
         if (!m_model.rowOf(id)) {
             QTextStream(stderr) << "presence-chat: --open-chat: " << id
                                 << " is not one of your friends\n";
@@ -179,10 +183,16 @@ void ClientApp::openChatOnceLoaded()
         }
         m_window->openChat(id);
     };
-    if (m_model.rowCount() > 0)
-        openChat(); // the sign-in dialog already loaded the list
-    else
+    if (m_model.rowCount() > 0 && m_chat.conversationsLoaded()) {
+        openChat(); // the sign-in dialog already loaded both
+        return;
+    }
+    // Whichever comes last opens it; the first answer of each is the one asked for.
+    if (m_model.rowCount() == 0)
         connect(&m_session, &Session::GatewaySession::friendsLoaded, m_window.get(), openChat,
+            Qt::SingleShotConnection);
+    if (!m_chat.conversationsLoaded())
+        connect(&m_chat, &Session::ChatController::conversationsArrived, m_window.get(), openChat,
             Qt::SingleShotConnection);
 }
 

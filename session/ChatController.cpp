@@ -2,6 +2,7 @@
 
 // C++
 #include <algorithm>
+#include <utility>
 
 // Qt
 #include <QDateTime>
@@ -206,6 +207,8 @@ std::optional<QString> ChatController::checkText(const QString &text)
 
 std::optional<QString> ChatController::send(const QString &friendId, const QString &text)
 {
+    if (!m_chatOffered)
+        return tr("This gateway offers no chat: messages cannot be sent through it.");
     if (auto problem = checkText(text))
         return problem;
     const QString key = u"k"_s + QString::number(++m_keyCounter);
@@ -241,6 +244,7 @@ void ChatController::onSignedIn(const Protocol::UserInfo &self)
     // Asked before any history: its answer comes first, so catch-up pages know whose counts
     // are the truth.
     m_gatewayCounts = false;
+    m_conversationsLoaded = false;
     m_conversationsRef = requestConversations();
     for (auto it = m_conversations.cbegin(); it != m_conversations.cend(); ++it) {
         ChatModel *model = *it;
@@ -344,12 +348,18 @@ void ChatController::onHistory(const QString &ref, const Protocol::HistoryPage &
 
 void ChatController::onRefused(const QString &ref, const QString &code, const QString &message)
 {
+    // Until gateways list what they offer (issue 32), unknown_type to a chat request is how
+    // one without chat says so.
+    const bool noChat = code == Protocol::toString(Protocol::ErrorCode::UnknownType);
     if (ref == m_conversationsRef) {
         // A gateway without read markers: the counts are ours to keep.
         qCInfo(lcSession) << "conversations refused:" << code << message;
         m_conversationsRef.clear();
+        finishConversations(!noChat);
         return;
     }
+    if (noChat)
+        setChatOffered(false);
     if (const auto read = m_reads.take(ref); !read.friendId.isEmpty()) {
         qCInfo(lcSession) << "read refused:" << code << message;
         m_readInFlight.remove(read.friendId);
@@ -357,7 +367,8 @@ void ChatController::onRefused(const QString &ref, const QString &code, const QS
         return;
     }
     if (const auto send = m_sends.take(ref); !send.key.isEmpty()) {
-        const QString reason = code == Protocol::toString(Protocol::ErrorCode::Forbidden)
+        const QString reason = noChat ? tr("Not delivered: this gateway offers no chat.")
+            : code == Protocol::toString(Protocol::ErrorCode::Forbidden)
             ? tr("Not delivered: only friends can message each other.")
             : tr("Not delivered: %1").arg(message);
         if (ChatModel *model = m_conversations.value(send.friendId))
@@ -423,6 +434,22 @@ void ChatController::onConversations(
     m_list->setConversations(summaries);
     applyUnreadToFriends();
     syncReading(m_active);
+    finishConversations(true);
+}
+
+void ChatController::finishConversations(bool offered)
+{
+    setChatOffered(offered);
+    if (!std::exchange(m_conversationsLoaded, true))
+        Q_EMIT conversationsArrived();
+}
+
+void ChatController::setChatOffered(bool offered)
+{
+    if (offered == m_chatOffered)
+        return;
+    m_chatOffered = offered;
+    Q_EMIT chatOfferedChanged(offered);
 }
 
 void ChatController::onReadAcknowledged(const PendingRead &read)

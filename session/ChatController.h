@@ -90,6 +90,14 @@ public:
     // Removes a failed message of ours.
     void discard(const QString &friendId, int row);
 
+    // Whether this gateway offers chat, as far as known: yes until it answers a chat request
+    // with unknown_type (a presence-only gateway, such as a third party's written from the
+    // protocol document), and yes again once it answers one.
+    [[nodiscard]] bool chatOffered() const { return m_chatOffered; }
+    // The gateway has answered `conversations` since the last sign-in (or refused it): the
+    // unread counts are as known as they will be.
+    [[nodiscard]] bool conversationsLoaded() const { return m_conversationsLoaded; }
+
     // Why `text` cannot be sent, or nothing: the protocol's rules, checked before sending.
     [[nodiscard]] static std::optional<QString> checkText(const QString &text);
 
@@ -99,6 +107,9 @@ Q_SIGNALS:
         const QString &friendId, const Presence::Models::ChatMessageRecord &message);
     // Every model from conversation() is about to be deleted (another user signed in).
     void conversationsCleared();
+    void chatOfferedChanged(bool offered);
+    // conversationsLoaded() became true.
+    void conversationsArrived();
 
 private:
     struct PendingSend {
@@ -155,6 +166,9 @@ private:
     void addUnread(const QString &friendId, int count);
     void clearConversations();
     [[nodiscard]] bool isOnline() const;
+    void setChatOffered(bool offered);
+    // The answer to `conversations` came, or its refusal.
+    void finishConversations(bool offered);
 
     GatewaySession *m_session;
     QPointer<Models::FriendListModel> m_friends;
@@ -175,6 +189,8 @@ private:
     QSet<QString> m_readAgain; // friends to mark read again once it is answered
     quint64 m_keyCounter = 0;
     bool m_wasOnline = false;
+    bool m_chatOffered = true;
+    bool m_conversationsLoaded = false;
 };
 
 } // namespace Presence::Session

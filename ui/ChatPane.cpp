@@ -151,6 +151,7 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     m_pages->addWidget(chatPage);
 
     connect(chat, &Session::ChatController::conversationsCleared, this, [this] { setFriend({}); });
+    connect(chat, &Session::ChatController::chatOfferedChanged, this, &ChatPane::applyChatOffered);
 }
 
 void ChatPane::setFriend(const QString &friendId)
@@ -207,10 +208,23 @@ void ChatPane::setFriend(const QString &friendId)
         connect(
             m_model, &QAbstractItemModel::dataChanged, &m_shownTimer, qOverload<>(&QTimer::start)),
     };
-    // The longest that fits the input's width: narrow panes drop the keys, then elide.
-    m_input->setPlaceholderChoices(
-        { tr("Message %1 — Enter sends, Shift+Enter adds a line").arg(friendName()),
-            tr("Message %1").arg(friendName()) });
+    applyChatOffered();
+}
+
+void ChatPane::applyChatOffered()
+{
+    // A gateway without chat: said once, in the message area, and nothing invites typing.
+    const bool offered = m_chat->chatOffered();
+    m_input->setEnabled(offered);
+    if (offered) {
+        // The longest that fits the input's width: narrow panes drop the keys, then elide.
+        m_input->setPlaceholderChoices(
+            { tr("Message %1 — Enter sends, Shift+Enter adds a line").arg(friendName()),
+                tr("Message %1").arg(friendName()) });
+    } else {
+        m_input->setPlaceholderChoices({ tr("No chat on this gateway") });
+    }
+    onTextChanged();
     updateHistoryNotice();
 }
 
@@ -265,7 +279,7 @@ void ChatPane::onTextChanged()
 {
     const QString text = m_input->toPlainText();
     const auto problem = Session::ChatController::checkText(text);
-    m_send->setEnabled(!problem);
+    m_send->setEnabled(!problem && m_chat->chatOffered());
     // Say "too long" while typing; "type something first" only when Enter is pressed.
     if (problem && !text.trimmed().isEmpty()) {
         m_notice->setText(*problem);
@@ -318,21 +332,28 @@ void ChatPane::updateHistoryNotice()
             text = tr("No messages with %1 yet. Say hello!").arg(friendName());
         break;
     }
+    if (!m_chat->chatOffered())
+        text = tr("This gateway offers no chat: you see when %1 is online, but cannot "
+                  "exchange messages through it.")
+                   .arg(friendName());
     // Without messages the words stand in for them, in the middle of the message area.
     const bool empty = m_model->rowCount() == 0;
     m_empty->setText(empty ? text : QString());
     m_empty->setVisible(empty && !text.isEmpty());
     m_history->setText(empty ? QString() : text);
     m_history->setVisible(!empty && !text.isEmpty());
-    if (m_model->historyState() == ChatModel::HistoryState::Loaded)
+    if (m_model->historyState() == ChatModel::HistoryState::Loaded && m_chat->chatOffered())
         loadOlderIfNeeded();
 }
 
 void ChatPane::loadOlderIfNeeded()
 {
-    // At the top, or a first page too short to scroll: fetch the page before.
+    // At the top, or a first page too short to scroll: fetch the page before. Opened on more
+    // unread messages than a page holds, the first of them is further back: fetch pages until
+    // the divider can go above it.
     const QScrollBar *bar = m_view->verticalScrollBar();
-    if (m_model && m_model->hasOlder() && bar->value() == bar->minimum())
+    if (m_model && m_model->hasOlder()
+        && (bar->value() == bar->minimum() || m_reading->isPlacingOpeningDivider()))
         m_chat->loadOlder(m_friendId);
 }
 
@@ -380,6 +401,10 @@ QModelIndex ChatPane::currentOnScreen() const
 
 void ChatPane::updateShown()
 {
+    // On its way to the first unread message the view passes the bottom: nothing it shows
+    // then has been read.
+    if (m_reading->isPlacingOpeningDivider())
+        return;
     QString shown;
     if (m_model && !isShowingPlaceholder()) {
         // The newest delivered row whose end is within the viewport (a pixel or two of slack

@@ -90,6 +90,8 @@ private:
     void onTextChanged();
     void showMenu(const QPoint &pos);
     void updateHistoryNotice();
+    // Enables or disables the input, and says so, as the gateway offers chat or not.
+    void applyChatOffered();
     void loadOlderIfNeeded();
     void updateShown();
     // The current message if any of it is on screen: the one with the ring, that Ctrl+C copies.

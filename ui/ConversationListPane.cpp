@@ -33,7 +33,7 @@ ConversationListPane::ConversationListPane(ConversationListModel *model, QWidget
     m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_view->setAccessibleName(tr("Chats"));
 
-    m_empty->setText(tr("No chats yet.\nOpen a friend in Friends and say hello."));
+    setChatOffered(true);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_empty->setForegroundRole(QPalette::PlaceholderText);
@@ -88,6 +88,12 @@ QString ConversationListPane::friendNextTo(const QString &friendId, int step) co
     if (row < 0 || row >= rows)
         return {};
     return m_model->index(row).data(ConversationListModel::FriendIdRole).toString();
+}
+
+void ConversationListPane::setChatOffered(bool offered)
+{
+    m_empty->setText(offered ? tr("No chats yet.\nOpen a friend in Friends and say hello.")
+                             : tr("This gateway offers no chat.\nFriends shows who is online."));
 }
 
 void ConversationListPane::updateEmptyState()

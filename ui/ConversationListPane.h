@@ -28,6 +28,8 @@ public:
     [[nodiscard]] ConversationDelegate *delegate() const { return m_delegate; }
     [[nodiscard]] QLabel *emptyState() const { return m_empty; }
     [[nodiscard]] bool isShowingEmptyState() const;
+    // Whether the gateway offers chat: the empty list says why it is empty.
+    void setChatOffered(bool offered);
 
     // The open chat's row is the current one (none: no row is).
     void showFriend(const QString &friendId);

@@ -64,6 +64,9 @@ MainWindow::MainWindow(
 
     connect(m_friends, &FriendListPane::chatRequested, this, &MainWindow::openChat);
     connect(m_chats, &ConversationListPane::chatRequested, this, &MainWindow::openChat);
+    connect(chat, &Session::ChatController::chatOfferedChanged, m_chats,
+        &ConversationListPane::setChatOffered);
+    m_chats->setChatOffered(chat->chatOffered());
     connect(m_header, &SessionHeader::signInRequested, this, &MainWindow::signInRequested);
     createMenus();
     // Ctrl+F, and Ctrl+K as in other chat apps: type a name, Enter opens the top match.

@@ -192,6 +192,9 @@ QList<QCommandLineOption> optionList()
             "a connection. Default 25000."_s,
             u"MS"_s },
         { u"hello-timeout-ms"_s, u"Time allowed for hello. Default 5000."_s, u"MS"_s },
+        { u"no-chat"_s,
+            u"Presence only: chat requests (message, history, conversations, read) are "
+            "answered unknown_type, as by a gateway without chat."_s },
         { u"max-subscriptions"_s, u"Subscriptions per connection. Default 2000."_s, u"N"_s },
         { u"max-ids-per-request"_s, u"Ids in one subscribe. Default 500."_s, u"N"_s },
         { u"max-availability-friends"_s,
@@ -447,6 +450,7 @@ std::optional<ServerOptions> ServerOptions::parse(const QStringList &args, QStri
     const bool hasUsers = parser.isSet(u"users"_s);
     const bool hasGenerate = parser.isSet(u"generate"_s);
     options.friendsFromRedis = parser.isSet(u"friends-from-redis"_s);
+    config.chat = !parser.isSet(u"no-chat"_s);
     // With the graph in Redis, users need not be in any file: a JSON Web Token names them.
     if (hasUsers == hasGenerate && !(options.friendsFromRedis && !hasGenerate)) {
         *error = hasUsers ? u"give either --users or --generate, not both"_s

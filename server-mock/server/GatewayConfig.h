@@ -35,6 +35,9 @@ struct GatewayConfig {
     {
         return 4 * qint64(maxFrameBytes) + (qint64(1) << 20);
     }
+    // Chat (message, history, conversations, read) is served; off, the gateway is a
+    // presence-only one and answers those frames unknown_type, as one without chat would.
+    bool chat = true;
     int maxSubscriptions = 2000;
     int maxIdsPerRequest = 500;
     // Token bucket per connection: sustained frames per second and the burst allowed above it.

@@ -186,6 +186,7 @@ private Q_SLOTS:
     void badReadAndConversationsRequests();
     void strangerLearnsNothing();
     void answerForAGoneAskerReachesNobody();
+    void withoutChatEveryChatRequestIsAnUnknownType();
 
     // MemoryChatStore on its own.
     void storeTimestampsNeverGoBack();
@@ -784,6 +785,41 @@ void TestGatewayChat::badHistoryRequestsAreRefused()
     QCOMPARE(error.value("type"_L1).toString(), u"error"_s);
     QCOMPARE(error.value("code"_L1).toString(), u"bad_request"_s);
     QVERIFY2(error.value("message"_L1).toString().contains(mention), compact(error).constData());
+    QVERIFY(alice->isOpen());
+}
+
+void TestGatewayChat::withoutChatEveryChatRequestIsAnUnknownType()
+{
+    // --no-chat: the gateway answers chat as one that never had it would, each request by its
+    // ref, and presence goes on.
+    GatewayConfig config = testConfig();
+    config.chat = false;
+    restart(config);
+    auto alice = login(u"alice"_s);
+    QVERIFY(alice);
+    auto bob = login(u"bob"_s);
+    QVERIFY(bob);
+    const QList<QJsonObject> requests = {
+        { { "type"_L1, "message"_L1 }, { "to"_L1, "bob"_L1 }, { "text"_L1, "hi"_L1 } },
+        { { "type"_L1, "history"_L1 }, { "with"_L1, "bob"_L1 } },
+        { { "type"_L1, "conversations"_L1 } },
+        { { "type"_L1, "read"_L1 }, { "with"_L1, "bob"_L1 }, { "up_to"_L1, "x.1"_L1 } },
+    };
+    for (const QJsonObject &request : requests) {
+        const QJsonObject answer = alice->request(request);
+        QCOMPARE(answer.value("type"_L1).toString(), u"error"_s);
+        QCOMPARE(answer.value("code"_L1).toString(), u"unknown_type"_s);
+        QVERIFY2(
+            answer.value("message"_L1).toString().contains(request.value("type"_L1).toString()),
+            compact(answer).constData());
+    }
+    // Nothing was relayed: bob's connection, answered since, has no message waiting.
+    QCOMPARE(bob->request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
+    QVERIFY(bob->pending(u"message"_s).isEmpty());
+    // Presence is served as ever.
+    const QJsonObject subscribed
+        = alice->request({ { "type"_L1, "subscribe"_L1 }, { "ids"_L1, QJsonArray { "bob"_L1 } } });
+    QCOMPARE(subscribed.value("type"_L1).toString(), u"snapshot"_s);
     QVERIFY(alice->isOpen());
 }
 

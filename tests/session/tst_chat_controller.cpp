@@ -98,6 +98,7 @@ private Q_SLOTS:
     void aMessageTypedOfflineGoesOutOnceSignedIn();
     void readsAsFarAsShownAndOtherDevicesFollow();
     void anotherUserSigningInClearsTheConversations();
+    void aGatewayWithoutChatIsToldOnce();
 
 private:
     std::unique_ptr<Gateway> m_gateway;
@@ -283,6 +284,43 @@ void TestChatController::anotherUserSigningInClearsTheConversations()
     // Nothing of alice's shows under dave's name.
     QCOMPARE(device.chat.conversationList()->selfId(), u"dave"_s);
     QCOMPARE(device.chat.conversationList()->rowCount(), 0);
+}
+
+void TestChatController::aGatewayWithoutChatIsToldOnce()
+{
+    // A presence-only gateway answers chat unknown_type: the controller takes that as "no
+    // chat here" (not one failed message), says so once, and sends nothing more.
+    Presence::Server::GatewayConfig config = testConfig();
+    config.chat = false;
+    m_gateway = startGateway(population(), config);
+    QVERIFY(m_gateway);
+    Device alice(m_gateway->url());
+    QSignalSpy offered(&alice.chat, &ChatController::chatOfferedChanged);
+    QSignalSpy arrived(&alice.chat, &ChatController::conversationsArrived);
+    QVERIFY(alice.chat.chatOffered()); // until the gateway says otherwise
+    alice.signIn(u"alice"_s);
+    QVERIFY(alice.waitOnline());
+    QTRY_COMPARE(arrived.count(), 1); // the counts are as known as they will be
+    QVERIFY(alice.chat.conversationsLoaded());
+    QCOMPARE(offered.count(), 1);
+    QCOMPARE(offered.at(0).at(0).toBool(), false);
+    QVERIFY(!alice.chat.chatOffered());
+
+    const auto problem = alice.chat.send(u"bob"_s, u"hello?"_s);
+    QVERIFY(problem);
+    QVERIFY2(problem->contains(u"no chat"_s), qPrintable(*problem));
+    QCOMPARE(alice.chat.conversation(u"bob"_s)->rowCount(), 0); // nothing queued to retry
+
+    // A gateway with chat, signed in to again, offers it again.
+    m_gateway = startGateway(population());
+    QVERIFY(m_gateway);
+    alice.url = m_gateway->url();
+    alice.session.close();
+    alice.signIn(u"alice"_s);
+    QVERIFY(alice.waitOnline());
+    QTRY_VERIFY(alice.chat.chatOffered());
+    QCOMPARE(arrived.count(), 2);
+    QVERIFY(!alice.chat.send(u"bob"_s, u"hello!"_s));
 }
 
 QTEST_MAIN(TestChatController)

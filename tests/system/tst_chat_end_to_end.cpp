@@ -362,10 +362,12 @@ void TestChatEndToEnd::olderMessagesLoadPageByPage()
 {
     constexpr int kMessages = 120; // more than two pages of ChatController::kHistoryPageSize
     {
-        Client bob(m_gateway->url(), u"bob"_s);
-        QVERIFY(bob.waitOnline());
+        // Written by alice on another device: nothing in it is unread for her, so the chat
+        // opens at its newest message (on unread ones it would open at the first of them).
+        Client laptop(m_gateway->url(), u"alice"_s);
+        QVERIFY(laptop.waitOnline());
         for (int n = 1; n <= kMessages; ++n)
-            QVERIFY(!bob.chat.send(u"alice"_s, u"message %1"_s.arg(n)));
+            QVERIFY(!laptop.chat.send(u"bob"_s, u"message %1"_s.arg(n)));
         QTRY_COMPARE_WITH_TIMEOUT(storedBetween(u"alice"_s, u"bob"_s), kMessages, 10000);
     }
     WindowClient alice(m_gateway->url(), u"alice"_s);

@@ -17,6 +17,8 @@
 #include <QTimer>
 
 // Presence
+#include "GatewayFixture.h"
+#include "SessionFixture.h"
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
@@ -143,6 +145,7 @@ private Q_SLOTS:
     void linksOpenOnClickWithAPointingHand();
     void headerShowsTheHandle();
     void rowsSayWhoWroteWhat();
+    void aGatewayWithoutChatSaysSoAndTakesNoInput();
 };
 
 void TestChatPane::initTestCase()
@@ -507,4 +510,39 @@ void TestChatPane::rowsSayWhoWroteWhat()
 }
 
 QTEST_MAIN(TestChatPane)
+void TestChatPane::aGatewayWithoutChatSaysSoAndTakesNoInput()
+{
+    // V5: against a presence-only gateway the pane invited "Say hello!", then failed the
+    // message with "unknown_type" and offered a retry that could never work. Now it says once
+    // that this gateway offers no chat, and nothing invites typing.
+    Presence::Server::GatewayConfig config = testConfig();
+    config.chat = false;
+    const auto gateway = startGateway({ { u"ada"_s, { u"bo"_s } }, { u"bo"_s, {} } }, config);
+    QVERIFY(gateway);
+    GatewaySession session(quickSessionOptions());
+    FriendListModel friends;
+    ChatController chat(&session, &friends);
+    ChatPane pane(&chat, &friends);
+    friends.setFriends({ { u"bo"_s, u"Bo Diddley"_s } });
+    pane.resize(420, 420);
+    pane.show();
+    pane.setFriend(u"bo"_s);
+    QVERIFY(pane.input()->isEnabled());
+    session.open(gateway->url(), tokenOf(u"ada"_s));
+    QTRY_VERIFY(!chat.chatOffered());
+
+    QVERIFY(!pane.input()->isEnabled());
+    QVERIFY(!pane.sendButton()->isEnabled());
+    QVERIFY(pane.emptyState()->isVisible());
+    QVERIFY2(pane.historyText().contains(u"offers no chat"_s), qPrintable(pane.historyText()));
+    QVERIFY(!pane.historyText().contains(u"Say hello"_s));
+    QVERIFY(!pane.input()->placeholderText().contains(u"Message"_s));
+    QVERIFY(!pane.input()->placeholderText().isEmpty());
+    // Another friend's chat says the same; the notice under the input stays empty.
+    friends.setFriends({ { u"bo"_s, u"Bo Diddley"_s }, { u"cy"_s, u"Cy Coleman"_s } });
+    pane.setFriend(u"cy"_s);
+    QVERIFY(pane.historyText().contains(u"offers no chat"_s));
+    QVERIFY(pane.noticeText().isEmpty());
+}
+
 #include "tst_chat_pane.moc"

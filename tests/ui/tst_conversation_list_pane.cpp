@@ -132,6 +132,7 @@ private Q_SLOTS:
     void unreadSurvivesARestartAndFollowsAcrossDevices();
     void messagesAreReadAsTheyComeOnScreen();
     void altUpAndDownStepThroughTheChatsShown();
+    void aGatewayWithoutChatIsSaidInTheChatsTab();
 
 private:
     std::unique_ptr<Gateway> m_gateway;
@@ -478,6 +479,24 @@ void TestConversationListPane::altUpAndDownStepThroughTheChatsShown()
     // Past the last chat: nothing else opens.
     QTest::keyClick(chat->input(), Qt::Key_Down, Qt::AltModifier);
     QCOMPARE(chat->friendId(), u"bob"_s);
+}
+
+void TestConversationListPane::aGatewayWithoutChatIsSaidInTheChatsTab()
+{
+    // V5: a presence-only gateway: the empty Chats tab says why it is empty instead of
+    // inviting the user to say hello, while the friend list works as ever.
+    auto config = testConfig();
+    config.chat = false;
+    m_gateway = startGateway(population(), config);
+    QVERIFY(m_gateway);
+    Window alice(m_gateway->url());
+    QVERIFY(alice.waitOnline());
+    ConversationListPane *pane = alice.window.conversationListPane();
+    QTRY_VERIFY(!alice.chat.chatOffered());
+    QVERIFY(pane->isShowingEmptyState());
+    QVERIFY2(pane->emptyState()->text().contains(u"offers no chat"_s),
+        qPrintable(pane->emptyState()->text()));
+    QCOMPARE(alice.friends.rowCount(), 2);
 }
 
 QTEST_MAIN(TestConversationListPane)
