@@ -74,7 +74,7 @@ void WindowWiring::showConnection()
     // Signed out, or refused: nobody is signed in any more (reconnecting, the user still is).
     if (state == GatewaySession::State::Disconnected || state == GatewaySession::State::Failed)
         m_window->header()->setSelf({}, {});
-    m_window->setOnline(state == GatewaySession::State::Online);
+    m_window->setConnection(connectionState(state));
     m_window->setWatchedCount(int(m_session->subscribed().size()));
 }
 

@@ -172,10 +172,14 @@ void MainWindow::setNotificationsAvailable(bool possible, const QString &whyNot)
     m_unavailableAction->setVisible(!possible);
 }
 
-void MainWindow::setOnline(bool online)
+void MainWindow::setConnection(ConnectionState state)
 {
-    m_online = online;
-    scheduleStatusUpdate();
+    if (state == m_connection)
+        return;
+    m_connection = state;
+    // Not on the next tick of the counts: the banner changes now, and the two must agree.
+    m_statusTimer.stop();
+    updateStatus();
 }
 
 void MainWindow::setWatchedCount(int count)
@@ -294,14 +298,36 @@ void MainWindow::updateStatus()
     const int online = m_model->countLiveIn(Models::PresenceState::Online);
     const int unknown = friends - m_model->liveCount();
     QString text;
-    if (!m_online && friends > 0)
-        //: Status bar while the connection is gone: no count of who is online, not even 0.
-        text = tr("%1 friends · status unknown while reconnecting").arg(friends);
-    else if (unknown > 0 && m_online)
-        //: Status bar: friends, those online, and those whose presence is not known.
-        text = tr("%1 friends · %2 online · %3 not known").arg(friends).arg(online).arg(unknown);
-    else
-        text = tr("%1 friends · %2 online").arg(friends).arg(online);
+    switch (m_connection) {
+    case ConnectionState::Online:
+        if (unknown > 0)
+            //: Status bar: friends, those online, and those whose presence is not known.
+            text
+                = tr("%1 friends · %2 online · %3 not known").arg(friends).arg(online).arg(unknown);
+        else
+            text = tr("%1 friends · %2 online").arg(friends).arg(online);
+        break;
+    case ConnectionState::Connecting:
+    case ConnectionState::Authenticating:
+    case ConnectionState::Reconnecting:
+        // No count of who is online, not even 0: it is not known.
+        text = friends > 0
+            //: Status bar while the connection is gone and being made again.
+            ? tr("%1 friends · status unknown while reconnecting").arg(friends)
+            //: Status bar while signing in for the first time.
+            : tr("Connecting…");
+        break;
+    case ConnectionState::Failed:
+    case ConnectionState::Disconnected:
+        // Signed out, or a sign-in that retrying cannot fix (the banner says which): nothing
+        // is being retried and nobody's presence is known.
+        text = friends > 0
+            //: Status bar when not signed in, with the friend list of the last sign-in.
+            ? tr("%1 friends · not signed in").arg(friends)
+            //: Status bar when not signed in.
+            : tr("Not signed in");
+        break;
+    }
     m_status->setText(text);
     //: The status bar's tooltip, for the curious: what the client asks the gateway for.
     m_status->setToolTip(tr("%1 watched exactly (the rows on screen) · %2 covered by the "

@@ -4,6 +4,9 @@
 #include <QMainWindow>
 #include <QTimer>
 
+// Presence
+#include "ui/ConnectionState.h"
+
 class QAction;
 class QActionGroup;
 class QLabel;
@@ -69,8 +72,8 @@ public:
     // Whether the desktop can show notifications now, and if not, why (the owner asks again
     // each time Settings opens: settingsMenuOpened).
     void setNotificationsAvailable(bool possible, const QString &whyNot);
-    // The session is online: friends not known are counted in the status bar.
-    void setOnline(bool online);
+    // The connection as the header's banner shows it: the status bar says the same, at once.
+    void setConnection(ConnectionState state);
     // The gateway watches this many users exactly for us (the status bar's tooltip).
     void setWatchedCount(int count);
     // Settings > "Away when idle for": shows `minutes` as the current choice.
@@ -116,7 +119,7 @@ private:
     QActionGroup *m_awayChoices = nullptr;
     QLabel *m_status;
     QTimer m_statusTimer;
-    bool m_online = false;
+    ConnectionState m_connection = ConnectionState::Disconnected;
     int m_watchedCount = 0;
     QString m_frontChat;
     bool m_singlePane = false;

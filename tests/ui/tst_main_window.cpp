@@ -482,8 +482,18 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     scene.view()->setFocus();
     QTRY_VERIFY(scene.view()->hasFocus());
     scene.window.header()->retryButton()->setFocus(Qt::MouseFocusReason);
+    // V7: the status bar says what the banner says, at the same moment.
+    bool agreed = true;
+    const QMetaObject::Connection watch
+        = QObject::connect(&scene.session, &GatewaySession::stateChanged, &scene.window, [&] {
+              if (scene.session.state() == GatewaySession::State::Online
+                  && scene.window.statusText().contains(u"reconnecting"_s))
+                  agreed = false;
+          });
     QTest::mouseClick(scene.window.header()->retryButton(), Qt::LeftButton);
     QTRY_COMPARE(scene.window.header()->connectionText(), u"connected"_s);
+    QObject::disconnect(watch);
+    QVERIFY2(agreed, "the status bar said reconnecting while the banner said connected");
     QTRY_VERIFY(scene.friends.countIn(PresenceState::Unknown) < kFriends);
     QTRY_VERIFY2(
         scene.window.statusText().contains(u" online"_s), qPrintable(scene.window.statusText()));
@@ -491,6 +501,13 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     QVERIFY(!banner->isVisible());
     QTRY_VERIFY(scene.view()->hasFocus());
     QVERIFY(!search->hasSelectedText());
+
+    // Closed on purpose: no count of who is online, and no "reconnecting" either.
+    scene.session.close();
+    QCOMPARE(scene.window.statusText(), u"%1 friends · not signed in"_s.arg(kFriends));
+    scene.friends.setFriends({});
+    scene.session.close();
+    QTRY_COMPARE(scene.window.statusText(), u"Not signed in"_s);
 }
 
 QTEST_MAIN(TestMainWindow)
