@@ -376,12 +376,19 @@ void ChatMessageDelegate::paint(
         painter->drawPath(bubble);
     }
     if (current) {
-        // The message Ctrl+C copies: a ring inside the bubble's edge, in the highlight.
+        // The message Ctrl+C copies: a ring inside the bubble's edge, in the highlight where
+        // that stands out from the bubble (3:1, WCAG's minimum for a focus indicator), else in
+        // the bubble's text colour: our own bubbles are filled with the highlight.
         QPainterPath ring;
         ring.addRoundedRect(
             QRectF(parts.bubble).adjusted(1, 1, -1, -1), kBubbleRadius - 1, kBubbleRadius - 1);
+        const QColor highlight
+            = opt.palette.color(PaletteColors::colorGroupOf(opt), QPalette::Highlight);
+        constexpr qreal kFocusContrast = 3.0;
         painter->setPen(
-            QPen(opt.palette.color(PaletteColors::colorGroupOf(opt), QPalette::Highlight), 2));
+            QPen(PaletteColors::contrast(highlight, colors.fill) >= kFocusContrast ? highlight
+                                                                                   : colors.text,
+                2));
         painter->setBrush(Qt::NoBrush);
         painter->drawPath(ring);
     }

@@ -17,6 +17,8 @@ public:
     [[nodiscard]] static bool isDark(const QPalette &palette);
     // The group an item paints with: disabled, inactive window or normal.
     [[nodiscard]] static QPalette::ColorGroup colorGroupOf(const QStyleOptionViewItem &option);
+    // WCAG's contrast ratio of two colours, 1 (the same) to 21 (black on white).
+    [[nodiscard]] static qreal contrast(const QColor &a, const QColor &b);
     // A red for "something went wrong" text that reads well on this palette's Base.
     [[nodiscard]] static QColor errorColor(const QPalette &palette);
 };

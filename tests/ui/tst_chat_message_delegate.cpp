@@ -17,6 +17,7 @@
 #include <QDebug>
 #include <QHelpEvent>
 #include <QListView>
+#include <QPainter>
 #include <QScrollBar>
 #include <QStyle>
 #include <QStyleFactory>
@@ -325,6 +326,8 @@ private Q_SLOTS:
     void pendingRowsAreDashedAndFainter();
     void textContrastsWithTheBubble_data();
     void textContrastsWithTheBubble();
+    void ringContrastsWithEveryBubble_data();
+    void ringContrastsWithEveryBubble();
 
     void daySeparatorsSayTodayYesterdayOrTheDate();
     void consecutiveMessagesGroup_data();
@@ -875,6 +878,61 @@ void TestChatMessageDelegate::textContrastsWithTheBubble()
     const ChatMessageDelegate::BubbleLayout parts = alone.layoutOf(0);
     QVERIFY(!parts.meta.isEmpty());
     QVERIFY(checkMetaContrast(aloneImage, parts, alone.fillOf(aloneImage, 0), 0));
+}
+
+void TestChatMessageDelegate::ringContrastsWithEveryBubble_data()
+{
+    QTest::addColumn<QString>("palette");
+    QTest::newRow("light") << u"light"_s;
+    QTest::newRow("dark") << u"dark"_s;
+}
+
+void TestChatMessageDelegate::ringContrastsWithEveryBubble()
+{
+    // V6: the ring on the message Ctrl+C copies was drawn in the highlight colour, which is
+    // the fill of our own bubbles: on them it could not be seen. It must stand out from the
+    // bubble it is on, ours and the friend's, in light and dark palettes (3:1, as WCAG asks
+    // of a focus indicator).
+    QFETCH(QString, palette);
+    ChatFixture f(paletteNamed(palette));
+    f.addConversation();
+    QVERIFY(f.exposed());
+    const Capture image = f.capture();
+    for (const int row : { TheirsRow, OursRow }) {
+        const QColor fill = f.fillOf(image, row);
+        const auto paintRow = [&](bool current) {
+            QStyleOptionViewItem option = f.optionFor(row);
+            option.rect.moveTopLeft({ 0, 0 });
+            if (current)
+                option.state |= QStyle::State_HasFocus;
+            QImage out(option.rect.size(), QImage::Format_ARGB32_Premultiplied);
+            out.fill(f.base());
+            QPainter painter(&out);
+            f.delegate.paint(&painter, option, f.model.index(row));
+            return out;
+        };
+        const QImage plain = paintRow(false);
+        const QImage ringed = paintRow(true);
+        // The ring: what the current state adds. Its strongest pixel is its colour.
+        QColor ring = fill;
+        int pixels = 0;
+        for (int y = 0; y < plain.height(); ++y) {
+            for (int x = 0; x < plain.width(); ++x) {
+                const QColor now = ringed.pixelColor(x, y);
+                if (colorDistance(now, plain.pixelColor(x, y)) < 30)
+                    continue;
+                ++pixels;
+                if (colorDistance(now, fill) > colorDistance(ring, fill))
+                    ring = now;
+            }
+        }
+        const QString what = u"row %1: ring %2 on %3, contrast %4, %5 pixels"_s.arg(row)
+                                 .arg(ring.name(), fill.name())
+                                 .arg(contrast(ring, fill))
+                                 .arg(pixels);
+        QVERIFY2(pixels > 40, qPrintable(what));
+        QVERIFY2(contrast(ring, fill) >= 3.0, qPrintable(what));
+    }
 }
 
 void TestChatMessageDelegate::daySeparatorsSayTodayYesterdayOrTheDate()
