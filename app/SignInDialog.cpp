@@ -304,7 +304,12 @@ void SignInDialog::explainFailure()
         showStatus(m_attempt->errorString(), true); // names the address and what is wrong
         break;
     case GatewaySession::Failure::TokenRefused:
-        showStatus(tr("The gateway did not accept this token."), true);
+    case GatewaySession::Failure::SignInExpired:
+        // An expired sign-in is not a wrong token: the session's words say so.
+        showStatus(m_attempt->failure() == GatewaySession::Failure::SignInExpired
+                ? m_attempt->errorString()
+                : tr("The gateway did not accept this token."),
+            true);
         m_tokenEdit->setFocus();
         m_tokenEdit->selectAll();
         return;

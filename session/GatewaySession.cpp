@@ -13,6 +13,7 @@
 #include "protocol/Digest.h"
 #include "protocol/Frame.h"
 #include "session/Logging.h"
+#include "session/TokenExpiry.h"
 
 using namespace Qt::StringLiterals;
 
@@ -206,6 +207,12 @@ void GatewaySession::connectSocket()
     setState(State::Connecting);
     m_connectTimer.start(m_options.connectTimeout);
     m_tokens.beforeConnecting([this] {
+        if (m_tokens.hasEnded()) {
+            // The gateway closed for this very token's end, and the source has no other:
+            // signing in with it would only be refused.
+            fail(Failure::SignInExpired, tr("The sign-in expired: sign in again."));
+            return;
+        }
         qCDebug(lcSession) << "connecting to" << m_url.toString();
         m_socket->open(m_url);
     });
@@ -249,6 +256,16 @@ void GatewaySession::fail(Failure failure, const QString &reason)
         m_socket->abort();
     if (wasOnline)
         loseConnectionState();
+}
+
+void GatewaySession::failTokenRefused()
+{
+    // The gateway refuses an expired token as it refuses an unknown one (on purpose: its
+    // answer says nothing of why); the token's own exp tells the user which it was.
+    if (TokenExpiry::hasPassed(m_tokens.token()))
+        fail(Failure::SignInExpired, tr("The sign-in expired: sign in again."));
+    else
+        fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
 }
 
 bool GatewaySession::failIfNotAGateway()
@@ -305,7 +322,7 @@ void GatewaySession::onDisconnected()
     // lie outside its range, where comparing the enum may be folded to false: compare numbers.
     const int code = int(m_socket->closeCode());
     if (m_state == State::Authenticating && code == CloseCode::Unauthorized) {
-        fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
+        failTokenRefused();
         return;
     }
     if (m_state == State::Authenticating && code == CloseCode::UnsupportedProtocol) {
@@ -326,15 +343,19 @@ void GatewaySession::onDisconnected()
                 .arg(server, m_sslError));
         return;
     }
-    if (m_state == State::Online && !m_tokens.hasSource()
-        && (code == CloseCode::TokenExpired || code == CloseCode::TokenRevoked)) {
+    if (m_state == State::Online && code == CloseCode::TokenExpired) {
         // Signing in again with the same token would only be refused. With a token source, the
-        // reconnect fetches a new one first.
+        // reconnect fetches a new one first, and fails if it is still this one.
+        m_tokens.markEnded();
+        if (!m_tokens.hasSource()) {
+            fail(Failure::SignInExpired, tr("The sign-in expired: sign in again."));
+            return;
+        }
+    }
+    if (m_state == State::Online && !m_tokens.hasSource() && code == CloseCode::TokenRevoked) {
         fail(Failure::TokenRefused,
-            code == CloseCode::TokenExpired
-                ? tr("The sign-in expired: sign in again.")
-                : tr("The gateway signed you out (the account was removed, or its token "
-                     "changed): sign in again."));
+            tr("The gateway signed you out (the account was removed, or its token changed): "
+               "sign in again."));
         return;
     }
     if (m_state == State::Online && code == CloseCode::RateLimited) {
@@ -416,7 +437,7 @@ void GatewaySession::onTokenExpiring(const TokenExpiring &expiring)
         return;
     qCInfo(lcSession) << "the token expires in" << expiring.inMs << "ms";
     Q_EMIT tokenExpiring(std::chrono::milliseconds(expiring.inMs));
-    m_tokens.renew([this](const QString &token) {
+    m_tokens.renew(std::chrono::milliseconds(expiring.inMs), [this](const QString &token) {
         QString ref = nextRef(u'r');
         m_pacer.send(toJson(RefreshRequest { token }), ref);
         return ref;
@@ -506,7 +527,7 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         && (error.code == ErrorCode::Unauthorized
             || error.code == ErrorCode::UnsupportedProtocol)) {
         if (error.code == ErrorCode::Unauthorized)
-            fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
+            failTokenRefused();
         else
             fail(Failure::UnsupportedProtocol, tr("The gateway speaks another protocol version."));
         return;

@@ -51,6 +51,9 @@ public:
     enum class Failure {
         None,
         TokenRefused, // the gateway did not accept the token
+        // The token ran out and no new one came (none from the token source, or no source):
+        // the gateway closed with 4004, or refused a token whose own `exp` has passed.
+        SignInExpired,
         UnsupportedProtocol, // the gateway speaks another protocol version
         NotAGateway, // the address answers HTTP, but no WebSocket upgrade (e.g. 200, 404)
         // wss:// whose certificate is not trusted (unknown authority, wrong name, expired):
@@ -174,6 +177,8 @@ private:
     void stopTimers();
     void scheduleReconnect(const QString &reason);
     void fail(Failure failure, const QString &reason);
+    // The gateway refused the token in hello (4001): expired by its own `exp`, or not accepted.
+    void failTokenRefused();
     // A handshake the server answered with another HTTP status than 101: Failed for an
     // address that is no gateway, true; false (retry) for a busy one (5xx, 429) or none.
     bool failIfNotAGateway();

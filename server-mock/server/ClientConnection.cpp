@@ -69,6 +69,12 @@ void ClientConnection::setTokenExpiry(std::optional<std::chrono::milliseconds> e
 {
     using namespace std::chrono;
     constexpr auto never = DeadlineSweep::Clock::time_point::max();
+    // The end it has already (the token in force sent back as a refresh): nothing changes, so
+    // a warning given is not given again, which would only bring the same refresh back.
+    const milliseconds end = expiresAt.value_or(kNeverExpires);
+    if (end == m_tokenExpiresAt)
+        return;
+    m_tokenExpiresAt = end;
     if (!expiresAt) {
         m_tokenEnds = m_tokenWarning = never;
         return;

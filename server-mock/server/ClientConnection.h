@@ -70,7 +70,8 @@ public:
     void setChosenStatus(Protocol::ChosenStatus status) { m_status = status; }
     // The token it signed in with, or was refreshed to, is refused from expiresAt on (the
     // system clock's, since the epoch); nullopt when it never is (a users-file token). The
-    // peer is told config.tokenWarning ahead (token_expiring) and closed with 4004 then.
+    // peer is told config.tokenWarning ahead (token_expiring), once per end: an expiresAt it
+    // has already changes nothing. It is closed with 4004 then.
     void setTokenExpiry(std::optional<std::chrono::milliseconds> expiresAt);
     // Signed in with a token that expires (a JSON Web Token), not a users-file token.
     [[nodiscard]] bool tokenExpires() const
@@ -97,6 +98,8 @@ public:
     void setOwner(Owner *owner) { m_owner = owner; }
 
 private:
+    static constexpr std::chrono::milliseconds kNeverExpires = std::chrono::milliseconds::max();
+
     // ClientTransport::Receiver
     void transportText(const QString &text) override { handleText(text); }
     void transportBinary() override { onBinaryMessage(); }
@@ -137,6 +140,9 @@ private:
     // warned, or for a token that never expires).
     DeadlineSweep::Clock::time_point m_tokenEnds = DeadlineSweep::Clock::time_point::max();
     DeadlineSweep::Clock::time_point m_tokenWarning = DeadlineSweep::Clock::time_point::max();
+    // The end setTokenExpiry() was last given (since the epoch), to tell a refresh that
+    // changes nothing.
+    std::chrono::milliseconds m_tokenExpiresAt = kNeverExpires;
 };
 
 } // namespace Presence::Server

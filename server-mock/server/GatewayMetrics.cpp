@@ -1,25 +1,20 @@
 #include "server-mock/server/GatewayMetrics.h"
 
+// Presence
+#include "protocol/FrameTypes.h"
+
 using namespace Qt::StringLiterals;
 
 namespace Presence::Server {
 
 namespace {
 
+// The protocol's own lists (a type it adds gets a series of its own here), and for frames in
+// the two that are no type: "invalid" (not a frame) and "binary".
 const QStringList &clientTypes()
 {
-    static const QStringList types { u"hello"_s, u"friends"_s, u"subscribe"_s, u"unsubscribe"_s,
-        u"set_status"_s, u"ping"_s, u"message"_s, u"history"_s, u"watch_availability"_s,
-        u"unwatch_availability"_s, u"conversations"_s, u"read"_s, u"invalid"_s, u"binary"_s };
-    return types;
-}
-
-const QStringList &serverTypes()
-{
-    static const QStringList types { u"welcome"_s, u"friends"_s, u"snapshot"_s, u"presence"_s,
-        u"message"_s, u"history"_s, u"ok"_s, u"pong"_s, u"error"_s, u"availability"_s,
-        u"availability_changed"_s, u"presence_batch"_s, u"digest"_s, u"conversations"_s,
-        u"read_marker"_s };
+    static const QStringList types
+        = Protocol::clientFrameTypes() + QStringList { u"invalid"_s, u"binary"_s };
     return types;
 }
 
@@ -73,7 +68,7 @@ void GatewayMetrics::frameIn(const QString &type)
 void GatewayMetrics::frameOut(const QString &type, quint64 count)
 {
     if (count > 0)
-        typed(m_framesOut, m_framesOutByType, type, serverTypes()).add(count);
+        typed(m_framesOut, m_framesOutByType, type, Protocol::serverFrameTypes()).add(count);
 }
 
 void GatewayMetrics::errorSent(Protocol::ErrorCode code)

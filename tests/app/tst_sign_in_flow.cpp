@@ -1,16 +1,19 @@
 // Who the client signs in as, from launch to Sign out, against a real gateway with the real
 // window and dialog: a remembered token signs in without asking, a refused token or a web
 // server at the address brings the sign-in dialog over the window (not a Retry that sends the
-// same token again), Sign out forgets the token and everything the list and the header showed,
-// and a Switch account that fails keeps the account signed in.
+// same token again), a sign-in whose token ran out with no new one in its token file says "The
+// sign-in expired" in the banner and the dialog, Sign out forgets the token and everything the
+// list and the header showed, and a Switch account that fails keeps the account signed in.
 
 // C++
+#include <chrono>
 #include <memory>
 
 // Qt
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -24,15 +27,19 @@
 
 // Presence
 #include "GatewayFixture.h"
+#include "JwtMinter.h"
 #include "app/ClientSettings.h"
 #include "app/SessionModelBridge.h"
 #include "app/SignInDialog.h"
 #include "app/SignInFlow.h"
 #include "app/WindowWiring.h"
 #include "models/FriendListModel.h"
+#include "server-mock/identity/JwtVerifier.h"
 #include "session/ChatController.h"
+#include "session/FileTokenSource.h"
 #include "session/GatewaySession.h"
 #include "tests/harness/ClosedPort.h"
+#include "ui/ConnectionBanner.h"
 #include "ui/MainWindow.h"
 #include "ui/OwnAvatar.h"
 #include "ui/SessionHeader.h"
@@ -132,6 +139,7 @@ private Q_SLOTS:
     void init();
     void rememberedTokenSignsInWithoutAsking();
     void refusedTokenBringsTheDialogOverTheWindow();
+    void anExpiredSignInSaysSo();
     void aWebServerAtTheAddressIsExplained();
     void signOutForgetsTheAccount();
     void aFailedSwitchKeepsTheAccount_data();
@@ -225,6 +233,44 @@ void TestSignInFlow::refusedTokenBringsTheDialogOverTheWindow()
     QPointer<Presence::App::SignInDialog> first = app.flow.dialog();
     QTest::mouseClick(app.window->header()->signInButton(), Qt::LeftButton);
     QCOMPARE(app.flow.dialog(), first.data());
+}
+
+void TestSignInFlow::anExpiredSignInSaysSo()
+{
+    // Issue 46: a --token-file nobody renews. The gateway takes JSON Web Tokens with no leeway
+    // and warns 1.5 s ahead.
+    const QByteArray secret = "the app's HS256 secret, 32 bytes or more"_ba;
+    QString error;
+    const auto key = Presence::Server::JwtKey::fromSecret(secret, {}, &error);
+    QVERIFY2(key, qPrintable(error));
+    Presence::Server::GatewayConfig config = testConfig();
+    config.jwt = std::make_shared<const Presence::Server::JwtVerifier>(
+        QList<Presence::Server::JwtKey> { *key }, std::chrono::seconds(0));
+    config.tokenWarning = std::chrono::milliseconds(1500);
+    auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    const QString token = Presence::TestSupport::JwtMinter::hs256(secret).mint(
+        Presence::TestSupport::JwtMinter::claims(u"alice"_s, 3));
+    const QString path = m_dir->filePath(u"token"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.write(token.toUtf8()) > 0);
+    file.close();
+    Presence::Session::FileTokenSource source(path);
+    App app(settingsPath());
+    app.session.setTokenSource(&source);
+    QVERIFY(app.flow.start(gateway->url(), token));
+    app.showWindow();
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+
+    // Once the token has run out: the dialog over the window and the banner behind it say
+    // so, with Sign in…, not that the token was refused.
+    QTRY_VERIFY_WITH_TIMEOUT(app.flow.dialog() && app.flow.dialog()->isVisible(), 6000);
+    QCOMPARE(app.flow.dialog()->statusText(), u"The sign-in expired: sign in again."_s);
+    Presence::Ui::SessionHeader *header = app.window->header();
+    QCOMPARE(header->banner()->text(), u"The sign-in expired: sign in again."_s);
+    QVERIFY(header->signInButton()->isVisible());
+    QVERIFY(!header->retryButton()->isVisible());
 }
 
 void TestSignInFlow::aWebServerAtTheAddressIsExplained()

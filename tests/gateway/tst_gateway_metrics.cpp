@@ -16,6 +16,8 @@
 #include "PresenceFrames.h"
 #include "PrometheusText.h"
 #include "TestClient.h"
+#include "protocol/FrameTypes.h"
+#include "server-mock/server/GatewayMetrics.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -57,6 +59,7 @@ private Q_SLOTS:
     void initTestCase() { QLoggingCategory::setFilterRules(u"presence.*.info=false"_s); }
     void freshGatewayExportsZeros();
     void countsWhatClientsDo();
+    void everyProtocolTypeHasItsOwnLabel();
     void madeUpTypesDoNotGrowTheSeries();
     void closesAreCountedByCode();
 };
@@ -157,6 +160,28 @@ void TestGatewayMetrics::countsWhatClientsDo()
     QCOMPARE(valueOf(*text, "presence_push_latency_seconds_count"), 2.0);
     QCOMPARE(valueOf(*text, "presence_push_latency_seconds_bucket", { { "le", u"+Inf"_s } }), 2.0);
     QVERIFY(valueOf(*text, "presence_push_latency_seconds_sum") >= 0.0);
+}
+
+void TestGatewayMetrics::everyProtocolTypeHasItsOwnLabel()
+{
+    // Walks the protocol's own lists: a type it defines is never hidden under "other" (refresh
+    // and token_expiring once were).
+    GatewayMetrics metrics;
+    for (const QString &type : Presence::Protocol::clientFrameTypes())
+        metrics.frameIn(type);
+    for (const QString &type : Presence::Protocol::serverFrameTypes())
+        metrics.frameOut(type);
+    QString error;
+    const auto text = PrometheusText::parse(metrics.render(), &error);
+    QVERIFY2(text, qPrintable(error));
+    for (const QString &type : Presence::Protocol::clientFrameTypes())
+        QVERIFY2(valueOf(*text, "presence_frames_in_total", { { "type", type } }) == 1.0,
+            qPrintable(type));
+    for (const QString &type : Presence::Protocol::serverFrameTypes())
+        QVERIFY2(valueOf(*text, "presence_frames_out_total", { { "type", type } }) == 1.0,
+            qPrintable(type));
+    QCOMPARE(valueOf(*text, "presence_frames_in_total", { { "type", u"other"_s } }), -1.0);
+    QCOMPARE(valueOf(*text, "presence_frames_out_total", { { "type", u"other"_s } }), -1.0);
 }
 
 void TestGatewayMetrics::madeUpTypesDoNotGrowTheSeries()

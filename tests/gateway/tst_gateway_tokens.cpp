@@ -2,7 +2,9 @@
 // WebSockets: a token signed with a configured key signs its subject in, as a users-file token
 // does (and both work side by side); every bad token gets the same unauthorized error and close
 // 4001, and the gateway logs why without the token. A connection is told ahead of its token's
-// end and closed with 4004 at it, unless a refresh for the same user brings a new token.
+// end and closed with 4004 at it, unless a refresh for the same user brings a new token; it
+// is told once per end, so the token in force sent back as a refresh brings no new warning
+// (issue 46), and the gateway counts both frames under their own types.
 
 // C++
 #include <chrono>
@@ -17,6 +19,7 @@
 // Presence
 #include "GatewayFixture.h"
 #include "JwtMinter.h"
+#include "PrometheusText.h"
 #include "TestClient.h"
 #include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/server/Gateway.h"
@@ -27,6 +30,7 @@ using Presence::Server::GatewayConfig;
 using Presence::Server::JwtKey;
 using Presence::Server::JwtVerifier;
 using Presence::TestSupport::JwtMinter;
+using Presence::TestSupport::PrometheusText;
 
 namespace {
 
@@ -63,6 +67,7 @@ private Q_SLOTS:
     void anExpiringTokenIsToldThenClosed();
     void aRefreshKeepsTheConnection();
     void aRefreshMustBeTheSameUsersGoodToken();
+    void theTokenInForceSentBackIsNotWarnedAgain();
 
 private:
     // A gateway taking m_hs's and m_es's tokens (m_es's by kid es-1), with 30 s of leeway, or
@@ -275,6 +280,35 @@ void TestGatewayTokens::aRefreshMustBeTheSameUsersGoodToken()
     QVERIFY(!alice->waitFor(u"token_expiring"_s, 5000).isEmpty());
     QVERIFY(alice->waitDisconnected(5000));
     QCOMPARE(alice->closeCode(), 4004);
+}
+
+void TestGatewayTokens::theTokenInForceSentBackIsNotWarnedAgain()
+{
+    // Issue 46: a client answered every warning with the token it signed in with; each ok was
+    // followed by a new warning at once, 2,479 times in 50 s. A warning is given once per end.
+    const auto gateway = start(true);
+    QVERIFY(gateway);
+    const QString token = m_hs.mint(JwtMinter::claims(u"alice"_s, 3));
+    TestClient alice;
+    QVERIFY(!alice.login(gateway->url(), token).isEmpty());
+    QVERIFY(!alice.waitFor(u"token_expiring"_s, 5000).isEmpty());
+    const auto refresh = [&] {
+        return alice.request({ { "type"_L1, "refresh"_L1 }, { "token"_L1, token } });
+    };
+    QCOMPARE(refresh().value("type"_L1).toString(), u"ok"_s); // taken: it is alice's, still good
+    QVERIFY(alice.waitDisconnected(5000));
+    QCOMPARE(alice.closeCode(), 4004); // the end did not move either
+    QCOMPARE(alice.pending(u"token_expiring"_s).size(), 0);
+
+    // The gateway's own count says the same, each under its own type.
+    const auto text = PrometheusText::parseInTest(gateway->metrics().render());
+    const auto count = [&](const QByteArray &family, const QString &type) {
+        return text.value(family, { { "type", type } }).value_or(-1); // -1: no such series
+    };
+    QCOMPARE(count("presence_frames_in_total", u"refresh"_s), 1.0);
+    QCOMPARE(count("presence_frames_out_total", u"token_expiring"_s), 1.0);
+    QCOMPARE(count("presence_frames_in_total", u"other"_s), -1.0);
+    QCOMPARE(count("presence_frames_out_total", u"other"_s), -1.0);
 }
 
 QTEST_GUILESS_MAIN(TestGatewayTokens)

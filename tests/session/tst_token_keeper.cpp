@@ -1,7 +1,12 @@
 // Tests for TokenKeeper, with a real token file as its source: without a source it connects at
 // once with the token given; with one it fetches first, and falls back to the token held when
 // the source fails; a renewal sends the fetched token and makes it the one held only when the
-// gateway accepts it; a cancelled connection or renewal never calls back.
+// gateway accepts it; a token the gateway holds already, or refused, is never sent, and the
+// source is asked again until the end (so a token renewed late still goes, once); a cancelled
+// connection or renewal never calls back.
+
+// C++
+#include <chrono>
 
 // Qt
 #include <QFile>
@@ -14,6 +19,7 @@
 #include "session/TokenKeeper.h"
 
 using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
 using Presence::Session::FileTokenSource;
 using Presence::Session::TokenKeeper;
 using Presence::Session::TokenSource;
@@ -38,6 +44,9 @@ private Q_SLOTS:
     void fetchesBeforeConnecting();
     void aFailingSourceFallsBackToTheTokenHeld();
     void renewalTakesEffectWhenAccepted();
+    void theTokenHeldIsNotSentAgain();
+    void aRefusedTokenIsNotSentAgain();
+    void askingAgainStopsBeforeTheEnd();
     void cancelledWorkNeverCallsBack();
 
 private:
@@ -60,7 +69,7 @@ void TestTokenKeeper::withoutASourceConnectsAtOnce()
     keeper.beforeConnecting([&] { ++connects; });
     QCOMPARE(connects, 1);
     QCOMPARE(keeper.token(), u"given"_s);
-    keeper.renew([](const QString &) -> QString {
+    keeper.renew(60s, [](const QString &) -> QString {
         qFatal("no renewal without a source");
         return {};
     });
@@ -104,8 +113,8 @@ void TestTokenKeeper::renewalTakesEffectWhenAccepted()
         sent.append(token);
         return u"r%1"_s.arg(sent.size());
     };
-    keeper.renew(send);
-    keeper.renew(send); // one renewal at a time
+    keeper.renew(60s, send);
+    keeper.renew(60s, send); // one renewal at a time
     QTRY_COMPARE(sent, QStringList { u"from-the-file"_s });
     QCOMPARE(keeper.token(), u"given"_s); // not before the gateway takes it
     QVERIFY(!keeper.answered(u"r9"_s, true)); // someone else's answer
@@ -114,11 +123,79 @@ void TestTokenKeeper::renewalTakesEffectWhenAccepted()
 
     // A refused one changes nothing.
     write(m_path, "refused-one");
-    keeper.renew(send);
+    keeper.renew(60s, send);
     QTRY_COMPARE(sent.size(), 2);
     QTest::ignoreMessage(QtWarningMsg, "the gateway refused the refreshed token");
     QVERIFY(keeper.answered(u"r2"_s, false));
     QCOMPARE(keeper.token(), u"from-the-file"_s);
+}
+
+void TestTokenKeeper::theTokenHeldIsNotSentAgain()
+{
+    // Issue 46: a token file not renewed yet gives the token the gateway holds; sending it as
+    // a refresh changes nothing (and an old gateway warned again at once, 2,479 times).
+    FileTokenSource source(m_path);
+    TokenKeeper keeper;
+    keeper.setToken(u"from-the-file"_s);
+    keeper.setSource(&source);
+    QSignalSpy read(&source, &TokenSource::tokenReady);
+    QStringList sent;
+    keeper.renew(2s, [&](const QString &token) {
+        sent.append(token);
+        return u"r%1"_s.arg(sent.size());
+    });
+    QVERIFY(read.wait());
+    QCOMPARE(sent, QStringList {});
+    // The helper renews the file late: the next look (after half of what is left) sends it,
+    // once.
+    write(m_path, "renewed-late\n");
+    QTRY_COMPARE(sent, QStringList { u"renewed-late"_s });
+    QVERIFY(keeper.answered(u"r1"_s, true));
+    QCOMPARE(keeper.token(), u"renewed-late"_s);
+    QVERIFY(!QTest::qWaitFor([&] { return sent.size() > 1; }, 1500));
+}
+
+void TestTokenKeeper::aRefusedTokenIsNotSentAgain()
+{
+    write(m_path, "refused-one");
+    FileTokenSource source(m_path);
+    TokenKeeper keeper;
+    keeper.setToken(u"given"_s);
+    keeper.setSource(&source);
+    QSignalSpy read(&source, &TokenSource::tokenReady);
+    QStringList sent;
+    keeper.renew(3s, [&](const QString &token) {
+        sent.append(token);
+        return u"r%1"_s.arg(sent.size());
+    });
+    QTRY_COMPARE(sent, QStringList { u"refused-one"_s });
+    QTest::ignoreMessage(QtWarningMsg, "the gateway refused the refreshed token");
+    QVERIFY(keeper.answered(u"r1"_s, false));
+    // Read again later, the same refused token goes nowhere ...
+    QTRY_COMPARE(read.size(), 2);
+    QCOMPARE(sent.size(), 1);
+    // ... and a good one written meanwhile goes at the next look.
+    write(m_path, "good-one");
+    QTRY_COMPARE_WITH_TIMEOUT(sent, (QStringList { u"refused-one"_s, u"good-one"_s }), 3000);
+}
+
+void TestTokenKeeper::askingAgainStopsBeforeTheEnd()
+{
+    FileTokenSource source(m_path);
+    TokenKeeper keeper;
+    keeper.setToken(u"from-the-file"_s);
+    keeper.setSource(&source);
+    QSignalSpy read(&source, &TokenSource::tokenReady);
+    int sends = 0;
+    // 800 ms left: read now, again after 400 ms; the next would be 200 ms after that, under
+    // kMinRefetchDelay: none.
+    keeper.renew(800ms, [&](const QString &) {
+        ++sends;
+        return u"r1"_s;
+    });
+    QTRY_COMPARE(read.size(), 2);
+    QVERIFY(!QTest::qWaitFor([&] { return read.size() > 2; }, 1200));
+    QCOMPARE(sends, 0);
 }
 
 void TestTokenKeeper::cancelledWorkNeverCallsBack()
@@ -132,7 +209,7 @@ void TestTokenKeeper::cancelledWorkNeverCallsBack()
     keeper.cancel();
     QSignalSpy ready(&source, &TokenSource::tokenReady);
     QVERIFY(ready.wait());
-    keeper.renew([&](const QString &) {
+    keeper.renew(60s, [&](const QString &) {
         ++sends;
         return u"r1"_s;
     });
