@@ -421,7 +421,9 @@ void ChatController::onConversations(
     m_gatewayCounts = true;
     QList<Models::ConversationSummary> summaries;
     summaries.reserve(conversations.size());
+    QSet<QString> told;
     for (const Protocol::ConversationSummary &item : conversations) {
+        told.insert(item.with);
         if (item.read)
             advanceMarker(item.with, *item.read);
         // Held messages newer than the gateway's newest cannot be; older ones can (we sent
@@ -429,12 +431,36 @@ void ChatController::onConversations(
         ChatMessageRecord last = toRecord(item.last);
         if (const auto held = m_list->rowOf(item.with); held && m_list->at(*held).last.ts > last.ts)
             last = m_list->at(*held).last;
-        summaries.append({ item.with, last, item.unread });
+        // Without a marker the gateway may have forgotten one (a gateway that keeps chats in
+        // memory and restarted): what was never read here stays unread, whatever it counts.
+        const int unread = item.read ? item.unread : std::max(item.unread, unreadHeld(item.with));
+        summaries.append({ item.with, last, unread });
+    }
+    // Conversations the gateway no longer knows at all: what is held here stays listed.
+    for (auto it = m_conversations.cbegin(); it != m_conversations.cend(); ++it) {
+        const ChatModel &model = **it;
+        if (told.contains(it.key()) || model.deliveredCount() == 0)
+            continue;
+        summaries.append({ it.key(), model.at(model.deliveredCount() - 1), unreadHeld(it.key()) });
     }
     m_list->setConversations(summaries);
     applyUnreadToFriends();
     syncReading(m_active);
     finishConversations(true);
+}
+
+int ChatController::unreadHeld(const QString &friendId) const
+{
+    const ChatModel *model = m_conversations.value(friendId);
+    if (!model)
+        return 0;
+    // The friend's messages held after the last one read, here or on another device as the
+    // gateway last said; all of them if that one is not held (it is older than the page).
+    const int readRow = rowOfId(*model, m_markers.value(friendId)).value_or(-1);
+    int unread = 0;
+    for (int row = readRow + 1; row < model->deliveredCount(); ++row)
+        unread += model->at(row).from == friendId ? 1 : 0;
+    return unread;
 }
 
 void ChatController::finishConversations(bool offered)

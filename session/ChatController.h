@@ -167,6 +167,8 @@ private:
     void clearConversations();
     [[nodiscard]] bool isOnline() const;
     void setChatOffered(bool offered);
+    // The friend's messages held here that were not read as far as this client knows.
+    [[nodiscard]] int unreadHeld(const QString &friendId) const;
     // The answer to `conversations` came, or its refusal.
     void finishConversations(bool offered);
 

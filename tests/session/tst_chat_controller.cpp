@@ -99,6 +99,7 @@ private Q_SLOTS:
     void readsAsFarAsShownAndOtherDevicesFollow();
     void anotherUserSigningInClearsTheConversations();
     void aGatewayWithoutChatIsToldOnce();
+    void whatWasNeverReadStaysUnreadWhenTheGatewayForgets();
 
 private:
     std::unique_ptr<Gateway> m_gateway;
@@ -321,6 +322,56 @@ void TestChatController::aGatewayWithoutChatIsToldOnce()
     QTRY_VERIFY(alice.chat.chatOffered());
     QCOMPARE(arrived.count(), 2);
     QVERIFY(!alice.chat.send(u"bob"_s, u"hello!"_s));
+}
+
+void TestChatController::whatWasNeverReadStaysUnreadWhenTheGatewayForgets()
+{
+    // V11: the bundled gateway keeps chats in memory. After it restarted, its `conversations`
+    // knew nothing of bob's two messages that alice never saw, so they counted as read, and
+    // were drawn above the "New messages" divider once bob wrote again. The client knows what
+    // it has not read.
+    Device alice(m_gateway->url(), u"alice"_s);
+    Device bob(m_gateway->url(), u"bob"_s);
+    QVERIFY(alice.waitOnline());
+    QVERIFY(bob.waitOnline());
+    alice.chat.setInFront(false); // her window is elsewhere: nothing is read
+    QVERIFY(!bob.chat.send(u"alice"_s, u"one"_s));
+    QVERIFY(!bob.chat.send(u"alice"_s, u"two"_s));
+    QTRY_COMPARE(alice.unread(u"bob"_s), 2);
+    QCOMPARE(alice.chat.conversation(u"bob"_s)->deliveredCount(), 2);
+
+    const quint16 port = m_gateway->port();
+    m_gateway.reset();
+    QTRY_VERIFY(alice.session.state() != GatewaySession::State::Online);
+    auto config = testConfig();
+    config.port = port;
+    m_gateway = startGateway(population(), config); // its memory is empty
+    QVERIFY(m_gateway);
+    QSignalSpy arrived(&alice.chat, &ChatController::conversationsArrived);
+    QVERIFY(alice.waitOnline());
+    QVERIFY(bob.waitOnline());
+    QTRY_COMPARE(arrived.count(), 1);
+    QCOMPARE(alice.unread(u"bob"_s), 2);
+    QCOMPARE(alice.chat.conversationList()->rowCount(), 1); // still listed
+
+    QVERIFY(!bob.chat.send(u"alice"_s, u"three"_s));
+    QTRY_COMPARE(alice.unread(u"bob"_s), 3);
+    // Signed in again, the gateway counts one (all it has) and holds no marker of hers.
+    alice.session.close();
+    arrived.clear();
+    alice.signIn(u"alice"_s);
+    QVERIFY(alice.waitOnline());
+    QTRY_COMPARE(arrived.count(), 1);
+    QCOMPARE(alice.unread(u"bob"_s), 3);
+    // Read here, the gateway learns it again; another sign-in then agrees.
+    alice.chat.setInFront(true);
+    alice.chat.setActiveConversation(u"bob"_s);
+    QTRY_COMPARE(alice.unread(u"bob"_s), 0);
+    alice.chat.setActiveConversation({});
+    Device laptop(m_gateway->url(), u"alice"_s);
+    QVERIFY(laptop.waitOnline());
+    QTRY_VERIFY(laptop.chat.conversationsLoaded());
+    QTRY_COMPARE(laptop.unread(u"bob"_s), 0);
 }
 
 QTEST_MAIN(TestChatController)
