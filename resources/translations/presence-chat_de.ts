@@ -181,6 +181,14 @@
         <source>Not delivered: %1</source>
         <translation>Nicht zugestellt: %1</translation>
     </message>
+    <message>
+        <source>This gateway offers no chat: messages cannot be sent through it.</source>
+        <translation>Dieses Gateway bietet keinen Chat: Über es können keine Nachrichten gesendet werden.</translation>
+    </message>
+    <message>
+        <source>Not delivered: this gateway offers no chat.</source>
+        <translation>Nicht zugestellt: Dieses Gateway bietet keinen Chat.</translation>
+    </message>
 </context>
 <context>
     <name>Presence::Session::GatewaySession</name>
@@ -362,6 +370,14 @@
         <source>Back to the list</source>
         <translation>Zurück zur Liste</translation>
     </message>
+    <message>
+        <source>No chat on this gateway</source>
+        <translation>Kein Chat auf diesem Gateway</translation>
+    </message>
+    <message>
+        <source>This gateway offers no chat: you see when %1 is online, but cannot exchange messages through it.</source>
+        <translation>Dieses Gateway bietet keinen Chat: Du siehst, wann %1 online ist, kannst über es aber keine Nachrichten austauschen.</translation>
+    </message>
 </context>
 <context>
     <name>Presence::Ui::ChatRowContext</name>
@@ -427,6 +443,12 @@
 Open a friend in Friends and say hello.</source>
         <translation>Noch keine Chats.
 Öffne einen Freund unter „Freunde“ und sag Hallo.</translation>
+    </message>
+    <message>
+        <source>This gateway offers no chat.
+Friends shows who is online.</source>
+        <translation>Dieses Gateway bietet keinen Chat.
+Unter Freunde siehst du, wer online ist.</translation>
     </message>
 </context>
 <context>
@@ -515,7 +537,6 @@ Open a friend in Friends and say hello.</source>
     </message>
     <message>
         <source>%1 friends · status unknown while reconnecting</source>
-        <extracomment>Status bar while the connection is gone: no count of who is online, not even 0.</extracomment>
         <translation>%1 Freunde · Status unbekannt, bis die Verbindung wieder steht</translation>
     </message>
     <message>
@@ -550,6 +571,20 @@ Open a friend in Friends and say hello.</source>
     <message>
         <source>A desktop notification for a message whose chat is not in front</source>
         <translation>Eine Desktop-Benachrichtigung bei einer Nachricht, deren Chat nicht im Vordergrund ist</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <extracomment>Status bar while signing in for the first time.</extracomment>
+        <translation>Verbindung wird hergestellt…</translation>
+    </message>
+    <message>
+        <source>%1 friends · not signed in</source>
+        <translation>%1 Freunde · nicht angemeldet</translation>
+    </message>
+    <message>
+        <source>Not signed in</source>
+        <extracomment>Status bar when not signed in.</extracomment>
+        <translation>Nicht angemeldet</translation>
     </message>
 </context>
 <context>
