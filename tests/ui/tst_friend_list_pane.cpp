@@ -286,6 +286,19 @@ void TestFriendListPane::chipCountsOnlyFriendsWhoCameOnline()
     // An offline friend coming online is.
     scene.set(3, PresenceState::Online);
     QTRY_COMPARE(chip->count(), 1);
+
+    // V8: under churn the count is of those online now, not of all who ever came: it goes
+    // down as they leave, offline or away.
+    scene.set(4, PresenceState::Online);
+    scene.set(5, PresenceState::Online);
+    QTRY_COMPARE(chip->count(), 3);
+    scene.set(3, PresenceState::Offline);
+    QTRY_COMPARE(chip->count(), 2);
+    scene.set(4, PresenceState::Away);
+    QTRY_COMPARE(chip->count(), 1);
+    scene.set(5, PresenceState::Offline);
+    QTRY_COMPARE(chip->count(), 0);
+    QVERIFY(!chip->isVisible());
 }
 
 void TestFriendListPane::restingPointerLetsTheOrderSettle()
