@@ -24,6 +24,9 @@ using namespace Protocol;
 namespace {
 // Long enough for a server across the world to answer a hello; the attempt waits for it.
 constexpr std::chrono::milliseconds kSchemeProbeTimeout = 3s;
+// QWebSocket (Qt 6.4) reports the status of a refused upgrade only in its error string,
+// "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
+const QRegularExpression kHttpStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
 } // namespace
 
 GatewaySession::GatewaySession(QObject *parent)
@@ -277,10 +280,7 @@ void GatewaySession::failTokenRefused()
 
 bool GatewaySession::failIfNotAGateway()
 {
-    // QWebSocket (Qt 6.4) reports the status of a refused upgrade only in its error string,
-    // "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
-    static const QRegularExpression kStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
-    const QRegularExpressionMatch match = kStatus.match(m_socket->errorString());
+    const QRegularExpressionMatch match = kHttpStatus.match(m_socket->errorString());
     if (!match.hasMatch())
         return false;
     const int status = match.captured(1).toInt();
@@ -310,6 +310,8 @@ bool GatewaySession::probeScheme()
     if (error != QAbstractSocket::RemoteHostClosedError
         && !(secure && error == QAbstractSocket::SslHandshakeFailedError))
         return false;
+    if (kHttpStatus.match(m_socket->errorString()).hasMatch())
+        return false; // it answered the upgrade in HTTP (a 503 of a gateway restarting, say)
     m_probedReason = m_socket->errorString();
     qCInfo(lcSession) << "the attempt failed before any handshake (" << m_probedReason
                       << "): asking" << m_url.host() << "what it speaks";
