@@ -21,6 +21,14 @@ namespace Presence::Session {
 
 using namespace Protocol;
 
+namespace {
+// Long enough for a server across the world to answer a hello; the attempt waits for it.
+constexpr std::chrono::milliseconds kSchemeProbeTimeout = 3s;
+// QWebSocket (Qt 6.4) reports the status of a refused upgrade only in its error string,
+// "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
+const QRegularExpression kHttpStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
+} // namespace
+
 GatewaySession::GatewaySession(QObject *parent)
     : GatewaySession(Options {}, parent)
 {
@@ -60,6 +68,7 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
         &GatewaySession::subscriptionsChanged);
     connect(&m_availability, &AvailabilitySync::availabilityReceived, this,
         &GatewaySession::availabilityReceived);
+    connect(&m_schemeProbe, &SchemeProbe::finished, this, &GatewaySession::onSchemeProbed);
     m_stableTimer.setSingleShot(true);
     connect(&m_stableTimer, &QTimer::timeout, this, [this] { m_backoff.reset(); });
 }
@@ -169,6 +178,7 @@ void GatewaySession::stopTimers()
     m_pingTimer.stop();
     m_pongTimer.stop();
     m_stableTimer.stop();
+    m_schemeProbe.cancel();
     m_tokens.cancel();
 }
 
@@ -270,10 +280,7 @@ void GatewaySession::failTokenRefused()
 
 bool GatewaySession::failIfNotAGateway()
 {
-    // QWebSocket (Qt 6.4) reports the status of a refused upgrade only in its error string,
-    // "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
-    static const QRegularExpression kStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
-    const QRegularExpressionMatch match = kStatus.match(m_socket->errorString());
+    const QRegularExpressionMatch match = kHttpStatus.match(m_socket->errorString());
     if (!match.hasMatch())
         return false;
     const int status = match.captured(1).toInt();
@@ -289,6 +296,50 @@ bool GatewaySession::failIfNotAGateway()
             : tr("%1 refused the connection (%2): is this the gateway's address?")
                   .arg(server, answer));
     return true;
+}
+
+bool GatewaySession::probeScheme()
+{
+    // What QWebSocket (Qt 6.4, OpenSSL 3) reports: ws:// to a TLS server, "The remote host
+    // closed the connection" (the server gives up at "GET" without a word); wss:// to a plain
+    // one, SslHandshakeFailedError "wrong version number" (its HTTP 400 is no TLS record). A
+    // gateway restarting may close an attempt too: only the probe's answer tells them apart.
+    // A refused connection or a timeout is a gateway away, not a wrong scheme.
+    const bool secure = m_url.scheme() == u"wss"_s;
+    const auto error = m_socket->error();
+    if (error != QAbstractSocket::RemoteHostClosedError
+        && !(secure && error == QAbstractSocket::SslHandshakeFailedError))
+        return false;
+    if (kHttpStatus.match(m_socket->errorString()).hasMatch())
+        return false; // it answered the upgrade in HTTP (a 503 of a gateway restarting, say)
+    m_probedReason = m_socket->errorString();
+    qCInfo(lcSession) << "the attempt failed before any handshake (" << m_probedReason
+                      << "): asking" << m_url.host() << "what it speaks";
+    m_schemeProbe.start(m_url.host(), quint16(m_url.port(secure ? 443 : 80)), kSchemeProbeTimeout);
+    return true;
+}
+
+void GatewaySession::onSchemeProbed(SchemeProbe::Answer answer)
+{
+    if (m_state != State::Connecting)
+        return;
+    const bool secure = m_url.scheme() == u"wss"_s;
+    if (answer != (secure ? SchemeProbe::Answer::Http : SchemeProbe::Answer::Tls)) {
+        scheduleReconnect(m_probedReason);
+        return;
+    }
+    QUrl other = m_url;
+    other.setScheme(secure ? u"ws"_s : u"wss"_s);
+    // The address as typed, with the other scheme: "wss://host:port", a path only if it has one.
+    const QString use = other.toDisplayString(
+        other.path() == u"/"_s ? QUrl::RemovePath | QUrl::RemoveQuery : QUrl::None);
+    const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
+    fail(Failure::WrongScheme,
+        secure
+            //: %1 is the address tried ("wss://host:port"), %2 the one to use ("ws://…").
+            ? tr("%1 is not a TLS server: use %2").arg(server, use)
+            //: %1 is the address tried ("ws://host:port"), %2 the one to use ("wss://…").
+            : tr("%1 answered with TLS: use %2").arg(server, use));
 }
 
 void GatewaySession::loseConnectionState()
@@ -343,6 +394,8 @@ void GatewaySession::onDisconnected()
                 .arg(server, m_sslError));
         return;
     }
+    if (m_state == State::Connecting && probeScheme())
+        return;
     if (m_state == State::Online && code == CloseCode::TokenExpired) {
         // Signing in again with the same token would only be refused. With a token source, the
         // reconnect fetches a new one first, and fails if it is still this one.

@@ -17,6 +17,7 @@
 #include "protocol/ServerMessages.h"
 #include "session/AvailabilitySync.h"
 #include "session/FramePacer.h"
+#include "session/SchemeProbe.h"
 #include "session/SubscriptionSync.h"
 #include "session/TokenKeeper.h"
 
@@ -59,6 +60,9 @@ public:
         // wss:// whose certificate is not trusted (unknown authority, wrong name, expired):
         // retrying cannot fix it, and going on would give the token to whoever answered.
         UntrustedCertificate,
+        // ws:// to a server that speaks TLS, or wss:// to one that does not: the address
+        // needs the other scheme, which the words name.
+        WrongScheme,
     };
     Q_ENUM(Failure)
 
@@ -182,6 +186,11 @@ private:
     // A handshake the server answered with another HTTP status than 101: Failed for an
     // address that is no gateway, true; false (retry) for a busy one (5xx, 429) or none.
     bool failIfNotAGateway();
+    // An attempt the server closed, or answered in bytes TLS cannot read, before any
+    // handshake: it may speak the other scheme. Starts a probe of what it speaks and returns
+    // true; the attempt ends when the probe answers (onSchemeProbed).
+    bool probeScheme();
+    void onSchemeProbed(SchemeProbe::Answer answer);
     void loseConnectionState();
     void onConnected();
     void onDisconnected();
@@ -209,6 +218,7 @@ private:
     State m_state = State::Disconnected;
     QString m_errorString;
     QString m_sslError; // this attempt's first certificate problem, if any
+    QString m_probedReason; // why the attempt a probe runs for failed, for a retry
     Failure m_failure = Failure::None;
     Protocol::Backoff m_backoff;
     std::chrono::milliseconds m_retryDelay { 0 };
@@ -217,6 +227,7 @@ private:
     QTimer m_pingTimer;
     QTimer m_stableTimer;
     QTimer m_pongTimer; // running while a ping awaits its pong
+    SchemeProbe m_schemeProbe; // runs after an attempt only, never for a working connection
 
     Protocol::UserInfo m_self;
     Protocol::Limits m_limits;

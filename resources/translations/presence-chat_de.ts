@@ -209,6 +209,16 @@
         <translation>%1 hat die Verbindung abgelehnt (%2): Ist das die Adresse des Gateways?</translation>
     </message>
     <message>
+        <source>%1 is not a TLS server: use %2</source>
+        <extracomment>%1 is the address tried (&quot;wss://host:port&quot;), %2 the one to use (&quot;ws://…&quot;).</extracomment>
+        <translation>%1 ist kein TLS-Server: Verwende %2</translation>
+    </message>
+    <message>
+        <source>%1 answered with TLS: use %2</source>
+        <extracomment>%1 is the address tried (&quot;ws://host:port&quot;), %2 the one to use (&quot;wss://…&quot;).</extracomment>
+        <translation>%1 hat mit TLS geantwortet: Verwende %2</translation>
+    </message>
+    <message>
         <source>The gateway did not accept the token.</source>
         <translation>Das Gateway hat das Token nicht angenommen.</translation>
     </message>

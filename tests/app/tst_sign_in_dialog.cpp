@@ -1,6 +1,7 @@
 // The sign-in dialog, driven through the real widgets against an in-process gateway: a refused
 // token, a good one (remembered or not, owner-only file), an unreachable gateway that comes up
-// later, addresses that are not gateway addresses, and a corrupt settings file. The settings
+// later, addresses that are not gateway addresses, the wrong scheme (ws:// to a TLS gateway,
+// wss:// to a plain one), and a corrupt settings file. The settings
 // themselves: tst_client_settings.
 
 // C++
@@ -22,8 +23,10 @@
 
 // Presence
 #include "GatewayFixture.h"
+#include "TestCertificates.h"
 #include "app/ClientSettings.h"
 #include "app/SignInDialog.h"
+#include "server-mock/transport/TlsContext.h"
 #include "session/GatewaySession.h"
 #include "tests/harness/ClosedPort.h"
 
@@ -132,6 +135,8 @@ private Q_SLOTS:
     void invalidInputIsRejectedWithoutConnecting_data();
     void invalidInputIsRejectedWithoutConnecting();
     void corruptSettingsStartTheDialogFromTheDefaults();
+    void wrongSchemeSaysWhichToUse_data();
+    void wrongSchemeSaysWhichToUse();
 
 private:
     [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
@@ -561,6 +566,56 @@ void TestSignInDialog::corruptSettingsStartTheDialogFromTheDefaults()
     GatewaySession session;
     SignInDialog dialog(&session, &settings);
     QCOMPARE(Form(dialog).url->text(), u"ws://127.0.0.1:8765/"_s);
+}
+
+void TestSignInDialog::wrongSchemeSaysWhichToUse_data()
+{
+    QTest::addColumn<bool>("tlsGateway");
+    QTest::addRow("ws:// to a TLS gateway") << true;
+    QTest::addRow("wss:// to a plain gateway") << false;
+}
+
+void TestSignInDialog::wrongSchemeSaysWhichToUse()
+{
+    QFETCH(bool, tlsGateway);
+    auto config = testConfig();
+    Presence::TestSupport::TestCertificates certificates;
+    if (tlsGateway) {
+        if (config.transport == Presence::Server::GatewayConfig::Transport::Qt)
+            QSKIP("TLS is served by the gateway's own transport");
+        QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+        QString error;
+        config.tls = Presence::Server::TlsContext::load(
+            certificates.certificateFile(), certificates.keyFile(), &error);
+        QVERIFY2(config.tls, qPrintable(error));
+    }
+    auto gateway = startGateway(population(), config);
+    QVERIFY(gateway);
+    const quint16 port = gateway->port();
+    ClientSettings settings(settingsPath());
+    GatewaySession session;
+    QSignalSpy retries(&session, &GatewaySession::retryScheduled);
+    QVERIFY(retries.isValid());
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.resize(420, 200);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+    typeInto(form.url, u"%1://127.0.0.1:%2/"_s.arg(tlsGateway ? u"ws"_s : u"wss"_s).arg(port));
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+
+    const QString expected = tlsGateway
+        ? u"ws://127.0.0.1:%1 answered with TLS: use wss://127.0.0.1:%1"_s.arg(port)
+        : u"wss://127.0.0.1:%1 is not a TLS server: use ws://127.0.0.1:%1"_s.arg(port);
+    QTRY_COMPARE(form.status->text(), expected);
+    QCOMPARE(session.state(), GatewaySession::State::Failed);
+    QVERIFY(retries.isEmpty());
+    QVERIFY(dialog.isVisible());
+    QVERIFY(form.inputsEnabled());
+    QVERIFY(form.url->hasFocus()); // the address is what to correct
 }
 
 QTEST_MAIN(TestSignInDialog)
