@@ -60,7 +60,7 @@ logs="$build/bench-logs"
 # What each benchmark runs at its quick size, and says of itself in the progress line.
 describe() {
     case $1 in
-        bench_model_load) echo "100,000 friends, 3 runs: load, proxy, view, 4 reloads on the client's view" ;;
+        bench_model_load) echo "100,000 friends, 5 runs: load, proxy, view, 4 reloads on the client's view" ;;
         bench_presence_storm) echo "100,000 friends, 5,000 events/s for 3 s per sort mode, the client's view" ;;
         bench_scroll_subscriptions) echo "100,000 rows, scroll top to bottom in 2 s, 2 runs" ;;
         bench_redis_snapshot) echo "10,000 users in a redis-server of its own, 10 runs" ;;
@@ -73,7 +73,7 @@ describe() {
 # command_for NAME: sets `command` to what runs it.
 command_for() {
     case $1 in
-        bench_model_load) command=("$bin/bench_model_load" --runs 3) ;;
+        bench_model_load) command=("$bin/bench_model_load" --runs 5) ;;
         bench_presence_storm) command=("$bin/bench_presence_storm" --seconds 3 --runs 1) ;;
         bench_scroll_subscriptions) command=("$bin/bench_scroll_subscriptions" --runs 2) ;;
         bench_redis_snapshot) command=("$bin/bench_redis_snapshot" --runs 10) ;;
