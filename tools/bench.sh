@@ -52,6 +52,7 @@ done
 worse_factor=1.5
 doc="$PRESENCE_ROOT/docs/benchmarks.md"
 section="## Quick run: tools/bench.sh"
+table_header="| benchmark | figure | unit | better | last | date | commit |"
 build_name=bench-quick
 build="$PRESENCE_ROOT/build/$build_name"
 bin="$build/bench"
@@ -108,13 +109,15 @@ mkdir -p "$logs"
 # The last recorded figures: "figure value date commit" lines from the table.
 last_recorded() {
     [[ -f $doc ]] || return 0
-    awk -v section="$section" '
+    awk -v section="$section" -v header="$table_header" '
         $0 == section { inside = 1; next }
         inside && /^## / { exit }
-        inside && /^\|/ {
+        inside && $0 == header { table = 1; next }
+        table && !/^\|/ { exit }
+        table && !/^\| *-/ {
             n = split($0, cell, "|")
             for (i = 2; i < n; i++) gsub(/^ +| +$/, "", cell[i])
-            if (cell[3] != "figure" && cell[3] !~ /^-+$/) print cell[3], cell[6], cell[7], cell[8]
+            print cell[3], cell[6], cell[7], cell[8]
         }' "$doc"
 }
 declare -A last_value last_when
@@ -186,18 +189,22 @@ presence_log "benchmarks ran in $((SECONDS - started)) s; load average $(cut -d'
 if ((record)); then
     commit=$(git -C "$PRESENCE_ROOT" rev-parse --short HEAD)
     [[ -z $(git -C "$PRESENCE_ROOT" status --porcelain --untracked-files=no) ]] || commit+="+"
-    python3 - "$doc" "$section" "$headlines" "$(date -u +%F)" "$commit" <<'PY' || presence_die "could not record into docs/benchmarks.md"
+    python3 - "$doc" "$section" "$table_header" "$headlines" "$(date -u +%F)" "$commit" <<'PY' || presence_die "could not record into docs/benchmarks.md"
 import sys
-doc, section, headlines, date, commit = sys.argv[1:]
+doc, section, header, headlines, date, commit = sys.argv[1:]
 lines = open(doc).read().split("\n")
 if section not in lines:
     sys.exit(f"no section '{section}' in {doc}")
 start = lines.index(section) + 1
 end = next((i for i in range(start, len(lines)) if lines[i].startswith("## ")), len(lines))
-rows = [i for i in range(start, end) if lines[i].startswith("|")]
-if len(rows) < 2:
-    sys.exit("the section has no table (a header row and a separator row)")
-table = [lines[i] for i in rows[2:]]
+if header not in lines[start:end]:
+    sys.exit(f"no table headed '{header}' in the section")
+# The table: its header, its separator, then rows up to the first line that is not one.
+first = lines.index(header, start) + 2
+last = first
+while last < len(lines) and lines[last].startswith("|"):
+    last += 1
+table = lines[first:last]
 keys = [row.split("|")[2].strip() for row in table]
 for line in open(headlines).read().splitlines():
     name, figure, value, unit, better = line.split()
@@ -207,7 +214,7 @@ for line in open(headlines).read().splitlines():
     else:
         table.append(row)
         keys.append(figure)
-lines[rows[0]:rows[-1] + 1] = lines[rows[0]:rows[0] + 2] + table
+lines[first:last] = table
 open(doc, "w").write("\n".join(lines))
 PY
     presence_log "recorded $(wc -l <"$headlines") figures in docs/benchmarks.md ($commit)"
