@@ -36,6 +36,7 @@
 #include <QWindow>
 
 // Presence
+#include "IntegerOption.h"
 #include "Summary.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
@@ -310,14 +311,10 @@ int main(int argc, char *argv[])
     parser.process(app);
 
     Options options;
-    if (parser.isSet(rowsOption))
-        options.rows = std::max(1, parser.value(rowsOption).toInt());
-    if (parser.isSet(runsOption))
-        options.runs = std::max(1, parser.value(runsOption).toInt());
-    if (parser.isSet(scrollOption))
-        options.scrollMs = std::max(1, parser.value(scrollOption).toInt());
-    if (parser.isSet(stepOption))
-        options.stepMs = std::max(1, parser.value(stepOption).toInt());
+    options.rows = integerOption(parser, rowsOption, 1, 1'000'000, options.rows);
+    options.runs = integerOption(parser, runsOption, 1, 100, options.runs);
+    options.scrollMs = integerOption(parser, scrollOption, 1, 600'000, options.scrollMs);
+    options.stepMs = integerOption(parser, stepOption, 1, 10'000, options.stepMs);
     options.proxy = parser.isSet(proxyOption);
     options.uniform = parser.isSet(uniformOption);
 
@@ -415,5 +412,16 @@ int main(int argc, char *argv[])
         passFail(std::all_of(results.cbegin(), results.cend(),
             [](const RunResult &r) { return r.settledToWindow; })));
     std::printf("overall: %s\n", passFail(allPass));
+
+    // What tools/bench.sh compares (medians over the runs): what the scroll asked of the
+    // gateway, in requests and in ids.
+    std::vector<double> batches;
+    std::vector<double> ids;
+    for (const RunResult &r : results) {
+        batches.push_back(r.subscribeBatches + r.unsubscribeBatches);
+        ids.push_back(r.idsAdded + r.idsRemoved);
+    }
+    std::printf("\nheadline: scroll_batches %.0f batches lower\n", summarize(batches).median);
+    std::printf("headline: scroll_ids %.0f ids lower\n", summarize(ids).median);
     return 0;
 }

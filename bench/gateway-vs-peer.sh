@@ -26,7 +26,13 @@
 # then weighs on the other figures, so measure them without it),
 # PRESENCE_BENCH_SATURATION (rates, for example "1000 2000 5000 10000 20000": one run of
 # SECONDS per gateway at each rate, climbing until its p99 passes 50 ms or it loses a push;
-# prints where each saturates; off by default).
+# prints where each saturates; off by default),
+# PRESENCE_BENCH_OPTIONAL_PEERS (1: a Node or Bun peer that cannot be installed here is left
+# out with a line saying so, instead of stopping the benchmark; tools/bench.sh sets it),
+# PRESENCE_BENCH_BUILD and PRESENCE_BENCH_BUILD_TYPE (the build directory under build/ and its
+# type, default bench and RelWithDebInfo; tools/bench.sh shares its own Release build).
+# The last lines, `headline: gateway_vs_PEER_...`, are ours/peer ratios (median latency, CPU)
+# for tools/bench.sh.
 set -euo pipefail
 usage="usage: $0 N K RATE SECONDS   (for example: $0 10000 50 1000 20)"
 (($# == 4)) || { echo "$usage" >&2; exit 2; }
@@ -42,7 +48,11 @@ read -r -a saturation_rates <<<"${PRESENCE_BENCH_SATURATION:-}"
 saturation_p99_ms=50
 batch_ms=${PRESENCE_BENCH_BATCH_MS:-50}
 slow_readers=${PRESENCE_BENCH_SLOW_READERS:-20}
+optional_peers=${PRESENCE_BENCH_OPTIONAL_PEERS:-0}
+build_name=${PRESENCE_BENCH_BUILD:-bench}
+build_type=${PRESENCE_BENCH_BUILD_TYPE:-RelWithDebInfo}
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/common.sh"
+[[ $build_name =~ ^[A-Za-z0-9_.-]+$ ]] || presence_die "PRESENCE_BENCH_BUILD: a directory name under build/, not '$build_name'"
 for peer in "${peers[@]}"; do
     [[ $peer =~ ^(node|bun|batched|before|slow|redis)$ ]] \
         || presence_die "PRESENCE_BENCH_PEERS: node, bun, batched, before, slow and/or redis, not '$peer'"
@@ -50,8 +60,15 @@ done
 for value in "${saturation_rates[@]}"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || presence_die "PRESENCE_BENCH_SATURATION: rates in changes/s, not '$value'"
 done
-gateways=(ours "${peers[@]}")
 has_peer() { [[ " ${peers[*]} " == *" $1 "* ]]; }
+# peer_unavailable PEER WHY: stops, or with PRESENCE_BENCH_OPTIONAL_PEERS=1 leaves PEER out.
+peer_unavailable() {
+    ((optional_peers)) || presence_die "$2"
+    presence_log "leaving out the $1 peer: $2"
+    local kept=() peer
+    for peer in "${peers[@]}"; do [[ $peer == "$1" ]] || kept+=("$peer"); done
+    peers=("${kept[@]}")
+}
 # Sends are write, writev, sendto and sendmsg (our writes, libuv's writes or writevs,
 # uWebSockets' sends); libuv and Bun wait in epoll_pwait or epoll_pwait2.
 syscall_events=raw_syscalls:sys_enter
@@ -67,40 +84,49 @@ fi
 # The peers' runtimes are the benchmark's own business, never the test command's.
 presence_ensure_packages "${PRESENCE_PACKAGES[@]}"
 if has_peer node; then
-    presence_ensure_packages nodejs node-ws
     export NODE_PATH=/usr/share/nodejs
-    node -e "require('ws')" 2>/dev/null || presence_die "node cannot load 'ws' (NODE_PATH=$NODE_PATH)"
+    if ! (presence_ensure_packages nodejs node-ws); then
+        peer_unavailable node "could not install nodejs and node-ws"
+    elif ! node -e "require('ws')" 2>/dev/null; then
+        peer_unavailable node "node cannot load 'ws' (NODE_PATH=$NODE_PATH)"
+    fi
 fi
 
-build="$PRESENCE_ROOT/build/bench"
+build="$PRESENCE_ROOT/build/$build_name"
 
-# Bun from npm's per-platform package (no install script, no curl | sh), into build/bench/bun.
+# Bun from npm's per-platform package (no install script, no curl | sh), into build/<build>/bun.
 # Pinned so that figures taken apart run the same Bun: 1.4.5 is the release that was current
 # when the Bun peer was written; its WebSockets and TopicTree change between releases. CPUs
 # without AVX2 need Bun's baseline build.
 bun_version=1.4.5
 bun_bin=
 if has_peer bun; then
-    case $(uname -m) in
-        x86_64) bun_package=@oven/bun-linux-x64
-                grep -qw avx2 /proc/cpuinfo || bun_package+=-baseline ;;
-        aarch64) bun_package=@oven/bun-linux-aarch64 ;;
-        *) presence_die "no Bun package for $(uname -m): set PRESENCE_BENCH_PEERS=node" ;;
-    esac
-    bun_bin="$build/bun/node_modules/$bun_package/bin/bun"
-    if [[ $("$bun_bin" --version 2>/dev/null) != "$bun_version" ]]; then
-        command -v npm >/dev/null || presence_die "installing Bun needs npm (Debian: npm)"
-        presence_log "installing Bun $bun_version ($bun_package) into build/bench/bun"
+    # install_bun: installs Bun if it is not there yet; on failure says why in bun_failure.
+    bun_failure=
+    install_bun() {
+        case $(uname -m) in
+            x86_64) bun_package=@oven/bun-linux-x64
+                    grep -qw avx2 /proc/cpuinfo || bun_package+=-baseline ;;
+            aarch64) bun_package=@oven/bun-linux-aarch64 ;;
+            *) bun_failure="no Bun package for $(uname -m): set PRESENCE_BENCH_PEERS=node"; return 1 ;;
+        esac
+        bun_bin="$build/bun/node_modules/$bun_package/bin/bun"
+        [[ $("$bun_bin" --version 2>/dev/null) != "$bun_version" ]] || return 0
+        command -v npm >/dev/null || { bun_failure="installing Bun needs npm (Debian: npm)"; return 1; }
+        presence_log "installing Bun $bun_version ($bun_package) into build/$build_name/bun"
         npm install --prefix "$build/bun" --no-audit --no-fund --loglevel=error \
-            "$bun_package@$bun_version" >/dev/null || presence_die "npm could not install $bun_package@$bun_version"
+            "$bun_package@$bun_version" >/dev/null \
+            || { bun_failure="npm could not install $bun_package@$bun_version"; return 1; }
         [[ $("$bun_bin" --version 2>/dev/null) == "$bun_version" ]] \
-            || presence_die "$bun_bin does not run as Bun $bun_version"
-    fi
+            || { bun_failure="$bun_bin does not run as Bun $bun_version"; return 1; }
+    }
+    install_bun || peer_unavailable bun "$bun_failure"
 fi
+gateways=(ours "${peers[@]}")
 
 # Only the programs measured, optimised as a user would run them.
-presence_log "configuring and building build/bench (RelWithDebInfo)"
-cmake -S "$PRESENCE_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+presence_log "configuring and building build/$build_name ($build_type)"
+cmake -S "$PRESENCE_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
     -DPRESENCE_BUILD_TESTS=OFF -DPRESENCE_BUILD_TOOLS=OFF >/dev/null || presence_die "cmake configure failed"
 cmake --build "$build" --parallel "$(nproc)" --target presence-mock-server presence-loadgen presence-test-redis \
     || presence_die "build failed"
@@ -144,7 +170,7 @@ stop_gateway() {
 }
 trap 'stop_gateway; presence_stop_test_redis; rm -rf "$work"' EXIT
 if has_peer redis; then
-    presence_start_test_redis bench || presence_die "could not start redis-server"
+    presence_start_test_redis "$build_name" || presence_die "could not start redis-server"
     redis_port=$PRESENCE_REDIS_PORT
 fi
 # Redis's CPU seconds so far (user + system), for the "redis" kind.
@@ -435,5 +461,19 @@ if rates:
         else:
             verdicts.append(f"{names[kind]}: {best} changes/s (not {failed})")
     print("saturates at: " + "; ".join(verdicts))
+# What tools/bench.sh compares: ours against each peer in the same sitting (below 1 is ours
+# ahead), so the machine's speed and load cancel out. The median latency, not the p99: in
+# quick runs of 5 s on the shared machine the p99 ratios moved 5x from one run to the next.
+# Not Node's latency either: near its saturation here, its median moved 2.7x between runs.
+headlines = []
+for peer in (p for p in peers if p in ("node", "bun")):
+    for key, name in (("p50_ms", "p50"), ("gateway_cpu_pct", "cpu")):
+        if peer == "node" and key == "p50_ms":
+            continue
+        ours, theirs = median("ours", key), median(peer, key)
+        if ours is not None and theirs:
+            headlines.append(f"headline: gateway_vs_{peer}_{name}_ratio {ours / theirs:.3g} x lower")
+if headlines:
+    print("\n" + "\n".join(headlines))
 PY
 presence_log "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -139,4 +139,29 @@ void printTable(const Options &options, const std::vector<RunResult> &a,
                 "(every 25 s, 2 bytes) included. Clients send nothing in the window but pongs.\n");
 }
 
+void printHeadlines(const std::vector<RunResult> &a, const std::vector<RunResult> &b)
+{
+    using Value = std::function<double(const RunResult &)>;
+    const auto median = [](const std::vector<RunResult> &runs, const Value &value) {
+        std::vector<double> values;
+        values.reserve(runs.size());
+        for (const RunResult &run : runs)
+            values.push_back(value(run));
+        return summarize(values).median;
+    };
+    const Value bytes = [](const RunResult &r) {
+        double total = 0;
+        for (const double value : r.bytes)
+            total += value;
+        return total;
+    };
+    const Value cpu = [](const RunResult &r) { return r.gatewayCpuPercent; };
+    std::printf("\n");
+    if (const double base = median(a, bytes); base > 0)
+        std::printf("headline: availability_bytes_ratio %.2f x lower\n", median(b, bytes) / base);
+    if (const double base = median(a, cpu); base > 0)
+        std::printf(
+            "headline: availability_gateway_cpu_ratio %.2f x lower\n", median(b, cpu) / base);
+}
+
 } // namespace AvailabilityCostBench

@@ -14,4 +14,8 @@ namespace AvailabilityCostBench {
 void printTable(const Options &options, const std::vector<RunResult> &a,
     const std::vector<RunResult> &b, const std::vector<RunResult> &baseline);
 
+// The `headline:` lines tools/bench.sh compares: what B costs against A in the same sitting,
+// in bytes received and in the gateway's CPU (ratios of the medians).
+void printHeadlines(const std::vector<RunResult> &a, const std::vector<RunResult> &b);
+
 } // namespace AvailabilityCostBench

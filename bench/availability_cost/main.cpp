@@ -112,6 +112,7 @@ int main(int argc, char *argv[])
         }
     }
     printTable(options, a, b, baseline);
+    printHeadlines(a, b);
     if (!ok)
         std::printf("SOME CHECKS FAILED (see the lines under each run)\n");
     return ok ? 0 : 1;

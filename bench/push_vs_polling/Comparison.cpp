@@ -124,4 +124,21 @@ void printComparison(const ModeResult *polling, const ModeResult *push, const Mo
                 "1500-byte MTU network.\n");
 }
 
+void printHeadlines(const ModeResult *polling, const ModeResult *push)
+{
+    if (!polling || !push)
+        return;
+    std::printf("\n");
+    const double pushBytes = push->bytesOut + push->bytesIn;
+    if (pushBytes > 0)
+        std::printf("headline: push_vs_polling_bytes_ratio %.2f x higher\n",
+            (polling->bytesOut + polling->bytesIn) / pushBytes);
+    if (push->gatewayCpuPercent > 0 && polling->gatewayCpuPercent >= 0)
+        std::printf("headline: push_vs_polling_gateway_cpu_ratio %.2f x higher\n",
+            polling->gatewayCpuPercent / push->gatewayCpuPercent);
+    if (!push->latencyMs.empty())
+        std::printf(
+            "headline: push_latency_p50_ms %.2f ms lower\n", percentile(push->latencyMs, 0.5));
+}
+
 } // namespace PushPollingBench

@@ -151,6 +151,7 @@ int main(int argc, char *argv[])
             baseline = &result;
     }
     printComparison(polling, push, baseline);
+    printHeadlines(polling, push);
 
     bool ok = true;
     for (const ModeResult &result : results)
