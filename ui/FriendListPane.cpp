@@ -87,9 +87,20 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     m_orderSettle.setSingleShot(true);
     m_orderSettle.setInterval(std::chrono::milliseconds(1500));
     connect(&m_orderSettle, &QTimer::timeout, this, [this] { m_proxy->setMovesHeld(false); });
-    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+    QScrollBar *bar = m_view->verticalScrollBar();
+    // The user's own scrolling (wheel, keys, the bar) ends any anchor still being applied.
+    connect(bar, &QScrollBar::actionTriggered, this, [this] { m_anchorPending = false; });
+    connect(bar, &QScrollBar::rangeChanged, this, [this] {
+        if (m_anchorPending)
+            applyAnchor();
+    });
+    connect(bar, &QScrollBar::valueChanged, this, [this] {
         if (m_restoringAnchor)
             return;
+        if (m_anchorPending) {
+            applyAnchor(); // the view moved by itself, mid-layout
+            return;
+        }
         holdOrder();
         // The user scrolled: whoever is under the pointer now is whom they see there.
         m_idUnderPointer = rowUnderPointer().data(FriendListModel::IdRole).toString();
@@ -216,6 +227,7 @@ QString FriendListPane::friendNextTo(const QString &friendId, int step) const
 
 void FriendListPane::makeCurrent(const QModelIndex &row)
 {
+    m_anchorPending = false; // the user asked for this row
     m_view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect);
     m_view->scrollTo(row);
 }
@@ -250,6 +262,7 @@ void FriendListPane::goToTop()
 
 void FriendListPane::scrollToTopOurselves()
 {
+    m_anchorPending = false;
     m_restoringAnchor = true; // not the user's hand on the list: nothing to hold
     m_view->scrollToTop();
     m_restoringAnchor = false;
@@ -270,7 +283,31 @@ QModelIndex FriendListPane::rowUnderPointer() const
 {
     if (!m_view->viewport()->underMouse())
         return {};
-    return m_view->indexAt(m_view->viewport()->mapFromGlobal(m_pointerAt.toPoint()));
+    return rowAtHeight(m_view->viewport()->mapFromGlobal(m_pointerAt.toPoint()).y());
+}
+
+int FriendListPane::rowHeight() const
+{
+    return m_proxy->rowCount() > 0 ? std::max(1, m_view->sizeHintForRow(0)) : 1;
+}
+
+int FriendListPane::scrolledPixels() const
+{
+    const int value = m_view->verticalScrollBar()->value();
+    return m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem ? value * rowHeight()
+                                                                            : value;
+}
+
+int FriendListPane::topOfRow(int row) const
+{
+    return row * rowHeight() - scrolledPixels();
+}
+
+QModelIndex FriendListPane::rowAtHeight(int y) const
+{
+    if (y < 0 || y >= m_view->viewport()->height())
+        return {};
+    return m_proxy->index((scrolledPixels() + y) / rowHeight(), 0);
 }
 
 QModelIndex FriendListPane::rowOfFriend(const QString &id) const
@@ -282,6 +319,7 @@ QModelIndex FriendListPane::rowOfFriend(const QString &id) const
 
 void FriendListPane::rememberAnchor()
 {
+    m_anchorPending = false;
     m_anchorId.clear();
     // The row under the hand never moves, at the top too: a user who points at a friend must
     // not have another slide under the pointer (the chip announces arrivals above it).
@@ -291,16 +329,16 @@ void FriendListPane::rememberAnchor()
     m_keepTop = !anchor.isValid() && isAtTop();
     if (m_keepTop)
         return;
-    const QRect area = m_view->viewport()->rect();
-    if (!anchor.isValid() && m_view->currentIndex().isValid()
-        && area.intersects(m_view->visualRect(m_view->currentIndex())))
-        anchor = m_view->currentIndex();
+    const QModelIndex current = m_view->currentIndex();
+    if (!anchor.isValid() && current.isValid() && topOfRow(current.row()) > -rowHeight()
+        && topOfRow(current.row()) < m_view->viewport()->height())
+        anchor = current;
     // Scrolled down with nothing in hand: the row being read stays, and friends coming online
     // above it are announced by the chip rather than pushing it down.
     if (!anchor.isValid())
-        anchor = m_view->indexAt(QPoint(1, 1));
+        anchor = rowAtHeight(0);
     m_anchorId = anchor.data(FriendListModel::IdRole).toString();
-    m_anchorTop = anchor.isValid() ? m_view->visualRect(anchor).top() : 0;
+    m_anchorTop = anchor.isValid() ? topOfRow(anchor.row()) : 0;
 }
 
 void FriendListPane::restoreAnchor()
@@ -312,26 +350,26 @@ void FriendListPane::restoreAnchor()
         notePointerRow();
         return;
     }
-    const QModelIndex anchor = rowOfFriend(std::exchange(m_anchorId, {}));
-    QRect at = anchor.isValid() ? m_view->visualRect(anchor) : QRect();
-    if (anchor.isValid() && !at.isValid() && m_view->layoutMode() == QListView::Batched) {
-        // Laid out in batches after a reset: the anchor's batch may not be placed yet.
-        m_view->setLayoutMode(QListView::SinglePass);
-        m_view->doItemsLayout();
-        at = m_view->visualRect(anchor);
-        m_view->setLayoutMode(QListView::Batched);
-    }
-    const int moved = at.isValid() ? at.top() - m_anchorTop : 0;
-    if (moved != 0) {
-        QScrollBar *bar = m_view->verticalScrollBar();
-        const int step = m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem
-            ? std::max(1, m_view->sizeHintForRow(0))
-            : 1;
-        m_restoringAnchor = true;
-        bar->setValue(bar->value() + moved / step);
-        m_restoringAnchor = false;
-    }
+    applyAnchor();
+    // The view lays rows out in batches, after this and again later, and puts back the scroll
+    // position it had before the change: the anchor is applied again as the layout goes on,
+    // until the user scrolls or the rows change again.
+    m_anchorPending = !m_anchorId.isEmpty() && m_view->layoutMode() == QListView::Batched;
     notePointerRow();
+}
+
+void FriendListPane::applyAnchor()
+{
+    const QModelIndex anchor = rowOfFriend(m_anchorId);
+    const int moved = anchor.isValid() ? topOfRow(anchor.row()) - m_anchorTop : 0;
+    if (moved == 0)
+        return;
+    QScrollBar *bar = m_view->verticalScrollBar();
+    const int step
+        = m_view->verticalScrollMode() == QAbstractItemView::ScrollPerItem ? rowHeight() : 1;
+    m_restoringAnchor = true;
+    bar->setValue(bar->value() + moved / step);
+    m_restoringAnchor = false;
 }
 
 void FriendListPane::rememberAcrossReset()
@@ -344,6 +382,14 @@ void FriendListPane::rememberAcrossReset()
 
 void FriendListPane::restoreAcrossReset()
 {
+    if (m_view->layoutMode() == QListView::Batched) {
+        // After a reset the view would lay its rows out a batch at a time, its scroll range
+        // growing with them: lay them all out now (a few ms for 100,000 uniform rows), so the
+        // rows being read are back in place in the first frame, not after a flash of the top.
+        m_view->setLayoutMode(QListView::SinglePass);
+        m_view->doItemsLayout();
+        m_view->setLayoutMode(QListView::Batched);
+    }
     // The current row first: making it current scrolls to it, and the anchor then puts the
     // rows back where they were.
     const QModelIndex current = rowOfFriend(std::exchange(m_currentId, {}));
@@ -491,8 +537,10 @@ bool FriendListPane::eventFilter(QObject *watched, QEvent *event)
         if (const std::optional<bool> eaten = filterPointerEvent(event))
             return *eaten;
     }
-    if (watched == m_view && event->type() == QEvent::KeyPress)
+    if (watched == m_view && event->type() == QEvent::KeyPress) {
+        m_anchorPending = false; // the keys move the view now
         holdOrder();
+    }
     // Keyboard users see where they are: the current row is the selected one, so the first
     // Down moves from a row they can see.
     // A click gives focus too, and picks its own row: scrolling to the first one would move

@@ -83,9 +83,18 @@ private:
     // The pointer rests on the rows, or a button went down on one and is not up yet.
     [[nodiscard]] bool handOnList() const;
     [[nodiscard]] QModelIndex rowUnderPointer() const;
+    // Rows all have one height (uniform item sizes), so where a row is and which row is at a
+    // height follow from the scroll bar alone, even while the view's own layout is pending
+    // (it lays rows out in batches, and not at all between a model's "about to" and its change).
+    [[nodiscard]] int rowHeight() const;
+    [[nodiscard]] int scrolledPixels() const;
+    [[nodiscard]] int topOfRow(int row) const; // in the viewport
+    [[nodiscard]] QModelIndex rowAtHeight(int y) const; // y in the viewport
     [[nodiscard]] QModelIndex rowOfFriend(const QString &id) const;
     void rememberAnchor();
     void restoreAnchor();
+    // Scrolls so the anchor's row is where it was on screen (nothing when it is gone).
+    void applyAnchor();
     // A reset forgets rows, the current one and the selection: they are kept by id.
     void rememberAcrossReset();
     void restoreAcrossReset();
@@ -114,6 +123,7 @@ private:
     int m_anchorTop = 0;
     bool m_keepTop = false;
     bool m_restoringAnchor = false; // our own scrolling is not the user's hand
+    bool m_anchorPending = false; // applied again while the view's batched layout goes on
     // The list was at its top when the hand came (or when the user last scrolled): it goes
     // back there when the hand leaves.
     bool m_backToTopOnLeave = false;
