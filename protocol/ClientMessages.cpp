@@ -2,6 +2,7 @@
 
 // C++
 #include <limits>
+#include <utility>
 
 // Qt
 #include <QJsonArray>
@@ -238,6 +239,20 @@ QJsonObject toJson(const ClientMessage &message)
     return std::visit([](const auto &m) { return toJson(m); }, message);
 }
 
+bool isChatRequest(const ClientMessage &message)
+{
+    return std::holds_alternative<SendMessageRequest>(message)
+        || std::holds_alternative<HistoryRequest>(message)
+        || std::holds_alternative<ConversationsRequest>(message)
+        || std::holds_alternative<ReadRequest>(message);
+}
+
+ProtocolError unknownTypeError(QStringView type, std::optional<QString> ref)
+{
+    return { ErrorCode::UnknownType, u"unknown message type '%1'"_s.arg(type.left(64)),
+        std::move(ref) };
+}
+
 Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
 {
     FieldReader in(envelope.body, envelope.type);
@@ -268,8 +283,7 @@ Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope)
             return ClientMessage(UnwatchAvailabilityRequest {});
         if (envelope.type == u"refresh")
             return decodeRefresh(in);
-        return ProtocolError { ErrorCode::UnknownType,
-            u"unknown message type '%1'"_s.arg(envelope.type.left(64)) };
+        return unknownTypeError(envelope.type);
     }();
     return withRef(std::move(decoded), envelope.ref);
 }

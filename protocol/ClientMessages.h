@@ -120,6 +120,12 @@ using ClientMessage = std::variant<Hello, FriendsRequest, SubscribeRequest, Unsu
 [[nodiscard]] QJsonObject toJson(const RefreshRequest &message);
 [[nodiscard]] QJsonObject toJson(const ClientMessage &message);
 
+// A chat request (message, history, conversations, read): what a gateway without chat answers
+// with unknownTypeError, as for any type it does not know.
+[[nodiscard]] bool isChatRequest(const ClientMessage &message);
+// The unknown_type error for a frame of `type`, as the decoder gives it.
+[[nodiscard]] ProtocolError unknownTypeError(QStringView type, std::optional<QString> ref = {});
+
 // Decodes a client frame by its type: unknown_type for a type this protocol does not define,
 // bad_request for a missing or wrongly typed field. Errors carry the envelope's ref.
 [[nodiscard]] Decoded<ClientMessage> decodeClientMessage(const Envelope &envelope);

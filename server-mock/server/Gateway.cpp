@@ -1,10 +1,5 @@
 #include "server-mock/server/Gateway.h"
 
-// C++
-#include <optional>
-#include <type_traits>
-#include <variant>
-
 // Qt
 #include <QPointer>
 #include <QSet>
@@ -15,6 +10,7 @@
 #include <QWebSocketServer>
 
 // Presence
+#include "protocol/ClientMessages.h"
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
@@ -29,30 +25,6 @@ using namespace Qt::StringLiterals;
 namespace Presence::Server {
 
 using namespace Protocol;
-
-namespace {
-
-// The wire type of a chat request, or nothing for any other.
-std::optional<const char *> chatRequestType(const ClientMessage &request)
-{
-    return std::visit(
-        [](const auto &message) -> std::optional<const char *> {
-            using T = std::decay_t<decltype(message)>;
-            if constexpr (std::is_same_v<T, SendMessageRequest>)
-                return "message";
-            else if constexpr (std::is_same_v<T, HistoryRequest>)
-                return "history";
-            else if constexpr (std::is_same_v<T, ConversationsRequest>)
-                return "conversations";
-            else if constexpr (std::is_same_v<T, ReadRequest>)
-                return "read";
-            else
-                return std::nullopt;
-        },
-        request);
-}
-
-} // namespace
 
 Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *store,
     ChatStore *chats, QObject *parent)
@@ -545,12 +517,9 @@ void Gateway::onRequest(
     ClientConnection *connection, const ClientMessage &request, const std::optional<QString> &ref)
 {
     // Presence only (--no-chat): chat frames are answered as by a gateway that never had chat.
-    if (!m_config.chat) {
-        if (const auto type = chatRequestType(request)) {
-            connection->sendError({ ErrorCode::UnknownType,
-                u"unknown message type '%1'"_s.arg(QLatin1StringView(*type)), ref });
-            return;
-        }
+    if (!m_config.chat && isChatRequest(request)) {
+        connection->sendError(unknownTypeError(toJson(request).value("type"_L1).toString(), ref));
+        return;
     }
     std::visit(
         [&](const auto &message) {

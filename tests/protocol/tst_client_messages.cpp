@@ -5,6 +5,7 @@
 #include <QTest>
 
 // Presence
+#include "protocol/FrameTypes.h"
 #include "tests/protocol/ProtocolSamples.h"
 
 using namespace Qt::StringLiterals;
@@ -28,6 +29,7 @@ private slots:
     void hugeTypeNameIsNotEchoedWhole();
     void clientIgnoresUnknownFields_data();
     void clientIgnoresUnknownFields();
+    void chatRequestsAreTheFourChatTypes();
 };
 
 void TestClientMessages::clientRoundTrip_data()
@@ -440,6 +442,30 @@ void TestClientMessages::clientIgnoresUnknownFields()
     const Decoded<ClientMessage> decoded = decodeClientFrame(frame);
     QVERIFY2(decoded.ok(), outcome(decoded).constData());
     compareClient(decoded.value(), message);
+}
+
+void TestClientMessages::chatRequestsAreTheFourChatTypes()
+{
+    // What a gateway without chat refuses (--no-chat): exactly the chat frames, with the
+    // decoder's own unknown_type error for each.
+    const QStringList chat = { u"message"_s, u"history"_s, u"conversations"_s, u"read"_s };
+    QStringList found;
+    for (const NamedClient &sample : sampleClientMessages()) {
+        const QString type = toJson(sample.message).value("type"_L1).toString();
+        QCOMPARE(isChatRequest(sample.message), chat.contains(type));
+        if (isChatRequest(sample.message) && !found.contains(type))
+            found.append(type);
+    }
+    QVERIFY(!found.isEmpty()); // the samples hold chat requests, and others
+    // Every chat type is one the protocol defines.
+    for (const QString &type : chat)
+        QVERIFY(clientFrameTypes().contains(type));
+    const auto decoded = decodeClientFrame(R"({"type":"nope","ref":"r1"})"_ba);
+    QVERIFY(!decoded.ok());
+    const ProtocolError error = unknownTypeError(u"nope", u"r1"_s);
+    QVERIFY(error.code == decoded.error().code);
+    QCOMPARE(error.message, decoded.error().message);
+    QCOMPARE(error.ref, decoded.error().ref);
 }
 
 QTEST_GUILESS_MAIN(TestClientMessages)
