@@ -352,6 +352,25 @@ QString showTooltip(QListView *view, QPoint point)
     return QToolTip::isVisible() ? QToolTip::text() : QString();
 }
 
+// The list at its top with the availability set in, and the pointer resting on the middle of
+// proxy row `row`, with that row's tooltip shown: where the pointer is.
+QPoint restOnRow(Scene &scene, int row, const QString &expectedId, const QString &expectedName)
+{
+    if (!QTest::qWaitForWindowExposed(&*scene.pane))
+        return {};
+    scene.setAvailable(availabilitySet());
+    if (!QTest::qWaitFor([&] { return scene.firstShown() == friendId(100); }))
+        return {};
+    QListView *view = scene.view();
+    QWidget *rows = view->viewport();
+    const QPoint point = view->visualRect(scene.pane->proxy()->index(row, 0)).center();
+    QTest::mouseMove(rows, point);
+    if (!QTest::qWaitFor([rows] { return rows->underMouse(); }) || idAt(view, point) != expectedId
+        || !showTooltip(view, point).contains(expectedName))
+        return {};
+    return point;
+}
+
 } // namespace
 
 void TestFriendListPane::clickAtTheTopOpensTheFriendUnderThePointer()
@@ -361,16 +380,10 @@ void TestFriendListPane::clickAtTheTopOpensTheFriendUnderThePointer()
     // slide under the pointer: the tooltip, the row under the pointer and the chat a click
     // opens all stay that friend's.
     Scene scene;
-    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
-    scene.setAvailable(availabilitySet());
-    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    const QPoint point = restOnRow(scene, 2, friendId(102), u"Friend 102"_s);
+    QVERIFY(!point.isNull());
     QListView *view = scene.view();
     QWidget *rows = view->viewport();
-    const QPoint point = view->visualRect(scene.pane->proxy()->index(2, 0)).center();
-    QTest::mouseMove(rows, point);
-    QTRY_VERIFY(rows->underMouse());
-    QCOMPARE(idAt(view, point), friendId(102));
-    QVERIFY(showTooltip(view, point).contains(u"Friend 102"_s));
     // Where the row is in the window: the rows' area itself must not move either.
     const auto rowTop = [&] {
         const QModelIndex row = view->indexAt(point);
@@ -412,16 +425,10 @@ void TestFriendListPane::clickRightAfterTheRowChangedOpensNothing()
     // a click in that moment was aimed at someone else, so it opens nothing and selects
     // nothing. Once the pointer moves, the user sees whom they point at, and a click opens it.
     Scene scene;
-    QVERIFY(QTest::qWaitForWindowExposed(&*scene.pane));
-    scene.setAvailable(availabilitySet());
-    QTRY_COMPARE(scene.firstShown(), friendId(100));
+    const QPoint point = restOnRow(scene, 4, friendId(104), u"Friend 104"_s);
+    QVERIFY(!point.isNull());
     QListView *view = scene.view();
     QWidget *rows = view->viewport();
-    const QPoint point = view->visualRect(scene.pane->proxy()->index(4, 0)).center();
-    QTest::mouseMove(rows, point);
-    QTRY_VERIFY(rows->underMouse());
-    QCOMPARE(idAt(view, point), friendId(104));
-    QVERIFY(showTooltip(view, point).contains(u"Friend 104"_s));
 
     QList<FriendRecord> friends = population();
     friends.removeAt(104); // unfriended while pointed at
