@@ -17,6 +17,9 @@ namespace {
 const QList<int> kPresenceRoles = { FriendListModel::StatusRole, FriendListModel::LastSeenRole,
     FriendListModel::FreshRole, FriendListModel::SortStatusRole };
 
+// In setFriends: a friend listed before with the same id, left out.
+constexpr int kDuplicate = -2;
+
 // The first and last of some rows, told to views as one range.
 struct RowSpan {
     int first = -1;
@@ -28,6 +31,48 @@ struct RowSpan {
     }
     explicit operator bool() const { return first >= 0; }
 };
+
+// "Elena Haddad" and "elena  haddad" look alike at a glance: they count as the same name.
+QString namesakeKey(const QString &shown)
+{
+    return shown.simplified().toCaseFolded();
+}
+
+// FNV-1a over UTF-16 units: equal keys hash equal, and a collision costs only a comparison.
+constexpr quint64 kHashStart = 14695981039346656037ULL;
+constexpr quint64 hashStep(quint64 hash, char16_t unit)
+{
+    return (hash ^ unit) * 1099511628211ULL;
+}
+
+// namesakeKey(shown)'s hash. For the usual all-ASCII name it is computed without building the
+// key, since there simplified() and toCaseFolded() are trimming, one space for each run of
+// spaces, and lower case; any other name goes the long way.
+quint64 namesakeKeyHash(const QString &shown)
+{
+    quint64 hash = kHashStart;
+    bool spaceDue = false;
+    bool started = false;
+    for (const QChar c : shown) {
+        const char16_t unit = c.unicode();
+        if (unit >= 0x80) {
+            hash = kHashStart;
+            for (const QChar k : namesakeKey(shown))
+                hash = hashStep(hash, k.unicode());
+            return hash;
+        }
+        if (unit == u' ' || (unit >= u'\t' && unit <= u'\r')) {
+            spaceDue = started;
+            continue;
+        }
+        if (spaceDue)
+            hash = hashStep(hash, u' ');
+        spaceDue = false;
+        started = true;
+        hash = hashStep(hash, unit >= u'A' && unit <= u'Z' ? char16_t(unit + 32) : unit);
+    }
+    return hash;
+}
 
 } // namespace
 
@@ -102,71 +147,91 @@ void FriendListModel::setFriends(const QList<FriendRecord> &input)
     // The common case, a reconnect reloading the same friends, costs one comparison.
     if (sameAsRows(input))
         return;
-    // A duplicate id would make two rows for one friend: the first one wins.
-    QList<FriendRecord> friends;
-    friends.reserve(input.size());
-    QSet<QString> seen;
-    seen.reserve(input.size());
+    // Where each friend was: mostly the row after the last one found, else one lookup in the
+    // index the model keeps anyway. A duplicate id would make two rows for one friend: the
+    // first one wins.
+    std::vector<int> from; // per friend: its row now, or -1 when new; kDuplicate to drop
+    from.reserve(size_t(input.size()));
+    std::vector<bool> taken(size_t(m_rows.size()), false);
+    QSet<QString> newIds;
+    qsizetype duplicates = 0;
+    qsizetype next = 0; // the row after the last one found
     for (const FriendRecord &f : input) {
-        if (!seen.contains(f.id)) {
-            seen.insert(f.id);
-            friends.append(f);
+        int row = -1;
+        if (next < m_rows.size() && m_rows.at(next).id == f.id)
+            row = int(next);
+        else if (const auto it = m_rowOfId.constFind(f.id); it != m_rowOfId.constEnd())
+            row = *it;
+        if (row >= 0 ? taken[size_t(row)] : newIds.contains(f.id)) {
+            from.push_back(kDuplicate);
+            ++duplicates;
+            continue;
         }
+        if (row >= 0) {
+            taken[size_t(row)] = true;
+            next = row + 1;
+        } else {
+            newIds.insert(f.id);
+        }
+        from.push_back(row);
     }
-    if (friends.size() != input.size() && sameAsRows(friends))
+    if (duplicates == 0) {
+        apply(input, from);
         return;
-    // A first list, or one with nobody left, is new: a reset says so in one step.
-    if (m_rows.isEmpty() || !applyInPlace(friends))
-        reset(friends);
+    }
+    QList<FriendRecord> friends;
+    friends.reserve(input.size() - duplicates);
+    for (qsizetype i = 0; i < input.size(); ++i) {
+        if (from[size_t(i)] != kDuplicate)
+            friends.append(input.at(i));
+    }
+    std::erase(from, kDuplicate);
+    if (!sameAsRows(friends))
+        apply(friends, from);
 }
 
-bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
+void FriendListModel::apply(const QList<FriendRecord> &friends, const std::vector<int> &from)
+{
+    // A first list, or one with nobody left, is new: a reset says so in one step.
+    if (!applyInPlace(friends, from))
+        reset(friends, from);
+}
+
+bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends, const std::vector<int> &from)
 {
     // Friends who stay must keep their order; then rows come and go around them and the
     // views keep their scroll position, selection and the rows they show.
-    QHash<QString, qsizetype> newPosition;
-    newPosition.reserve(friends.size());
-    for (qsizetype i = 0; i < friends.size(); ++i)
-        newPosition.insert(friends.at(i).id, i);
-    std::vector<bool> stays(size_t(m_rows.size()), false);
-    qsizetype last = -1;
+    std::vector<int> to(size_t(m_rows.size()), -1); // per row now: its row after, or -1
+    int last = -1;
     size_t edits = 0; // runs of rows that go, then groups of rows that come
-    for (qsizetype i = 0; i < m_rows.size(); ++i) {
-        const auto it = newPosition.constFind(m_rows.at(i).id);
-        if (it == newPosition.constEnd()) {
-            edits += i == 0 || stays[size_t(i - 1)] ? 1 : 0;
+    for (size_t i = 0; i < from.size(); ++i) {
+        if (from[i] < 0) {
+            edits += i == 0 || from[i - 1] >= 0 ? 1 : 0;
             continue;
         }
-        if (*it < last)
+        if (from[i] < last)
             return false;
-        last = *it;
-        stays[size_t(i)] = true;
+        last = from[i];
+        to[size_t(from[i])] = int(i);
     }
     if (last < 0)
         return false; // nobody stays
-    for (qsizetype i = 0; i < friends.size(); ++i) {
-        const bool isNew = !m_rowOfId.contains(friends.at(i).id);
-        edits += isNew && (i == 0 || m_rowOfId.contains(friends.at(i - 1).id)) ? 1 : 0;
-    }
+    for (size_t row = 0; row < to.size(); ++row)
+        edits += to[row] < 0 && (row == 0 || to[row - 1] >= 0) ? 1 : 0;
     // Each edit costs its listeners a pass over the rows (a proxy renumbers, the list moves
     // its tail): past this much work one reset, one sort, is cheaper than the edits.
     constexpr size_t kMaxEditWork = 2'000'000;
-    if (edits * size_t(std::max<qsizetype>(m_rows.size(), friends.size())) > kMaxEditWork)
+    if (edits * std::max(to.size(), from.size()) > kMaxEditWork)
         return false;
 
-    // Changes not yet told name rows by number, and the numbers move: keep them by id.
-    QStringList dirtyIds;
-    dirtyIds.reserve(qsizetype(m_dirtyRows.size()));
-    for (const int row : m_dirtyRows)
-        dirtyIds.append(m_rows.at(row).id);
     // Rows that go, a run at a time from the end, so earlier numbers hold.
     for (qsizetype end = m_rows.size(); end > 0;) {
-        if (stays[size_t(end - 1)]) {
+        if (to[size_t(end - 1)] >= 0) {
             --end;
             continue;
         }
         qsizetype first = end - 1;
-        while (first > 0 && !stays[size_t(first - 1)])
+        while (first > 0 && to[size_t(first - 1)] < 0)
             --first;
         beginRemoveRows({}, int(first), int(end - 1));
         m_rows.remove(first, end - first);
@@ -176,40 +241,30 @@ bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
     // Rows that come, a group at a time; a row that stays may get a new name.
     std::vector<bool> renamed(size_t(friends.size()), false);
     for (qsizetype i = 0; i < friends.size();) {
-        if (i < m_rows.size() && m_rows.at(i).id == friends.at(i).id) {
+        if (from[size_t(i)] >= 0) {
             if (m_rows.at(i).name != friends.at(i).name) {
                 m_rows[i].name = friends.at(i).name;
+                m_rows[i].nameKey = nameKeyOf(m_rows.at(i));
                 renamed[size_t(i)] = true;
             }
             ++i;
             continue;
         }
-        // New friends up to the next row that stays (all the rest when none is left).
-        const bool tail = i >= m_rows.size();
-        qsizetype end = i + 1;
-        while (end < friends.size() && (tail || friends.at(end).id != m_rows.at(i).id))
+        qsizetype end = i + 1; // new friends up to the next row that stays
+        while (end < friends.size() && from[size_t(end)] < 0)
             ++end;
+        m_rows.reserve(friends.size()); // no reallocation per group
         beginInsertRows({}, int(i), int(end - 1));
         m_rows.insert(i, end - i, Row {}); // one move of the tail for the whole group
         for (qsizetype k = i; k < end; ++k) {
             m_rows[k].id = friends.at(k).id;
             m_rows[k].name = friends.at(k).name;
+            m_rows[k].nameKey = nameKeyOf(m_rows.at(k));
         }
         endInsertRows();
         i = end;
     }
-    m_rowOfId.clear();
-    m_rowOfId.reserve(m_rows.size());
-    for (qsizetype i = 0; i < m_rows.size(); ++i)
-        m_rowOfId.insert(m_rows.at(i).id, int(i));
-    m_isDirty.assign(size_t(m_rows.size()), false);
-    m_dirtyRows.clear();
-    for (const QString &id : std::as_const(dirtyIds)) {
-        if (const auto it = m_rowOfId.constFind(id); it != m_rowOfId.constEnd()) {
-            m_dirtyRows.push_back(*it);
-            m_isDirty[size_t(*it)] = true;
-        }
-    }
+    renumber(friends, from, to);
     m_coveredCount = int(std::count_if(
         m_rows.cbegin(), m_rows.cend(), [](const Row &row) { return row.coarse.has_value(); }));
 
@@ -235,48 +290,104 @@ bool FriendListModel::applyInPlace(const QList<FriendRecord> &friends)
     return true;
 }
 
-void FriendListModel::reset(const QList<FriendRecord> &friends)
+void FriendListModel::reset(const QList<FriendRecord> &friends, const std::vector<int> &from)
 {
     beginResetModel();
-    QHash<QString, Row> previous;
-    previous.reserve(m_rows.size());
-    for (Row &row : m_rows)
-        previous.emplace(row.id, std::move(row));
-    m_rows.clear();
+    QList<Row> previous = std::exchange(m_rows, {});
     m_rows.reserve(friends.size());
-    m_rowOfId.clear();
-    m_rowOfId.reserve(friends.size());
-    for (const FriendRecord &f : friends) {
-        Row row = previous.take(f.id);
-        row.id = f.id;
-        row.name = f.name;
+    std::vector<int> to(size_t(previous.size()), -1);
+    m_carriedOver.assign(size_t(friends.size()), -1);
+    for (qsizetype i = 0; i < friends.size(); ++i) {
+        const FriendRecord &f = friends.at(i);
+        const int was = from[size_t(i)];
+        Row row = was >= 0 ? std::move(previous[was]) : Row {};
+        if (was >= 0) {
+            to[size_t(was)] = int(i);
+            if (row.name == f.name)
+                m_carriedOver[size_t(i)] = was;
+        }
+        if (was < 0 || row.name != f.name) {
+            row.id = f.id;
+            row.name = f.name;
+            row.nameKey = nameKeyOf(row);
+        }
         row.announced = sortStateOf(row); // a reset tells views everything
-        m_rowOfId.insert(f.id, int(m_rows.size()));
         m_rows.append(std::move(row));
     }
+    m_dirtyRows.clear(); // a reset tells views everything
+    renumber(friends, from, to);
     findSharedNames();
     m_coveredCount = int(std::count_if(
         m_rows.cbegin(), m_rows.cend(), [](const Row &row) { return row.coarse.has_value(); }));
-    m_dirtyRows.clear();
-    m_isDirty.assign(size_t(m_rows.size()), false);
     m_flushTimer.stop();
     endResetModel();
+    m_carriedOver.clear(); // only listeners of this reset may use it
+}
+
+void FriendListModel::renumber(
+    const QList<FriendRecord> &friends, const std::vector<int> &from, const std::vector<int> &to)
+{
+    // The index follows the rows without hashing the ids of those that stay.
+    // Renumbered first, then those gone erased: QHash::erase may move an entry the loop has
+    // passed to where it comes again, so the erasing pass must change nothing.
+    for (auto it = m_rowOfId.begin(); it != m_rowOfId.end(); ++it)
+        it.value() = to[size_t(it.value())];
+    m_rowOfId.removeIf(
+        [](const std::pair<const QString &, int &> &entry) { return entry.second < 0; });
+    for (size_t i = 0; i < from.size(); ++i) {
+        if (from[i] < 0)
+            m_rowOfId.insert(friends.at(qsizetype(i)).id, int(i));
+    }
+    // Changes not yet told name rows by number, and the numbers moved.
+    std::vector<int> dirty;
+    dirty.reserve(m_dirtyRows.size());
+    for (const int row : m_dirtyRows) {
+        if (const int now = to[size_t(row)]; now >= 0)
+            dirty.push_back(now);
+    }
+    m_dirtyRows = std::move(dirty);
+    m_isDirty.assign(size_t(m_rows.size()), false);
+    for (const int row : m_dirtyRows)
+        m_isDirty[size_t(row)] = true;
+}
+
+const QString &FriendListModel::shownName(const Row &row)
+{
+    return row.name.isEmpty() ? row.id : row.name; // a nameless friend is called by the id
+}
+
+quint32 FriendListModel::nameKeyOf(const Row &row)
+{
+    const quint64 hash = namesakeKeyHash(shownName(row));
+    return quint32(hash ^ (hash >> 32));
 }
 
 void FriendListModel::findSharedNames()
 {
-    // What a row shows: a nameless friend is called by the id. "Elena Haddad" and
-    // "elena  haddad" look alike at a glance, so they count as the same name.
-    QList<QString> keys;
-    keys.reserve(m_rows.size());
-    QHash<QString, int> count;
-    count.reserve(m_rows.size());
-    for (const Row &row : std::as_const(m_rows)) {
-        keys.append((row.name.isEmpty() ? row.id : row.name).simplified().toCaseFolded());
-        ++count[keys.last()];
+    // Rows whose keys' hashes are equal are namesakes unless the hashes collided: sorting the
+    // hashes finds them, and only they are compared as text.
+    std::vector<std::pair<quint32, int>> keys;
+    keys.reserve(size_t(m_rows.size()));
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        keys.emplace_back(m_rows.at(i).nameKey, int(i));
+        m_rows[i].nameShared = false;
     }
-    for (qsizetype i = 0; i < m_rows.size(); ++i)
-        m_rows[i].nameShared = count.value(keys.at(i)) > 1;
+    std::sort(keys.begin(), keys.end());
+    for (size_t first = 0; first < keys.size();) {
+        size_t end = first + 1;
+        while (end < keys.size() && keys[end].first == keys[first].first)
+            ++end;
+        if (end - first > 1) {
+            QHash<QString, int> count;
+            for (size_t k = first; k < end; ++k)
+                ++count[namesakeKey(shownName(m_rows.at(keys[k].second)))];
+            for (size_t k = first; k < end; ++k) {
+                Row &row = m_rows[keys[k].second];
+                row.nameShared = count.value(namesakeKey(shownName(row))) > 1;
+            }
+        }
+        first = end;
+    }
 }
 
 void FriendListModel::updatePresence(

@@ -45,7 +45,7 @@ public:
         // It changes only with FreshRole, so it is announced under that role.
         StaleSinceRole,
         // bool: another friend has the same name (ignoring case and spacing), so a row must
-        // show the handle to be told apart. Names change only in setFriends, which resets.
+        // show the handle to be told apart. Names change only in setFriends.
         NameSharedRole,
     };
     Q_ENUM(Role)
@@ -80,7 +80,16 @@ public:
     void setUnreadCount(const QString &id, int count);
     [[nodiscard]] int unreadCount(const QString &id) const;
     [[nodiscard]] std::optional<int> rowOf(const QString &id) const;
+    // Rows without a QVariant each, for a proxy that goes over all of them.
+    [[nodiscard]] const QString &idAt(int row) const { return m_rows.at(row).id; }
+    [[nodiscard]] const QString &nameAt(int row) const { return m_rows.at(row).name; }
+    // While modelReset is being told: per row, the row the same friend with the same name had
+    // before the reset, or -1 (new, or renamed). A sorting proxy keeps the order it knew of
+    // those instead of ranking every name again. Empty at any other time.
+    [[nodiscard]] const std::vector<int> &carriedOver() const { return m_carriedOver; }
     [[nodiscard]] PresenceState stateAt(int row) const { return m_rows.at(row).state; }
+    // What SortStatusRole says of a row, without a QVariant.
+    [[nodiscard]] PresenceState sortStatusAt(int row) const { return m_rows.at(row).announced; }
     [[nodiscard]] int countIn(PresenceState state) const;
     // Rows in `state` that are known live (fresh), and rows known live at all.
     [[nodiscard]] int countLiveIn(PresenceState state) const;
@@ -104,10 +113,13 @@ private:
         std::optional<qint64> lastSeen;
         bool fresh = false; // live: from the subscription or the availability set
         bool exactLive = false; // the subscription is live; state is its word
+        bool nameShared = false;
         std::optional<PresenceState> coarse; // while covered by the availability set
         std::optional<qint64> staleSince; // when it stopped being live (not fresh)
         int unread = 0;
-        bool nameShared = false;
+        // A hash of what makes two names look alike (see findSharedNames). 32 bits fit
+        // beside unread; the few collisions among 100,000 rows are settled as text.
+        quint32 nameKey = 0;
     };
 
     [[nodiscard]] static PresenceState sortStateOf(const Row &row)
@@ -117,15 +129,24 @@ private:
     // Sets what a row shows from what is known of it; marks it dirty if that changed.
     void show(int row, PresenceState state, std::optional<qint64> lastSeen, bool fresh);
     void markDirty(int row);
-    // Sets nameShared on every row.
+    [[nodiscard]] static const QString &shownName(const Row &row);
+    [[nodiscard]] static quint32 nameKeyOf(const Row &row);
+    // Sets nameShared on every row, from the rows' nameKey.
     void findSharedNames();
+    // setFriends of a list without duplicates, in place or by a reset.
+    void apply(const QList<FriendRecord> &friends, const std::vector<int> &from);
     // setFriends by inserting and removing rows; false (nothing done) when rows that stay
-    // would have to move.
-    bool applyInPlace(const QList<FriendRecord> &friends);
-    void reset(const QList<FriendRecord> &friends);
+    // would have to move. `from` is, per friend, its row before or -1 for a new one.
+    bool applyInPlace(const QList<FriendRecord> &friends, const std::vector<int> &from);
+    void reset(const QList<FriendRecord> &friends, const std::vector<int> &from);
+    // The id index and the changes not yet told, after rows moved (`to`: per row before, its
+    // row now or -1).
+    void renumber(const QList<FriendRecord> &friends, const std::vector<int> &from,
+        const std::vector<int> &to);
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOfId;
+    std::vector<int> m_carriedOver; // see carriedOver()
     int m_coveredCount = 0;
     std::vector<int> m_dirtyRows;
     std::vector<bool> m_isDirty;

@@ -4,10 +4,6 @@
 #include <algorithm>
 #include <numeric>
 
-// Qt
-#include <QCollator>
-#include <QCollatorSortKey>
-
 // Presence
 #include "models/FriendListModel.h"
 
@@ -29,6 +25,7 @@ void FriendSortFilterProxy::setSourceModel(QAbstractItemModel *source)
         disconnect(connection);
     m_sourceConnections.clear();
     QAbstractProxyModel::setSourceModel(source);
+    m_friends = qobject_cast<const FriendListModel *>(source);
     if (source)
         connectSource(source);
     rebuild();
@@ -70,11 +67,11 @@ void FriendSortFilterProxy::beginSourceReset()
     beginResetModel();
 }
 
-void FriendSortFilterProxy::endSourceReset()
+void FriendSortFilterProxy::endSourceReset(NameRanks ranks)
 {
     if (!m_inSourceReset)
         return;
-    rebuild();
+    rebuild(ranks);
     m_inSourceReset = false;
     endResetModel();
 }
@@ -279,7 +276,10 @@ void FriendSortFilterProxy::onSourceRowsInserted(const QModelIndex &parent, int 
     const auto at = [first](auto &values) { return values.begin() + first; };
     m_availability.insert(at(m_availability), count, 0);
     m_accepted.insert(at(m_accepted), count, false);
-    rankInsertedNames(first, last); // the new rows' names among the others
+    m_nameRank.insert(at(m_nameRank), count, 0);
+    std::vector<int> added(count); // their names among the others'
+    std::iota(added.begin(), added.end(), first);
+    rankAgain(added);
     rebuildSourceToProxy();
     std::vector<int> entering;
     for (int row = first; row <= last; ++row) {
@@ -324,6 +324,7 @@ void FriendSortFilterProxy::onSourceRowsAboutToBeRemoved(
     }
     if (tooScatteredForRuns(runs.size())) {
         beginSourceReset(); // ended once the source has removed them
+        m_resetForRemoval = true;
         return;
     }
     removeRuns(runs);
@@ -333,8 +334,15 @@ void FriendSortFilterProxy::onSourceRowsRemoved(const QModelIndex &parent, int f
 {
     if (parent.isValid())
         return;
+    const auto erase = [first, last](auto &values) {
+        values.erase(values.begin() + first, values.begin() + last + 1);
+    };
     if (m_inSourceReset) {
-        endSourceReset();
+        // Those that stay keep their ranks: the reset re-sorts, but ranks no name again.
+        const bool ranked = std::exchange(m_resetForRemoval, false);
+        if (ranked)
+            erase(m_nameRank);
+        endSourceReset(ranked ? NameRanks::Kept : NameRanks::Carried);
         return;
     }
     // Nothing here shows them any more: renumber the source rows after them.
@@ -345,9 +353,6 @@ void FriendSortFilterProxy::onSourceRowsRemoved(const QModelIndex &parent, int f
                 row -= count;
         }
     }
-    const auto erase = [first, last](auto &values) {
-        values.erase(values.begin() + first, values.begin() + last + 1);
-    };
     erase(m_nameRank); // gaps in the ranks keep the order
     erase(m_availability);
     erase(m_accepted);
@@ -394,13 +399,16 @@ bool FriendSortFilterProxy::lessThan(int left, int right) const
     return m_nameRank[size_t(left)] < m_nameRank[size_t(right)];
 }
 
-void FriendSortFilterProxy::rebuild()
+void FriendSortFilterProxy::rebuild(NameRanks ranks)
 {
     ++m_rebuilds;
     m_pendingMoves.clear();
     m_moveTimer.stop();
-    rankNames();
-    const int rows = int(m_nameRank.size());
+    const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
+    if (ranks == NameRanks::Carried)
+        rankCarriedOver();
+    else if (ranks == NameRanks::None || m_nameRank.size() != size_t(rows))
+        rankNames();
     m_availability.resize(size_t(rows));
     m_accepted.resize(size_t(rows));
     for (int row = 0; row < rows; ++row) {
@@ -412,93 +420,132 @@ void FriendSortFilterProxy::rebuild()
 
 void FriendSortFilterProxy::rankNames()
 {
+    // Rank names once: every later comparison is between two integers.
     const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
-
-    // Rank names once: collation keys make this sort cheap, and every later comparison is
-    // between two integers.
-    const QCollator collator = nameCollator();
-    std::vector<QCollatorSortKey> keys;
+    std::vector<QString> names;
     std::vector<QString> ids;
-    keys.reserve(size_t(rows));
+    names.reserve(size_t(rows));
     ids.reserve(size_t(rows));
     for (int row = 0; row < rows; ++row) {
-        const QModelIndex index = sourceModel()->index(row, 0);
-        keys.push_back(collator.sortKey(index.data(FriendListModel::NameRole).toString()));
-        ids.push_back(index.data(FriendListModel::IdRole).toString());
+        names.push_back(nameOf(row));
+        ids.push_back(idOf(row));
     }
     std::vector<int> byName(static_cast<size_t>(rows));
     std::iota(byName.begin(), byName.end(), 0);
-    std::sort(byName.begin(), byName.end(), [&](int a, int b) {
-        const int c = keys[size_t(a)].compare(keys[size_t(b)]);
-        return c != 0 ? c < 0 : ids[size_t(a)] < ids[size_t(b)];
-    });
+    m_collator.sort(
+        byName, [&names](int row) { return QStringView(names[size_t(row)]); },
+        [&ids](int row) { return QStringView(ids[size_t(row)]); });
     m_nameRank.assign(size_t(rows), 0);
     for (int position = 0; position < rows; ++position)
         m_nameRank[size_t(byName[size_t(position)])] = position;
     ++m_nameRankings;
 }
 
-void FriendSortFilterProxy::rankInsertedNames(int first, int last)
+void FriendSortFilterProxy::rankCarriedOver()
 {
-    const auto count = size_t(last - first) + 1;
-    const size_t rows = m_accepted.size(); // the new rows included
-    // A few new friends among many: find each one's place by comparing names, rather than
-    // collating every name again. Past this share, one full ranking is cheaper.
-    if (count * 16 > rows) {
+    // Across a reset of FriendListModel, friends there before with the same name keep the
+    // order they had: only the others are ranked, among them.
+    const std::vector<int> &carried = m_friends ? m_friends->carriedOver() : std::vector<int> {};
+    const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
+    if (carried.size() != size_t(rows)) {
         rankNames();
         return;
     }
-    const QCollator collator = nameCollator();
-    struct Named {
-        QString name;
-        QString id;
-    };
-    const auto named = [this](int row) {
-        const QModelIndex index = sourceModel()->index(row, 0);
-        return Named { index.data(FriendListModel::NameRole).toString(),
-            index.data(FriendListModel::IdRole).toString() };
-    };
-    const auto less = [&collator](const Named &a, const Named &b) {
-        const int c = collator.compare(a.name, b.name);
-        return c != 0 ? c < 0 : a.id < b.id;
-    };
-    m_nameRank.insert(m_nameRank.begin() + first, count, 0);
-    // The rows there were, in name order (their ranks may have gaps from removals).
-    std::vector<int> byName;
-    byName.reserve(rows - count);
-    for (size_t row = 0; row < rows; ++row) {
-        if (int(row) < first || int(row) > last)
-            byName.push_back(int(row));
+    std::vector<int> ranks(size_t(rows), 0);
+    std::vector<int> unranked;
+    for (size_t row = 0; row < carried.size(); ++row) {
+        const int was = carried[row];
+        if (was >= 0 && size_t(was) < m_nameRank.size())
+            ranks[row] = m_nameRank[size_t(was)];
+        else
+            unranked.push_back(int(row));
     }
-    std::sort(byName.begin(), byName.end(),
-        [this](int a, int b) { return m_nameRank[size_t(a)] < m_nameRank[size_t(b)]; });
-    std::vector<std::pair<Named, int>> entering;
-    entering.reserve(count);
-    for (int row = first; row <= last; ++row)
-        entering.emplace_back(named(row), row);
-    std::sort(entering.begin(), entering.end(),
-        [&less](const auto &a, const auto &b) { return less(a.first, b.first); });
-    int rank = 0;
-    size_t next = 0; // in byName
-    for (const auto &[name, row] : entering) {
-        const auto at = std::lower_bound(byName.begin() + qsizetype(next), byName.end(), name,
-            [&](int existing, const Named &n) { return less(named(existing), n); });
-        for (const auto end = size_t(at - byName.begin()); next < end; ++next)
-            m_nameRank[size_t(byName[next])] = rank++;
-        m_nameRank[size_t(row)] = rank++;
-    }
-    for (; next < byName.size(); ++next)
-        m_nameRank[size_t(byName[next])] = rank++;
+    m_nameRank = std::move(ranks);
+    rankAgain(unranked);
 }
 
-QCollator FriendSortFilterProxy::nameCollator()
+void FriendSortFilterProxy::rankAgain(const std::vector<int> &unranked)
 {
-    QCollator collator;
-    if (collator.locale().language() == QLocale::C) // Qt's C collation ignores numeric mode
-        collator.setLocale(QLocale(QLocale::English));
-    collator.setCaseSensitivity(Qt::CaseInsensitive);
-    collator.setNumericMode(true); // user2 before user10
-    return collator;
+    const size_t rows = m_nameRank.size();
+    // Placing each costs a few comparisons of names; past half the rows, ranking every name
+    // costs less.
+    if (unranked.size() * 2 > rows) {
+        rankNames();
+        return;
+    }
+    if (unranked.empty())
+        return;
+    std::vector<bool> isUnranked(rows, false);
+    for (const int row : unranked)
+        isUnranked[size_t(row)] = true;
+    // The others keep their order: their ranks, distinct, maybe with gaps, each put in its
+    // place (no sort).
+    int highest = -1;
+    for (size_t row = 0; row < rows; ++row) {
+        if (!isUnranked[row])
+            highest = std::max(highest, m_nameRank[row]);
+    }
+    std::vector<int> byRank(size_t(highest + 1), -1);
+    for (size_t row = 0; row < rows; ++row) {
+        if (!isUnranked[row])
+            byRank[size_t(m_nameRank[row])] = int(row);
+    }
+    std::vector<int> known;
+    known.reserve(rows - unranked.size());
+    std::copy_if(byRank.cbegin(), byRank.cend(), std::back_inserter(known),
+        [](int row) { return row >= 0; });
+
+    // The unranked in name order, by sort keys made for them only.
+    std::vector<QString> names;
+    std::vector<QString> ids;
+    names.reserve(unranked.size());
+    ids.reserve(unranked.size());
+    for (const int row : unranked) {
+        names.push_back(nameOf(row));
+        ids.push_back(idOf(row));
+    }
+    std::vector<int> entering(unranked.size()); // indexes into unranked
+    std::iota(entering.begin(), entering.end(), 0);
+    m_collator.sort(
+        entering, [&names](int i) { return QStringView(names[size_t(i)]); },
+        [&ids](int i) { return QStringView(ids[size_t(i)]); });
+    // Then merged into the known, each found by galloping from where the one before landed:
+    // about log(known / unranked) comparisons each.
+    const auto before = [&](int knownRow, int i) {
+        const int c = m_collator.compare(nameOf(knownRow), names[size_t(i)]);
+        return c != 0 ? c < 0 : idOf(knownRow) < ids[size_t(i)];
+    };
+    int rank = 0;
+    size_t next = 0; // in known
+    for (const int i : entering) {
+        size_t low = next;
+        size_t high = next;
+        for (size_t step = 1; high < known.size() && before(known[high], i); step *= 2) {
+            low = high + 1;
+            high += step;
+        }
+        high = std::min(high, known.size());
+        const auto at = std::lower_bound(
+            known.begin() + qsizetype(low), known.begin() + qsizetype(high), i, before);
+        for (const auto end = size_t(at - known.begin()); next < end; ++next)
+            m_nameRank[size_t(known[next])] = rank++;
+        m_nameRank[size_t(unranked[size_t(i)])] = rank++;
+    }
+    for (; next < known.size(); ++next)
+        m_nameRank[size_t(known[next])] = rank++;
+}
+
+QString FriendSortFilterProxy::nameOf(int sourceRow) const
+{
+    return m_friends
+        ? m_friends->nameAt(sourceRow)
+        : sourceModel()->index(sourceRow, 0).data(FriendListModel::NameRole).toString();
+}
+
+QString FriendSortFilterProxy::idOf(int sourceRow) const
+{
+    return m_friends ? m_friends->idAt(sourceRow)
+                     : sourceModel()->index(sourceRow, 0).data(FriendListModel::IdRole).toString();
 }
 
 void FriendSortFilterProxy::rebuildOrder()
@@ -560,8 +607,10 @@ void FriendSortFilterProxy::onSourceNamesChanged(int first, int last, const QLis
             return;
         }
     }
-    relayout([this] {
-        rankNames();
+    relayout([this, first, last] {
+        std::vector<int> renamed(size_t(last - first) + 1);
+        std::iota(renamed.begin(), renamed.end(), first);
+        rankAgain(renamed);
         rebuildOrder();
     });
     emitProxyDataChanged(first, last, roles);

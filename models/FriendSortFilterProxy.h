@@ -7,10 +7,14 @@
 
 // Qt
 #include <QAbstractProxyModel>
-#include <QCollator>
 #include <QTimer>
 
+// Presence
+#include "models/NameCollator.h"
+
 namespace Presence::Models {
+
+class FriendListModel;
 
 // Sorts and filters the friend list for a view, and follows presence storms cheaply.
 //
@@ -18,13 +22,14 @@ namespace Presence::Models {
 // dataChanged; a flush of scattered rows sends one per row, so 5,000 events a second over
 // 100,000 rows froze the view for seconds. This proxy instead collects the rows whose
 // availability changed and moves them all in one merge on the next event-loop turn: one
-// layoutChanged per flush, O(rows) each. Names are ranked once per reset (collation is the
-// expensive part), so comparing two rows is comparing two integers.
+// layoutChanged per flush, O(rows) each. Names are ranked (collation is the expensive part),
+// so comparing two rows is comparing two integers; only new or renamed names are collated
+// again, placed among the ranked ones, until they are more than half the list.
 //
 // The source is flat. Its inserts and removes are followed as inserts and removes here (rows
-// that land in too many places at once reset; new names are placed among the ranked ones
-// without ranking all again); renames as one ranking and a layout change; its resets, moves
-// and layout changes as resets. Presence changes never reset.
+// that land in too many places at once reset); renames as a layout change; its resets, moves
+// and layout changes as resets, keeping the ranks of the names FriendListModel carried over.
+// Presence changes never reset.
 class FriendSortFilterProxy : public QAbstractProxyModel {
     Q_OBJECT
 public:
@@ -65,15 +70,25 @@ public:
     // collation, the expensive part), and rebuilds of everything from the source.
     [[nodiscard]] int nameRankings() const { return m_nameRankings; }
     [[nodiscard]] int rebuilds() const { return m_rebuilds; }
+    // Names collated (one sort key each) so far, in full rankings and in placing a few.
+    [[nodiscard]] qint64 namesCollated() const { return m_collator.keysMade(); }
 
 private:
+    // What a rebuild knows of the names' ranks: nothing, those FriendListModel carried over a
+    // reset (see its carriedOver()), or all of them (only rows were removed).
+    enum class NameRanks { None, Carried, Kept };
+
     void connectSource(QAbstractItemModel *source);
     void applyPendingMovesUnlessHeld();
-    void rebuild(); // everything from the source: ranks, name order, filter, order
-    void rankNames(); // m_nameRank from the source's names
-    // m_nameRank for source rows first..last, just inserted, among the others'.
-    void rankInsertedNames(int first, int last);
-    [[nodiscard]] static QCollator nameCollator();
+    // Everything from the source: ranks, name order, filter, order.
+    void rebuild(NameRanks ranks = NameRanks::None);
+    void rankNames(); // m_nameRank from every name: the one full ranking
+    void rankCarriedOver(); // m_nameRank after a reset, from the ranks carried over
+    // m_nameRank for `unranked` (new or renamed source rows), placed among the others,
+    // whose ranks hold (gaps allowed).
+    void rankAgain(const std::vector<int> &unranked);
+    [[nodiscard]] QString nameOf(int sourceRow) const;
+    [[nodiscard]] QString idOf(int sourceRow) const;
     void rebuildOrder(); // order and mapping from the current ranks and filter
     void rebuildSourceToProxy();
     void relayout(const std::function<void()> &reorder);
@@ -96,7 +111,7 @@ private:
     void onSourceRowsAboutToBeRemoved(const QModelIndex &parent, int first, int last);
     void onSourceRowsRemoved(const QModelIndex &parent, int first, int last);
     void beginSourceReset();
-    void endSourceReset();
+    void endSourceReset(NameRanks ranks = NameRanks::Carried);
 
     SortMode m_mode = SortMode::Availability;
     QString m_search;
@@ -107,8 +122,11 @@ private:
     std::vector<int> m_sourceToProxy; // -1 when filtered out
     std::vector<int> m_pendingMoves; // source rows whose availability changed
     QTimer m_moveTimer;
+    NameCollator m_collator;
     QList<QMetaObject::Connection> m_sourceConnections;
+    const FriendListModel *m_friends = nullptr; // the source, when it is one: rows read directly
     bool m_inSourceReset = false;
+    bool m_resetForRemoval = false; // the reset begun covers rows being removed
     bool m_held = false;
     int m_nameRankings = 0;
     int m_rebuilds = 0;

@@ -44,6 +44,17 @@ MoreOnlineChip::MoreOnlineChip(QListView *view, FriendSortFilterProxy *proxy, QW
             rememberSortStatus();
             recount();
         });
+        connect(model, &QAbstractItemModel::rowsInserted, this,
+            [this, model](const QModelIndex &, int first, int last) {
+                std::vector<PresenceState> added;
+                for (int row = first; row <= last; ++row)
+                    added.push_back(model->sortStatusAt(row));
+                m_sortStatus.insert(m_sortStatus.begin() + first, added.cbegin(), added.cend());
+            });
+        connect(model, &QAbstractItemModel::rowsRemoved, this,
+            [this](const QModelIndex &, int first, int last) {
+                m_sortStatus.erase(m_sortStatus.begin() + first, m_sortStatus.begin() + last + 1);
+            });
     }
     rememberSortStatus();
     // Where rows are, as the user sees them: after the proxy moved them, and while scrolling.
@@ -63,10 +74,8 @@ void MoreOnlineChip::rememberSortStatus()
 {
     m_sortStatus.clear();
     const FriendListModel *model = friends();
-    for (int row = 0; model && row < model->rowCount(); ++row) {
-        const QModelIndex index = model->index(row);
-        m_sortStatus.insert(index.data(FriendListModel::IdRole).toString(), sortStatusOf(index));
-    }
+    for (int row = 0; model && row < model->rowCount(); ++row)
+        m_sortStatus.push_back(model->sortStatusAt(row));
 }
 
 void MoreOnlineChip::onFriendsChanged(
@@ -77,9 +86,11 @@ void MoreOnlineChip::onFriendsChanged(
     const bool inSight = isAtTop() && !m_handOnList; // the list will show them at once
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
         const QModelIndex index = topLeft.siblingAtRow(row);
+        if (size_t(row) >= m_sortStatus.size())
+            break; // not from the model this chip follows
         const QString id = index.data(FriendListModel::IdRole).toString();
         const PresenceState now = sortStatusOf(index);
-        const PresenceState before = std::exchange(m_sortStatus[id], now);
+        const PresenceState before = std::exchange(m_sortStatus[size_t(row)], now);
         if (now != PresenceState::Online)
             m_cameOnline.remove(id);
         else if (!inSight && (before == PresenceState::Away || before == PresenceState::Offline))

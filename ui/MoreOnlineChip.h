@@ -1,7 +1,9 @@
 #pragma once
 
+// C++
+#include <vector>
+
 // Qt
-#include <QHash>
 #include <QPushButton>
 #include <QSet>
 #include <QString>
@@ -47,7 +49,9 @@ private:
     Models::FriendSortFilterProxy *m_proxy;
     // What each friend sorts as now: a friend "comes online" from away or offline, while
     // unknown → online (the first availability set, a reconnect) is only learning.
-    QHash<QString, Models::PresenceState> m_sortStatus;
+    // Kept per row of the source model, as it inserts and removes rows: a reload of 100,000
+    // friends must not hash every id again.
+    std::vector<Models::PresenceState> m_sortStatus;
     QSet<QString> m_cameOnline; // of those, who came online since the list was last at the top
     int m_count = 0;
     bool m_handOnList = false;

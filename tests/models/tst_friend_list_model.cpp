@@ -96,6 +96,8 @@ private slots:
     void reloadWithEveryNameChangedIsOneChange();
     void reloadWithOneFriendAddedInsertsOneRow();
     void scatteredReloadResetsOnceAndKeepsPresence();
+    void resetTellsWhichRowsCarryOver();
+    void namesakesAreFoundWhateverTheScript();
 
     void updatePresenceChangesOnlyItsRow_data();
     void updatePresenceChangesOnlyItsRow();
@@ -413,6 +415,13 @@ void TestFriendListModel::sharedNamesAreMarked()
     // A nameless friend is shown by the id: "ada" is the same name as "Ada".
     QCOMPARE(shared(), (QStringList { u"user7"_s, u"user9"_s, u"ada"_s, u"user3"_s }));
 
+    // One more namesake, added live: both rows now show their handles.
+    model.setFriends({ { u"user7"_s, u"Elena Haddad"_s }, { u"user8"_s, u"Elena Hadid"_s },
+        { u"user9"_s, u"elena  haddad"_s }, { u"ada"_s, QString() }, { u"user3"_s, u"Ada"_s },
+        { u"user4"_s, u"Bo"_s }, { u"user6"_s, u" ELENA HADID "_s } });
+    QCOMPARE(shared(),
+        (QStringList { u"user7"_s, u"user8"_s, u"user9"_s, u"ada"_s, u"user3"_s, u"user6"_s }));
+
     // A new list is looked at anew: a name left alone is no longer shared.
     model.setFriends({ { u"user7"_s, u"Elena Haddad"_s }, { u"user8"_s, u"Elena Hadid"_s },
         { u"user4"_s, u"Bo"_s }, { u"user5"_s, u"Bo"_s } });
@@ -499,6 +508,56 @@ void TestFriendListModel::scatteredReloadResetsOnceAndKeepsPresence()
     QCOMPARE(idsIn(model).size(), next.size());
     QCOMPARE(model.rowOf(u"new10"_s), std::optional<int>(11));
     QCOMPARE(statusAt(model, *model.rowOf(u"id1"_s)), PresenceState::Online);
+}
+
+void TestFriendListModel::resetTellsWhichRowsCarryOver()
+{
+    // While a reset is told, carriedOver() names for each row the row its friend had before
+    // with the same name, so that a sorting proxy ranks only the other names again.
+    FriendListModel model;
+    QList<FriendRecord> friends = makeFriends(10'000); // enough changes for a reset
+    model.setFriends(friends);
+    QList<FriendRecord> next;
+    for (int i = 0; i < friends.size(); ++i) {
+        if (i % 10 == 3)
+            continue; // gone
+        next.append(friends.at(i));
+        if (i % 10 == 0)
+            next.append({ u"new%1"_s.arg(i), u"New %1"_s.arg(i) });
+        if (i % 10 == 7)
+            next.last().name = u"Renamed %1"_s.arg(i);
+    }
+    std::vector<int> seen;
+    connect(&model, &QAbstractItemModel::modelReset, &model,
+        [&model, &seen] { seen = model.carriedOver(); });
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    model.setFriends(next);
+
+    QCOMPARE(resets.count(), 1);
+    QCOMPARE(seen.size(), size_t(next.size()));
+    for (qsizetype row = 0; row < next.size(); ++row) {
+        const QString &id = next.at(row).id;
+        const bool kept = id.startsWith(u"id"_s) && !next.at(row).name.startsWith(u"Renamed"_s);
+        const int expected = kept ? QStringView(id).mid(2).toInt() : -1; // "id7" was row 7
+        QCOMPARE(seen[size_t(row)], expected);
+    }
+    QVERIFY(model.carriedOver().empty()); // only while the reset is told
+}
+
+void TestFriendListModel::namesakesAreFoundWhateverTheScript()
+{
+    // Names look alike whatever their script and whitespace: accents folded as the case of
+    // their letters, a non-breaking space as a space, and a Kelvin sign as the letter k.
+    FriendListModel model;
+    model.setFriends({ { u"a"_s, u"Élodie Durand"_s }, { u"b"_s, u"éLODIE\u00A0durand"_s },
+        { u"c"_s, u"Elodie Durand"_s }, { u"d"_s, u"Kai"_s }, { u"e"_s, u"\u212Aai"_s },
+        { u"f"_s, u"Zoë"_s }, { u"g"_s, u"Zoe"_s }, { u"h"_s, u"\tkai \n"_s } });
+    QStringList shared;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        if (model.index(row).data(FriendListModel::NameSharedRole).toBool())
+            shared.append(model.index(row).data(FriendListModel::IdRole).toString());
+    }
+    QCOMPARE(shared, (QStringList { u"a"_s, u"b"_s, u"d"_s, u"e"_s, u"h"_s }));
 }
 
 void TestFriendListModel::updatePresenceChangesOnlyItsRow_data()

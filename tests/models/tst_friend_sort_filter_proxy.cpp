@@ -207,7 +207,9 @@ private slots:
     void reloadWithEveryNameChangedRanksOnce();
     void friendAddedIsPlacedWithoutRankingAll_data();
     void friendAddedIsPlacedWithoutRankingAll();
-    void scatteredReloadSortsOnce();
+    void scatteredReloadCollatesOnlyNewNames();
+    void oneRenameCollatesOneName();
+    void removalsAllOverKeepTheRanks();
 
     void randomStormsUnderModelTester_data();
     void randomStormsUnderModelTester();
@@ -705,6 +707,7 @@ void TestFriendSortFilterProxy::reloadWithEveryNameChangedRanksOnce()
     const QPersistentModelIndex selected = proxy.index(500, 0);
     const QString selectedId = selected.data(FriendListModel::IdRole).toString();
     const int rankings = proxy.nameRankings();
+    const qint64 collated = proxy.namesCollated();
     const int rebuilds = proxy.rebuilds();
     QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
     QSignalSpy resets(&proxy, &QAbstractItemModel::modelReset);
@@ -712,6 +715,7 @@ void TestFriendSortFilterProxy::reloadWithEveryNameChangedRanksOnce()
     model.setFriends(seededFriends(10'000, 2));
 
     QCOMPARE(proxy.nameRankings() - rankings, 1);
+    QCOMPARE(proxy.namesCollated() - collated, 10'000);
     QCOMPARE(proxy.rebuilds() - rebuilds, 0);
     QCOMPARE(layouts.count(), 1);
     QCOMPARE(resets.count(), 0);
@@ -742,6 +746,7 @@ void TestFriendSortFilterProxy::friendAddedIsPlacedWithoutRankingAll()
     proxy.setSourceModel(&model);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     const int rankings = proxy.nameRankings();
+    const qint64 collated = proxy.namesCollated();
     QSignalSpy inserted(&proxy, &QAbstractItemModel::rowsInserted);
     QSignalSpy resets(&proxy, &QAbstractItemModel::modelReset);
     QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
@@ -750,6 +755,7 @@ void TestFriendSortFilterProxy::friendAddedIsPlacedWithoutRankingAll()
     model.setFriends(friends);
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(inserted.at(0).at(1).toInt(), inserted.at(0).at(2).toInt()); // one row
+    QCOMPARE(proxy.namesCollated() - collated, 1);
     // Twenty more in one place, and one at each end of the source.
     for (int i = 0; i < 20; ++i)
         friends.insert(100, { u"new%1"_s.arg(i + 2), u"Dev %1"_s.arg(i * 4999) });
@@ -758,16 +764,18 @@ void TestFriendSortFilterProxy::friendAddedIsPlacedWithoutRankingAll()
     model.setFriends(friends);
 
     QCOMPARE(proxy.nameRankings(), rankings);
+    QCOMPARE(proxy.namesCollated() - collated, 23);
     QCOMPARE(resets.count(), 0);
     QCOMPARE(layouts.count(), 0);
     QCOMPARE(proxy.rowCount(), 10'023);
     QCOMPARE(idsIn(proxy), freshOrder(model, mode));
 }
 
-void TestFriendSortFilterProxy::scatteredReloadSortsOnce()
+void TestFriendSortFilterProxy::scatteredReloadCollatesOnlyNewNames()
 {
-    // A reload that adds and removes friends all over a list of 10,000 (every 7th goes, a new
-    // one comes after every 5th): one reset and one ranking, never one per change.
+    // A reload that adds, removes and renames friends all over a list of 10,000 (every 7th
+    // goes, a new one comes after every 5th, every 11th is renamed): one reset, and only the
+    // new names are collated, placed among the ranked ones.
     FriendListModel model;
     QList<FriendRecord> friends = seededFriends(10'000, 4);
     model.setFriends(friends);
@@ -777,25 +785,84 @@ void TestFriendSortFilterProxy::scatteredReloadSortsOnce()
     proxy.setSourceModel(&model);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     const int rankings = proxy.nameRankings();
+    const qint64 collated = proxy.namesCollated();
     QSignalSpy resets(&proxy, &QAbstractItemModel::modelReset);
     QSignalSpy inserted(&proxy, &QAbstractItemModel::rowsInserted);
     QSignalSpy removed(&proxy, &QAbstractItemModel::rowsRemoved);
 
     QList<FriendRecord> next;
+    int newNames = 0;
     for (int i = 0; i < friends.size(); ++i) {
-        if (i % 7 != 0)
+        if (i % 7 != 0) {
             next.append(friends.at(i));
-        if (i % 5 == 0)
+            if (i % 11 == 0) {
+                next.last().name = u"Zoé renamed %1"_s.arg(i);
+                ++newNames;
+            }
+        }
+        if (i % 5 == 0) {
             next.append({ u"n%1"_s.arg(i), u"Émile %1"_s.arg(i) });
+            ++newNames;
+        }
     }
     model.setFriends(next);
 
     QCOMPARE(resets.count(), 1);
     QCOMPARE(inserted.count() + removed.count(), 0);
-    QCOMPARE(proxy.nameRankings() - rankings, 1);
+    QCOMPARE(proxy.nameRankings() - rankings, 0);
+    QCOMPARE(proxy.namesCollated() - collated, newNames);
     QCOMPARE(proxy.rowCount(), next.size());
     QCOMPARE(idsIn(proxy), freshOrder(model, SortMode::Availability));
     QCOMPARE(idsIn(proxy).first(), friends.at(10).id); // presence kept through the reset
+    proxy.setSortMode(SortMode::Name);
+    QCOMPARE(idsIn(proxy), freshOrder(model, SortMode::Name));
+}
+
+void TestFriendSortFilterProxy::oneRenameCollatesOneName()
+{
+    // A friend renamed live moves to its new place; no other name is collated.
+    FriendListModel model;
+    QList<FriendRecord> friends = seededFriends(10'000, 5);
+    model.setFriends(friends);
+    FriendSortFilterProxy proxy;
+    proxy.setSortMode(SortMode::Name);
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const qint64 collated = proxy.namesCollated();
+    const int rankings = proxy.nameRankings();
+    QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
+
+    friends[1234].name = u"Aaron 0"_s;
+    model.setFriends(friends);
+
+    QCOMPARE(proxy.namesCollated() - collated, 1);
+    QCOMPARE(proxy.nameRankings(), rankings);
+    QCOMPARE(layouts.count(), 1);
+    QCOMPARE(idsIn(proxy).first(), friends.at(1234).id);
+    QCOMPARE(idsIn(proxy), freshOrder(model, SortMode::Name));
+}
+
+void TestFriendSortFilterProxy::removalsAllOverKeepTheRanks()
+{
+    // The first 3,000 friends of the source go at once: one removal there, but rows all over
+    // the sorted list here, so the proxy resets. The names left keep their ranks: none is
+    // collated again.
+    FriendListModel model;
+    QList<FriendRecord> friends = seededFriends(10'000, 6);
+    model.setFriends(friends);
+    FriendSortFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const qint64 collated = proxy.namesCollated();
+    QSignalSpy resets(&proxy, &QAbstractItemModel::modelReset);
+
+    friends.remove(0, 3'000);
+    model.setFriends(friends);
+
+    QCOMPARE(resets.count(), 1);
+    QCOMPARE(proxy.namesCollated(), collated);
+    QCOMPARE(proxy.rowCount(), 7'000);
+    QCOMPARE(idsIn(proxy), freshOrder(model, SortMode::Availability));
 }
 
 QTEST_MAIN(TestFriendSortFilterProxy)
