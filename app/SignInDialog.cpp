@@ -301,6 +301,7 @@ void SignInDialog::explainFailure()
         break;
     case GatewaySession::Failure::NotAGateway:
     case GatewaySession::Failure::UntrustedCertificate:
+    case GatewaySession::Failure::CertificateChanged:
     case GatewaySession::Failure::WrongScheme:
         showStatus(m_attempt->errorString(), true); // names the address and what is wrong
         break;

@@ -535,7 +535,8 @@ void TestMainWindow::untrustedCertificateBannerNeverWidensTheWindow()
     Presence::Ui::ConnectionBanner *banner = scene.window.header()->banner();
     const auto *label = banner->findChild<QLabel *>();
     QVERIFY(label);
-    // The real words, from the session: the certificate is not trusted, and what to do.
+    // The real words, from the session: the certificate is not trusted, its fingerprint (one
+    // long word), and what to do.
     QTRY_COMPARE(scene.session.state(), GatewaySession::State::Failed);
     QCOMPARE(scene.session.failure(), GatewaySession::Failure::UntrustedCertificate);
     QTRY_VERIFY(banner->isVisible());
