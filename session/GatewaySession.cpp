@@ -385,6 +385,8 @@ void GatewaySession::failCertificate()
     const QString presented = CertificatePin::displayed(presentedDigest());
     const QByteArray pinned = pinnedDigest();
     if (!pinned.isEmpty()) {
+        //: In place of a fingerprint that could not be read.
+        const QString unknown = tr("unknown");
         // Never trusted silently: only the user, told, may trust the new one.
         fail(Failure::CertificateChanged,
             //: %1 is the gateway's address, %2 the SHA-256 fingerprint of the certificate
@@ -393,25 +395,28 @@ void GatewaySession::failCertificate()
                "This may mean that someone is intercepting the connection. Sign in only once "
                "the gateway's administrator confirms the new certificate.")
                 .arg(server, CertificatePin::displayed(pinned),
-                    presented.isEmpty() ? tr("unknown") : presented));
+                    presented.isEmpty() ? unknown : presented));
         return;
     }
-    fail(Failure::UntrustedCertificate,
-        presented.isEmpty()
+    if (presented.isEmpty()) {
+        fail(Failure::UntrustedCertificate,
             //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says
             //: it (e.g. "The host name did not match any of the valid hosts for this
             //: certificate").
-            ? tr("The certificate of %1 is not trusted: %2. If the gateway uses its own "
-                 "certificate authority, start the app with --ca-file and that authority's "
-                 "certificate.")
-                  .arg(server, m_sslError)
-            //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says
-            //: it, %3 the certificate's SHA-256 fingerprint ("AB:CD:…").
-            : tr("The certificate of %1 is not trusted: %2. Its SHA-256 fingerprint is %3. If "
-                 "that is your gateway's certificate, you can trust it for this server in the "
-                 "sign-in dialog (Sign in…); if the gateway uses its own certificate authority, "
-                 "start the app with --ca-file and that authority's certificate.")
-                  .arg(server, m_sslError, presented));
+            tr("The certificate of %1 is not trusted: %2. If the gateway uses its own "
+               "certificate authority, start the app with --ca-file and that authority's "
+               "certificate.")
+                .arg(server, m_sslError));
+        return;
+    }
+    fail(Failure::UntrustedCertificate,
+        //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says it,
+        //: %3 the certificate's SHA-256 fingerprint ("AB:CD:…").
+        tr("The certificate of %1 is not trusted: %2. Its SHA-256 fingerprint is %3. If that is "
+           "your gateway's certificate, you can trust it for this server in the sign-in dialog "
+           "(Sign in…); if the gateway uses its own certificate authority, start the app with "
+           "--ca-file and that authority's certificate.")
+            .arg(server, m_sslError, presented));
 }
 
 void GatewaySession::loseConnectionState()
