@@ -28,11 +28,25 @@ using namespace Qt::StringLiterals;
 
 namespace Presence::App {
 
+namespace {
+
+// Every session of the app, the sign-in dialog's trial too (it copies these), trusts the
+// certificates the user trusted, after a restart as well.
+Session::GatewaySession::Options sessionOptions(const ClientSettings &settings)
+{
+    Session::GatewaySession::Options options;
+    options.pinnedCertificates = settings.trustedCertificates();
+    return options;
+}
+
+} // namespace
+
 ClientApp::ClientApp(ClientOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_settings(
           QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/presence.ini"_s)
+    , m_session(sessionOptions(m_settings))
     , m_bridge(&m_session, &m_model)
     , m_chat(&m_session, &m_model)
     , m_signIn(&m_session, &m_settings, &m_model)

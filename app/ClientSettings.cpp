@@ -15,8 +15,10 @@
 // Presence
 #include "models/FriendSortFilterProxy.h"
 #include "protocol/Identifiers.h"
+#include "session/CertificatePin.h"
 
 using namespace Qt::StringLiterals;
+using Presence::Session::CertificatePin;
 
 namespace {
 
@@ -31,6 +33,7 @@ const QString kSplitterKey = u"window/splitterState"_s;
 const QString kAutoAwayKey = u"presence/autoAwayMinutes"_s;
 const QString kTrayKey = u"notifications/tray"_s;
 const QString kMessagesKey = u"notifications/messages"_s;
+const QString kTrustedGroup = u"trustedCertificates"_s;
 
 constexpr auto kOwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
 
@@ -49,6 +52,13 @@ QString printable(const QString &text)
     std::replace_if(
         shown.begin(), shown.end(), [](QChar c) { return !c.isPrint(); }, u'?');
     return shown;
+}
+
+// "host:port" as CertificatePin::serverOf writes it, so that a session finds it.
+bool isServer(const QString &server)
+{
+    const QUrl url(u"wss://"_s + server, QUrl::StrictMode);
+    return url.isValid() && CertificatePin::serverOf(url) == server;
 }
 
 bool isValidSortMode(int mode)
@@ -156,10 +166,38 @@ void ClientSettings::load()
 
     m_trayNotifications = readBool(kTrayKey).value_or(false);
     m_messageNotifications = readBool(kMessagesKey).value_or(true);
+    loadTrustedCertificates();
+}
+
+void ClientSettings::loadTrustedCertificates()
+{
+    m_trustedCertificates.clear();
+    m_settings->beginGroup(kTrustedGroup);
+    const QStringList servers = m_settings->childKeys();
+    m_settings->endGroup();
+    // A pin that does not read back exactly trusts nothing: the user is asked again.
+    const char *instead = "no certificate is trusted for that server";
+    for (const QString &server : servers) {
+        const QString key = kTrustedGroup + u'/' + server;
+        const QVariant value = m_settings->value(key);
+        if (!isServer(server)) {
+            warnInvalid(key, {}, "a server written host:port (the host in lower case)", instead);
+            continue;
+        }
+        const auto digest = value.typeId() == QMetaType::QString
+            ? CertificatePin::fromHex(value.toString().trimmed())
+            : std::nullopt;
+        if (!digest) {
+            warnInvalid(
+                key, value, "the SHA-256 fingerprint of a certificate, 64 hex digits", instead);
+            continue;
+        }
+        m_trustedCertificates.insert(server, *digest);
+    }
 }
 
 void ClientSettings::warnInvalid(
-    const QString &key, const QVariant &value, const char *expected) const
+    const QString &key, const QVariant &value, const char *expected, const char *instead) const
 {
     // Values are shown only when harmless: a token must never reach a log.
     QString found;
@@ -169,7 +207,7 @@ void ClientSettings::warnInvalid(
         found = u" but found a value of type %1"_s.arg(QString::fromLatin1(value.typeName()));
     qCWarning(lcSettings).noquote().nospace()
         << "ignoring " << key << " in " << fileName() << ": expected "
-        << QString::fromLatin1(expected) << found << "; using the default";
+        << QString::fromLatin1(expected) << found << "; " << QString::fromLatin1(instead);
 }
 
 std::optional<int> ClientSettings::readInt(const QString &key) const
@@ -341,6 +379,25 @@ void ClientSettings::setMessageNotifications(bool enabled)
 {
     m_messageNotifications = enabled;
     m_settings->setValue(kMessagesKey, enabled);
+}
+
+void ClientSettings::trustCertificate(const QString &server, const QByteArray &digest)
+{
+    if (!isServer(server) || !CertificatePin::fromHex(CertificatePin::toHex(digest))) {
+        qCWarning(lcSettings) << "not trusting a certificate for" << server
+                              << "without a server and a SHA-256 digest";
+        return;
+    }
+    m_trustedCertificates.insert(server, digest);
+    m_settings->setValue(kTrustedGroup + u'/' + server, CertificatePin::toHex(digest));
+    sync();
+}
+
+void ClientSettings::forgetCertificate(const QString &server)
+{
+    m_trustedCertificates.remove(server);
+    m_settings->remove(kTrustedGroup + u'/' + server);
+    sync();
 }
 
 } // namespace Presence::App

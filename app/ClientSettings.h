@@ -6,6 +6,7 @@
 
 // Qt
 #include <QByteArray>
+#include <QHash>
 #include <QString>
 #include <QUrl>
 
@@ -78,10 +79,26 @@ public:
     [[nodiscard]] bool messageNotifications() const { return m_messageNotifications; }
     void setMessageNotifications(bool enabled);
 
+    // Certificates the user trusted, besides the system's authorities: a server ("host:port",
+    // Session::CertificatePin::serverOf) to the SHA-256 digest of the one certificate trusted
+    // there, kept in the group [trustedCertificates] as 64 hex digits. What the session takes
+    // as Options::pinnedCertificates.
+    [[nodiscard]] const QHash<QString, QByteArray> &trustedCertificates() const
+    {
+        return m_trustedCertificates;
+    }
+    // Trusts the certificate with this SHA-256 digest (32 bytes) for `server`, instead of any
+    // trusted there before. Syncs at once: a choice about security is not left to the exit.
+    void trustCertificate(const QString &server, const QByteArray &digest);
+    // No certificate is trusted for `server` any more (besides the system's authorities).
+    void forgetCertificate(const QString &server);
+
 private:
     void load();
     void restrictPermissions() const;
-    void warnInvalid(const QString &key, const QVariant &value, const char *expected) const;
+    void warnInvalid(const QString &key, const QVariant &value, const char *expected,
+        const char *instead = "using the default") const;
+    void loadTrustedCertificates();
     [[nodiscard]] std::optional<int> readInt(const QString &key) const;
     [[nodiscard]] std::optional<bool> readBool(const QString &key) const;
     [[nodiscard]] std::optional<QString> readString(const QString &key) const;
@@ -99,6 +116,7 @@ private:
     int m_autoAwayMinutes = kDefaultAutoAwayMinutes;
     bool m_trayNotifications = false;
     bool m_messageNotifications = true;
+    QHash<QString, QByteArray> m_trustedCertificates;
 };
 
 } // namespace Presence::App

@@ -6,7 +6,9 @@
 // Qt
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QFontDatabase>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -15,13 +17,28 @@
 // Presence
 #include "app/ClientSettings.h"
 #include "protocol/Identifiers.h"
+#include "session/CertificatePin.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
 namespace Presence::App {
 
+using Session::CertificatePin;
 using Session::GatewaySession;
+
+namespace {
+
+// A fingerprint in two lines of 16 pairs, as it is read aloud and compared; without the line
+// break it is exactly what CertificatePin::displayed() and openssl write.
+QString fingerprintLines(const QByteArray &digest)
+{
+    const QString shown = CertificatePin::displayed(digest);
+    const qsizetype half = (digest.size() / 2) * 3; // after the colon of the middle pair
+    return digest.size() < 2 ? shown : shown.left(half) + u'\n' + shown.mid(half);
+}
+
+} // namespace
 
 SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QWidget *parent)
     : QDialog(parent)
@@ -32,6 +49,9 @@ SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QW
     , m_tokenEdit(new QLineEdit(this))
     , m_rememberBox(new QCheckBox(tr("&Remember token on this computer"), this))
     , m_statusLabel(new QLabel(this))
+    , m_fingerprint(new QLabel(this))
+    , m_trustButton(new QPushButton(tr("Tr&ust this certificate for this server"), this))
+    , m_trustNewButton(new QPushButton(tr("Trust the &new certificate"), this))
     , m_buttons(new QDialogButtonBox(this))
     , m_signInButton(m_buttons->addButton(tr("&Sign in"), QDialogButtonBox::AcceptRole))
 {
@@ -59,6 +79,23 @@ SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QW
     m_statusLabel->setWordWrap(true);
     m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_fingerprint->setObjectName(u"fingerprint"_s);
+    m_fingerprint->setAccessibleName(tr("Certificate fingerprint"));
+    m_fingerprint->setTextFormat(Qt::PlainText);
+    m_fingerprint->setTextInteractionFlags(
+        Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_fingerprint->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_trustButton->setObjectName(u"trustCertificate"_s);
+    m_trustButton->setToolTip(
+        tr("Only if this is your gateway's certificate: its administrator can tell you its "
+           "fingerprint. Another certificate from this server will then be refused."));
+    m_trustButton->setAutoDefault(false); // Enter still signs in
+    m_trustNewButton->setObjectName(u"trustNewCertificate"_s);
+    m_trustNewButton->setToolTip(tr("Only if the gateway's administrator confirms that its "
+                                    "certificate changed, and this is the new fingerprint."));
+    m_trustNewButton->setAutoDefault(false);
+    hideCertificate();
+
     m_signInButton->setObjectName(u"signIn"_s);
     m_signInButton->setDefault(true);
     QPushButton *cancel = m_buttons->addButton(QDialogButtonBox::Cancel);
@@ -71,6 +108,12 @@ SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QW
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_statusLabel);
+    layout->addWidget(m_fingerprint);
+    auto *trustRow = new QHBoxLayout;
+    trustRow->addWidget(m_trustButton);
+    trustRow->addWidget(m_trustNewButton);
+    trustRow->addStretch(1);
+    layout->addLayout(trustRow);
     layout->addWidget(m_buttons);
     m_urlEdit->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
 
@@ -82,6 +125,11 @@ SignInDialog::SignInDialog(GatewaySession *session, ClientSettings *settings, QW
 
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SignInDialog::signIn);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SignInDialog::reject);
+    connect(m_trustButton, &QPushButton::clicked, this, &SignInDialog::trustCertificate);
+    connect(m_trustNewButton, &QPushButton::clicked, this, &SignInDialog::trustCertificate);
+    // What the buttons offer belongs to the attempt that failed, not to what is typed now.
+    connect(m_urlEdit, &QLineEdit::textEdited, this, &SignInDialog::hideCertificate);
+    connect(m_tokenEdit, &QLineEdit::textEdited, this, &SignInDialog::hideCertificate);
     connect(m_session, &GatewaySession::stateChanged, this, [this](GatewaySession::State state) {
         if (m_attempt == m_session)
             onStateChanged(state);
@@ -178,6 +226,7 @@ void SignInDialog::signIn()
     m_attemptUrl = QUrl(urlText, QUrl::StrictMode);
     m_attemptToken = token;
     m_countdownTimer.stop();
+    hideCertificate();
     m_phase = Phase::Connecting;
     setInputsEnabled(false);
     showStatus(tr("Connecting…"), false);
@@ -268,7 +317,9 @@ void SignInDialog::onSignedIn()
     m_countdownTimer.stop();
     m_settings->setGatewayUrl(m_attemptUrl);
     // The box may have been changed while the session was retrying: what it says now counts.
-    m_settings->setToken(m_attemptToken, m_rememberBox->isChecked());
+    // No token: the session signed in again with its own (--token-file, say), not shown here.
+    if (!m_attemptToken.isEmpty())
+        m_settings->setToken(m_attemptToken, m_rememberBox->isChecked());
     m_signedInUrl = m_attemptUrl;
     showStatus(tr("Signed in."), false);
     setInputsEnabled(true);
@@ -291,6 +342,7 @@ void SignInDialog::setGatewayUrl(const QUrl &url)
 void SignInDialog::explainFailure()
 {
     const QString at = m_attempt->url().toDisplayString();
+    hideCertificate();
     switch (m_attempt->failure()) {
     case GatewaySession::Failure::None:
         return;
@@ -299,8 +351,15 @@ void SignInDialog::explainFailure()
             tr("The gateway at %1 speaks another version of the protocol than this app.").arg(at),
             true);
         break;
-    case GatewaySession::Failure::NotAGateway:
     case GatewaySession::Failure::UntrustedCertificate:
+    case GatewaySession::Failure::CertificateChanged:
+        if (!m_attempt->presentedCertificate().isNull()) {
+            offerCertificate(m_attempt->failure());
+            break;
+        }
+        showStatus(m_attempt->errorString(), true);
+        break;
+    case GatewaySession::Failure::NotAGateway:
     case GatewaySession::Failure::WrongScheme:
         showStatus(m_attempt->errorString(), true); // names the address and what is wrong
         break;
@@ -317,6 +376,71 @@ void SignInDialog::explainFailure()
     }
     m_urlEdit->setFocus();
     m_urlEdit->selectAll();
+}
+
+void SignInDialog::offerCertificate(GatewaySession::Failure failure)
+{
+    const QString server = m_attempt->url().toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
+    const QString presented = fingerprintLines(m_attempt->presentedDigest());
+    if (failure == GatewaySession::Failure::CertificateChanged) {
+        // Loud: it may be someone in between, and nothing is trusted until the user says so.
+        showStatus(tr("The certificate of %1 changed since you trusted it. This may mean that "
+                      "someone is intercepting the connection: trust the new certificate only if "
+                      "the gateway's administrator confirms it.")
+                       .arg(server),
+            true);
+        //: Two SHA-256 fingerprints, each in two lines of hex pairs ("AB:CD:…").
+        m_fingerprint->setText(tr("Trusted before (SHA-256):\n%1\nPresented now:\n%2")
+                                   .arg(fingerprintLines(m_attempt->pinnedDigest()), presented));
+        m_trustNewButton->show();
+    } else {
+        //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says it.
+        showStatus(tr("The certificate of %1 is not trusted: %2. Trust it only if its "
+                      "fingerprint is the one your gateway's administrator gives you.")
+                       .arg(server, m_attempt->certificateError()),
+            true);
+        //: A SHA-256 fingerprint in two lines of hex pairs ("AB:CD:…").
+        m_fingerprint->setText(tr("SHA-256 fingerprint:\n%1").arg(presented));
+        m_trustButton->show();
+    }
+    m_fingerprint->setProperty("error", true); // for style sheets
+    m_fingerprint->show();
+}
+
+void SignInDialog::hideCertificate()
+{
+    m_fingerprint->hide();
+    m_fingerprint->clear();
+    m_trustButton->hide();
+    m_trustNewButton->hide();
+}
+
+void SignInDialog::trustCertificate()
+{
+    GatewaySession *failed = m_attempt;
+    const QString server = CertificatePin::serverOf(failed->url());
+    const QByteArray digest = failed->presentedDigest();
+    hideCertificate();
+    if (server.isEmpty() || digest.isEmpty())
+        return;
+    m_settings->trustCertificate(server, digest);
+    // Every session here trusts it from now on: the one the app runs (and its reconnects), and
+    // the trial of a switch of account.
+    m_session->setPinnedCertificates(m_settings->trustedCertificates());
+    if (m_trial)
+        m_trial->setPinnedCertificates(m_settings->trustedCertificates());
+    if (!m_attemptUrl.isEmpty()) {
+        signIn(); // this dialog's attempt, again: the fields are still what it tried
+        return;
+    }
+    // The session failed by itself (started with --server and --token-file, say): it tries
+    // again with its own token, which this dialog never saw.
+    m_attemptUrl = failed->url();
+    m_attemptToken.clear();
+    m_phase = Phase::Connecting;
+    setInputsEnabled(false);
+    showStatus(tr("Connecting…"), false);
+    failed->retryNow();
 }
 
 void SignInDialog::showStatus(const QString &text, bool isError)

@@ -25,7 +25,10 @@ class ClientSettings;
 // Asks for the gateway address and a token, signs the session in, and closes (accepted)
 // once it is online, after saving the address (and the token, if the user asked for that).
 // A refused token or an unreachable gateway is explained in plain words, and the user can
-// correct the fields and sign in again. Cancel (or Esc) closes the session, unless it is signed
+// correct the fields and sign in again. A wss:// certificate the system does not trust is shown
+// by its fingerprint, and the user may trust it for that server (kept in the settings); one
+// that differs from the certificate trusted there is refused loudly, and replaces it only when
+// the user asks. Cancel (or Esc) closes the session, unless it is signed
 // in: while an account is signed in (Switch account…), the new one is tried on a session of the
 // dialog's own, and the account signed in is kept until the new one is.
 class SignInDialog : public QDialog {
@@ -69,6 +72,12 @@ private:
     void onRetryScheduled(int attempt, std::chrono::milliseconds delay);
     void onSignedIn();
     void onFailed();
+    // The failed attempt's certificate: its fingerprint(s) and the button to trust it.
+    void offerCertificate(Session::GatewaySession::Failure failure);
+    void hideCertificate();
+    // Trusts the certificate the failed attempt was refused, for its server, and signs in
+    // again at once with it trusted.
+    void trustCertificate();
     void showRetryCountdown();
     void showStatus(const QString &text, bool isError);
     void setInputsEnabled(bool enabled);
@@ -84,6 +93,9 @@ private:
     QLineEdit *m_tokenEdit;
     QCheckBox *m_rememberBox;
     QLabel *m_statusLabel;
+    QLabel *m_fingerprint; // of the certificate refused, selectable to compare or copy
+    QPushButton *m_trustButton; // "Trust this certificate for this server"
+    QPushButton *m_trustNewButton; // "Trust the new certificate", for a changed one
     QDialogButtonBox *m_buttons;
     QPushButton *m_signInButton;
 

@@ -5,6 +5,8 @@
 
 // Qt
 #include <QRegularExpression>
+#include <QSslError>
+#include <QSslSocket>
 #include <QWebSocket>
 
 // Presence
@@ -12,6 +14,7 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Digest.h"
 #include "protocol/Frame.h"
+#include "session/CertificatePin.h"
 #include "session/Logging.h"
 #include "session/TokenExpiry.h"
 
@@ -113,6 +116,21 @@ void GatewaySession::retryNow()
     connectSocket();
 }
 
+void GatewaySession::setPinnedCertificates(const QHash<QString, QByteArray> &pins)
+{
+    m_options.pinnedCertificates = pins;
+}
+
+QByteArray GatewaySession::presentedDigest() const
+{
+    return CertificatePin::digestOf(m_presented);
+}
+
+QByteArray GatewaySession::pinnedDigest() const
+{
+    return m_options.pinnedCertificates.value(CertificatePin::serverOf(m_url));
+}
+
 void GatewaySession::setWanted(const QSet<QString> &ids)
 {
     m_subscriptions.setWanted(ids);
@@ -198,11 +216,29 @@ void GatewaySession::replaceSocket()
     });
     connect(m_socket, &QWebSocket::textMessageReceived, this, &GatewaySession::onTextMessage);
     connect(m_socket, &QWebSocket::pong, this, [this] { m_pongTimer.stop(); });
+    connect(m_socket, &QWebSocket::sslErrors, this, &GatewaySession::onSslErrors);
+}
+
+void GatewaySession::onSslErrors(const QList<QSslError> &errors)
+{
+    // The leaf the gateway presented. QWebSocket passes on only the errors, each about one
+    // certificate of the chain (not always the leaf); its TLS socket, a child, knows the peer's.
+    const auto *tls = m_socket->findChild<QSslSocket *>();
+    QSslCertificate presented = tls ? tls->peerCertificate() : QSslCertificate();
+    for (auto error = errors.cbegin(); presented.isNull() && error != errors.cend(); ++error)
+        presented = error->certificate();
+    const QByteArray pinned = pinnedDigest();
+    if (!pinned.isEmpty() && CertificatePin::digestOf(presented) == pinned) {
+        // Exactly the certificate the user trusted, for exactly this server.
+        qCInfo(lcSession) << "the certificate of" << CertificatePin::serverOf(m_url)
+                          << "is the one trusted for it";
+        m_socket->ignoreSslErrors();
+        return;
+    }
     // Qt refuses the handshake itself; this keeps why, for the disconnect that follows.
-    connect(m_socket, &QWebSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
-        if (!errors.isEmpty() && m_sslError.isEmpty())
-            m_sslError = errors.constFirst().errorString();
-    });
+    m_presented = presented;
+    if (!errors.isEmpty() && m_sslError.isEmpty())
+        m_sslError = errors.constFirst().errorString();
 }
 
 void GatewaySession::connectSocket()
@@ -211,6 +247,7 @@ void GatewaySession::connectSocket()
     // and what went wrong belongs to one attempt ("a web server" must not outlive it).
     replaceSocket();
     m_sslError.clear();
+    m_presented = QSslCertificate();
     m_errorString.clear();
     m_failure = Failure::None;
     m_pacer.removeBudget();
@@ -342,6 +379,46 @@ void GatewaySession::onSchemeProbed(SchemeProbe::Answer answer)
             : tr("%1 answered with TLS: use %2").arg(server, use));
 }
 
+void GatewaySession::failCertificate()
+{
+    const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
+    const QString presented = CertificatePin::displayed(presentedDigest());
+    const QByteArray pinned = pinnedDigest();
+    if (!pinned.isEmpty()) {
+        //: In place of a fingerprint that could not be read.
+        const QString unknown = tr("unknown");
+        // Never trusted silently: only the user, told, may trust the new one.
+        fail(Failure::CertificateChanged,
+            //: %1 is the gateway's address, %2 the SHA-256 fingerprint of the certificate
+            //: trusted for it, %3 that of the one it presented now ("AB:CD:…").
+            tr("The certificate of %1 changed since it was trusted: it was %2 and is now %3. "
+               "This may mean that someone is intercepting the connection. Sign in only once "
+               "the gateway's administrator confirms the new certificate.")
+                .arg(server, CertificatePin::displayed(pinned),
+                    presented.isEmpty() ? unknown : presented));
+        return;
+    }
+    if (presented.isEmpty()) {
+        fail(Failure::UntrustedCertificate,
+            //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says
+            //: it (e.g. "The host name did not match any of the valid hosts for this
+            //: certificate").
+            tr("The certificate of %1 is not trusted: %2. If the gateway uses its own "
+               "certificate authority, start the app with --ca-file and that authority's "
+               "certificate.")
+                .arg(server, m_sslError));
+        return;
+    }
+    fail(Failure::UntrustedCertificate,
+        //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says it,
+        //: %3 the certificate's SHA-256 fingerprint ("AB:CD:…").
+        tr("The certificate of %1 is not trusted: %2. Its SHA-256 fingerprint is %3. If that is "
+           "your gateway's certificate, you can trust it for this server in the sign-in dialog "
+           "(Sign in…); if the gateway uses its own certificate authority, start the app with "
+           "--ca-file and that authority's certificate.")
+            .arg(server, m_sslError, presented));
+}
+
 void GatewaySession::loseConnectionState()
 {
     // Whatever the gateway held for that connection is gone with it.
@@ -383,15 +460,7 @@ void GatewaySession::onDisconnected()
     if (m_state == State::Connecting && failIfNotAGateway())
         return;
     if (m_state == State::Connecting && !m_sslError.isEmpty()) {
-        const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
-        fail(Failure::UntrustedCertificate,
-            //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says
-            //: it (e.g. "The host name did not match any of the valid hosts for this
-            //: certificate").
-            tr("The certificate of %1 is not trusted: %2. If the gateway uses its own "
-               "certificate authority, start the app with --ca-file and that authority's "
-               "certificate.")
-                .arg(server, m_sslError));
+        failCertificate();
         return;
     }
     if (m_state == State::Connecting && probeScheme())

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QSet>
+#include <QSslCertificate>
 #include <QTimer>
 #include <QUrl>
 
@@ -23,6 +24,7 @@
 
 // Only the session touches its socket: widgets that include this (through ChatController.h)
 // need not parse Qt WebSockets.
+class QSslError;
 class QWebSocket;
 
 namespace Presence::Session {
@@ -59,7 +61,11 @@ public:
         NotAGateway, // the address answers HTTP, but no WebSocket upgrade (e.g. 200, 404)
         // wss:// whose certificate is not trusted (unknown authority, wrong name, expired):
         // retrying cannot fix it, and going on would give the token to whoever answered.
+        // The user may trust it for this server (Options::pinnedCertificates).
         UntrustedCertificate,
+        // wss:// whose certificate is not trusted, and not the one the user trusted for this
+        // server: it may be someone in between. Refused until the user trusts the new one.
+        CertificateChanged,
         // ws:// to a server that speaks TLS, or wss:// to one that does not: the address
         // needs the other scheme, which the words name.
         WrongScheme,
@@ -82,6 +88,10 @@ public:
         // "online first" for rows off screen is then at most this stale, not a second. Zero:
         // the gateway's availability_changed.
         std::chrono::milliseconds availabilityBatch = 50ms;
+        // Certificates the user trusted, besides the system's authorities: a server
+        // (CertificatePin::serverOf) to the SHA-256 digest of the one certificate trusted
+        // there. A certificate the system trusts needs none.
+        QHash<QString, QByteArray> pinnedCertificates;
     };
 
     explicit GatewaySession(QObject *parent = nullptr);
@@ -96,6 +106,8 @@ public:
     void close();
     // Skips the remaining backoff delay (or retries after a failure, e.g. with a new token).
     void retryNow();
+    // Replaces Options::pinnedCertificates, from the next handshake on (the user trusted one).
+    void setPinnedCertificates(const QHash<QString, QByteArray> &pins);
 
     // The set of users whose presence the UI wants now; the session subscribes and
     // unsubscribes to make the gateway's set equal to it (capped by max_subscriptions).
@@ -116,6 +128,16 @@ public:
     [[nodiscard]] std::chrono::milliseconds retryDelay() const { return m_retryDelay; }
     [[nodiscard]] QString errorString() const { return m_errorString; }
     [[nodiscard]] Failure failure() const { return m_failure; }
+    // The certificate the gateway presented in the last handshake that did not trust it
+    // (UntrustedCertificate, CertificateChanged); null otherwise.
+    [[nodiscard]] const QSslCertificate &presentedCertificate() const { return m_presented; }
+    // Its SHA-256 digest (CertificatePin::digestOf); empty when there is none.
+    [[nodiscard]] QByteArray presentedDigest() const;
+    // What is wrong with that certificate, in Qt's words ("The issuer certificate of a
+    // locally looked up certificate could not be found"); empty otherwise.
+    [[nodiscard]] const QString &certificateError() const { return m_sslError; }
+    // The digest pinned for the server open() was given; empty when none is.
+    [[nodiscard]] QByteArray pinnedDigest() const;
     // The address open() was given last.
     [[nodiscard]] const QUrl &url() const { return m_url; }
     [[nodiscard]] const Protocol::UserInfo &self() const { return m_self; }
@@ -191,6 +213,12 @@ private:
     // true; the attempt ends when the probe answers (onSchemeProbed).
     bool probeScheme();
     void onSchemeProbed(SchemeProbe::Answer answer);
+    // The handshake found the certificate not trusted: goes on if it is the one pinned for
+    // this server, else keeps why (and which certificate) for the failure that follows.
+    void onSslErrors(const QList<QSslError> &errors);
+    // Fails for the certificate onSslErrors refused: UntrustedCertificate, or
+    // CertificateChanged when another one was pinned.
+    void failCertificate();
     void loseConnectionState();
     void onConnected();
     void onDisconnected();
@@ -218,6 +246,7 @@ private:
     State m_state = State::Disconnected;
     QString m_errorString;
     QString m_sslError; // this attempt's first certificate problem, if any
+    QSslCertificate m_presented; // the certificate this attempt refused, if any
     QString m_probedReason; // why the attempt a probe runs for failed, for a retry
     Failure m_failure = Failure::None;
     Protocol::Backoff m_backoff;

@@ -19,6 +19,9 @@ ConnectionBanner::ConnectionBanner(QWidget *parent)
     , m_signIn(new QPushButton(tr("Sign in…"), this))
 {
     m_text->setWordWrap(true);
+    // However long its words (a failure's sentence, an address, a fingerprint), they wrap
+    // within the window: the label's minimum width is set here, never taken from its text.
+    m_text->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     m_text->setTextFormat(Qt::PlainText); // it may quote what a server answered
     m_text->setAccessibleName(tr("Connection"));
     m_retry->setAccessibleName(tr("Retry connecting now"));

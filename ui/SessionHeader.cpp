@@ -67,6 +67,10 @@ SessionHeader::SessionHeader(QWidget *parent)
         [this] { Q_EMIT statusChosen(ChosenStatus(m_status->currentData().toInt())); });
 
     m_connection->setAccessibleName(tr("Connection"));
+    // Its words never set the window's minimum width: they may be a failure's whole sentence
+    // (the banner's, shown instead), and a label that does not wrap asks for all of it. The
+    // window was widened from 900 to 1,246 px by an untrusted certificate's words (V9).
+    m_connection->setMinimumWidth(1);
     connect(retryButton(), &QPushButton::clicked, this, &SessionHeader::retryClicked);
     connect(signInButton(), &QPushButton::clicked, this, &SessionHeader::signInRequested);
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget *old, QWidget *now) {

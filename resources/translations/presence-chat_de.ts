@@ -158,6 +158,53 @@
         <source>The gateway did not accept this token.</source>
         <translation>Das Gateway hat dieses Token nicht angenommen.</translation>
     </message>
+    <message>
+        <source>Tr&amp;ust this certificate for this server</source>
+        <translation>Diesem Zertifikat für diesen Server &amp;vertrauen</translation>
+    </message>
+    <message>
+        <source>Trust the &amp;new certificate</source>
+        <translation>Dem &amp;neuen Zertifikat vertrauen</translation>
+    </message>
+    <message>
+        <source>Certificate fingerprint</source>
+        <translation>Fingerabdruck des Zertifikats</translation>
+    </message>
+    <message>
+        <source>Only if this is your gateway&apos;s certificate: its administrator can tell you its fingerprint. Another certificate from this server will then be refused.</source>
+        <translation>Nur wenn dies das Zertifikat deines Gateways ist: Dessen Administrator kann dir seinen Fingerabdruck nennen. Ein anderes Zertifikat von diesem Server wird danach abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Only if the gateway&apos;s administrator confirms that its certificate changed, and this is the new fingerprint.</source>
+        <translation>Nur wenn der Administrator des Gateways bestätigt, dass sich sein Zertifikat geändert hat und dies der neue Fingerabdruck ist.</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 changed since you trusted it. This may mean that someone is intercepting the connection: trust the new certificate only if the gateway&apos;s administrator confirms it.</source>
+        <translation>Das Zertifikat von %1 hat sich geändert, seit du ihm vertraut hast. Das kann bedeuten, dass jemand die Verbindung abfängt: Vertraue dem neuen Zertifikat nur, wenn der Administrator des Gateways es bestätigt.</translation>
+    </message>
+    <message>
+        <source>Trusted before (SHA-256):
+%1
+Presented now:
+%2</source>
+        <extracomment>Two SHA-256 fingerprints, each in two lines of hex pairs (&quot;AB:CD:…&quot;).</extracomment>
+        <translation>Bisher vertraut (SHA-256):
+%1
+Jetzt vorgelegt:
+%2</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 is not trusted: %2. Trust it only if its fingerprint is the one your gateway&apos;s administrator gives you.</source>
+        <extracomment>%1 is the gateway&apos;s address, %2 what is wrong with its certificate, as Qt says it.</extracomment>
+        <translation>Dem Zertifikat von %1 wird nicht vertraut: %2. Vertraue ihm nur, wenn sein Fingerabdruck der ist, den dir der Administrator deines Gateways nennt.</translation>
+    </message>
+    <message>
+        <source>SHA-256 fingerprint:
+%1</source>
+        <extracomment>A SHA-256 fingerprint in two lines of hex pairs (&quot;AB:CD:…&quot;).</extracomment>
+        <translation>SHA-256-Fingerabdruck:
+%1</translation>
+    </message>
 </context>
 <context>
     <name>Presence::Session::ChatController</name>
@@ -246,6 +293,21 @@
     <message>
         <source>The gateway signed you out (the account was removed, or its token changed): sign in again.</source>
         <translation>Das Gateway hat dich abgemeldet (das Konto wurde entfernt oder sein Token geändert): Melde dich erneut an.</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <extracomment>In place of a fingerprint that could not be read.</extracomment>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 changed since it was trusted: it was %2 and is now %3. This may mean that someone is intercepting the connection. Sign in only once the gateway&apos;s administrator confirms the new certificate.</source>
+        <extracomment>%1 is the gateway&apos;s address, %2 the SHA-256 fingerprint of the certificate trusted for it, %3 that of the one it presented now (&quot;AB:CD:…&quot;).</extracomment>
+        <translation>Das Zertifikat von %1 hat sich geändert, seit ihm vertraut wurde: Es war %2 und ist jetzt %3. Das kann bedeuten, dass jemand die Verbindung abfängt. Melde dich erst an, wenn der Administrator des Gateways das neue Zertifikat bestätigt.</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 is not trusted: %2. Its SHA-256 fingerprint is %3. If that is your gateway&apos;s certificate, you can trust it for this server in the sign-in dialog (Sign in…); if the gateway uses its own certificate authority, start the app with --ca-file and that authority&apos;s certificate.</source>
+        <extracomment>%1 is the gateway&apos;s address, %2 what is wrong with its certificate, as Qt says it, %3 the certificate&apos;s SHA-256 fingerprint (&quot;AB:CD:…&quot;).</extracomment>
+        <translation>Dem Zertifikat von %1 wird nicht vertraut: %2. Sein SHA-256-Fingerabdruck ist %3. Wenn das das Zertifikat deines Gateways ist, kannst du ihm im Anmeldedialog (Anmelden…) für diesen Server vertrauen; wenn das Gateway eine eigene Zertifizierungsstelle verwendet, starte die App mit --ca-file und dem Zertifikat dieser Stelle.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // ClientApp, the client composed as main() runs it, against a real gateway: what the command
 // line asks for once signed in. --open-chat opens a chat the way the list of chats does, at the
-// first unread message, never by marking everything read before the counts are known.
+// first unread message, never by marking everything read before the counts are known. A
+// certificate the user trusted for a server in an earlier run is trusted there again.
 
 // C++
 #include <memory>
@@ -10,22 +11,29 @@
 #include <QJsonObject>
 #include <QListView>
 #include <QLoggingCategory>
+#include <QScopeGuard>
 #include <QScrollBar>
+#include <QSslCertificate>
 #include <QStandardPaths>
 #include <QTest>
 
 // Presence
 #include "ClientSteps.h"
 #include "GatewayFixture.h"
+#include "TestCertificates.h"
 #include "TestClient.h"
 #include "app/ClientApp.h"
 #include "app/ClientOptions.h"
+#include "app/ClientSettings.h"
 #include "models/ChatModel.h"
 #include "models/FriendListModel.h"
+#include "server-mock/transport/TlsContext.h"
+#include "session/CertificatePin.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/ChatPane.h"
 #include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
+#include "ui/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::ClientApp;
@@ -40,6 +48,7 @@ private Q_SLOTS:
         QLoggingCategory::setFilterRules(u"presence.*.info=false"_s);
     }
     void openChatOpensAtTheFirstUnreadMessage();
+    void aTrustedCertificateIsTrustedAfterARestart();
 };
 
 void TestClientApp::openChatOpensAtTheFirstUnreadMessage()
@@ -95,6 +104,42 @@ void TestClientApp::openChatOpensAtTheFirstUnreadMessage()
     QTRY_VERIFY(!chat->shownUpTo().isEmpty());
     QVERIFY2(friends->unreadCount(u"bob"_s) > 0 && friends->unreadCount(u"bob"_s) < 70,
         qPrintable(QString::number(friends->unreadCount(u"bob"_s))));
+}
+
+void TestClientApp::aTrustedCertificateIsTrustedAfterARestart()
+{
+    using Presence::Session::CertificatePin;
+    auto config = testConfig();
+    if (config.transport == Presence::Server::GatewayConfig::Transport::Qt)
+        QSKIP("TLS is served by the gateway's own transport");
+    Presence::TestSupport::TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    QString error;
+    config.tls = Presence::Server::TlsContext::load(
+        certificates.selfSignedCertificateFile(), certificates.selfSignedKeyFile(), &error);
+    QVERIFY2(config.tls, qPrintable(error));
+    const auto gateway = startGateway({ { u"alice"_s, { u"bob"_s } }, { u"bob"_s, {} } }, config);
+    QVERIFY(gateway);
+    const auto served = QSslCertificate::fromPath(certificates.selfSignedCertificateFile());
+    QCOMPARE(served.size(), 1);
+
+    // The run before trusted it, in the app's own settings file (a test one, in test mode).
+    const QString settingsFile
+        = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/presence.ini"_s;
+    const QString server = CertificatePin::serverOf(gateway->url());
+    Presence::App::ClientSettings(settingsFile)
+        .trustCertificate(server, CertificatePin::digestOf(served.constFirst()));
+    const auto forget = qScopeGuard(
+        [&] { Presence::App::ClientSettings(settingsFile).forgetCertificate(server); });
+
+    ClientOptions options;
+    options.server = gateway->url();
+    options.token = tokenOf(u"alice"_s);
+    ClientApp app(options);
+    QVERIFY(app.start());
+    QVERIFY(app.window());
+    QTRY_COMPARE(app.window()->header()->connectionText(), u"connected"_s);
+    QCOMPARE(gateway->authenticatedCount(), 1);
 }
 
 QTEST_MAIN(TestClientApp)

@@ -1,7 +1,8 @@
 // ClientSettings over real files: what is saved comes back (owner-only file), and files that
 // are corrupt, binary junk or hand-edited load the defaults, each bad key named in a warning
-// with the file, and can be saved over. The sign-in dialog over these settings:
-// tst_sign_in_dialog.
+// with the file, and can be saved over. Certificates trusted per server come back, replaced
+// or forgotten one server at a time, and a pin that does not read back trusts nothing. The
+// sign-in dialog over these settings: tst_sign_in_dialog.
 
 // C++
 #include <memory>
@@ -77,6 +78,9 @@ private Q_SLOTS:
     void corruptSettingsLoadDefaults();
     void garbageSettingsFileLoadsDefaults();
     void storedTokenIsChecked();
+    void trustedCertificatesPerServer();
+    void badTrustedCertificatesAreIgnored_data();
+    void badTrustedCertificatesAreIgnored();
 
 private:
     [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
@@ -245,6 +249,95 @@ void TestClientSettings::storedTokenIsChecked()
     const ClientSettings junk(settingsPath());
     QVERIFY(junk.rememberToken());
     QVERIFY(junk.token().isEmpty());
+}
+
+void TestClientSettings::trustedCertificatesPerServer()
+{
+    QTest::failOnWarning(QRegularExpression(u".*"_s));
+    const QByteArray first = QByteArray::fromHex("00112233445566778899aabbccddeeff"
+                                                 "00112233445566778899aabbccddeeff");
+    const QByteArray second(32, '\x7f');
+    const QByteArray third(32, '\xa5');
+    {
+        ClientSettings settings(settingsPath());
+        QVERIFY(settings.trustedCertificates().isEmpty());
+        settings.trustCertificate(u"127.0.0.1:8765"_s, first);
+        settings.trustCertificate(u"chat.example.org:443"_s, second);
+        settings.trustCertificate(u"[::1]:8765"_s, first);
+        QCOMPARE(settings.trustedCertificates().size(), 3);
+        // Written at once, before any sync of the caller's.
+        QVERIFY(readAll(settingsPath()).contains(first.toHex()));
+    }
+    {
+        ClientSettings settings(settingsPath());
+        const QHash<QString, QByteArray> expected { { u"127.0.0.1:8765"_s, first },
+            { u"chat.example.org:443"_s, second }, { u"[::1]:8765"_s, first } };
+        QCOMPARE(settings.trustedCertificates(), expected);
+        // Replacing one server's leaves the others.
+        settings.trustCertificate(u"127.0.0.1:8765"_s, third);
+        settings.forgetCertificate(u"chat.example.org:443"_s);
+    }
+    ClientSettings settings(settingsPath());
+    const QHash<QString, QByteArray> expected { { u"127.0.0.1:8765"_s, third },
+        { u"[::1]:8765"_s, first } };
+    QCOMPARE(settings.trustedCertificates(), expected);
+    // Kept as the user can read it, under its own group.
+    const QByteArray file = readAll(settingsPath());
+    QVERIFY2(file.contains("[trustedCertificates]"), file.constData());
+    QVERIFY(file.contains(third.toHex()));
+    QVERIFY(!file.contains(second.toHex()));
+
+    // What cannot be a pin is refused when set, with a warning.
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"not trusting a certificate"_s));
+    settings.trustCertificate(u"127.0.0.1:8765"_s, QByteArray(20, 'x'));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"not trusting a certificate"_s));
+    settings.trustCertificate(u"not a server"_s, first);
+    QCOMPARE(settings.trustedCertificates(), expected);
+}
+
+void TestClientSettings::badTrustedCertificatesAreIgnored_data()
+{
+    QTest::addColumn<QByteArray>("line"); // in [trustedCertificates]
+    QTest::addColumn<QString>("key");
+    const QByteArray hex = QByteArray("0123456789abcdef").repeated(4);
+    QTest::addRow("63 digits") << QByteArray("a.example:443=" + hex.chopped(1))
+                               << u"trustedCertificates/a.example:443"_s;
+    QTest::addRow("not hex") << QByteArray("a.example:443=" + hex.chopped(1) + "z")
+                             << u"trustedCertificates/a.example:443"_s;
+    QTest::addRow("colon pairs") << QByteArray(
+        "a.example:443=" + QByteArray::fromHex(hex).toHex(':'))
+                                 << u"trustedCertificates/a.example:443"_s;
+    QTest::addRow("empty") << QByteArray("a.example:443=")
+                           << u"trustedCertificates/a.example:443"_s;
+    QTest::addRow("bytes") << QByteArray("a.example:443=@ByteArray(" + hex + ")")
+                           << u"trustedCertificates/a.example:443"_s;
+    QTest::addRow("a list") << QByteArray("a.example:443=" + hex + ", " + hex)
+                            << u"trustedCertificates/a.example:443"_s;
+    QTest::addRow("server without port")
+        << QByteArray("a.example=" + hex) << u"trustedCertificates/a.example"_s;
+    QTest::addRow("server in capitals")
+        << QByteArray("A.Example:443=" + hex) << u"trustedCertificates/A.Example:443"_s;
+    QTest::addRow("server with a port too big")
+        << QByteArray("a.example:70000=" + hex) << u"trustedCertificates/a.example:70000"_s;
+}
+
+void TestClientSettings::badTrustedCertificatesAreIgnored()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, key);
+    // One good pin beside the bad one, which stays trusted.
+    const QByteArray good = QByteArray("fedcba9876543210").repeated(4);
+    QVERIFY(writeFile(
+        settingsPath(), "[trustedCertificates]\n" + line + "\nb.example%3A8765=" + good + "\n"));
+    QTest::ignoreMessage(QtWarningMsg,
+        QRegularExpression(u"^ignoring "_s + QRegularExpression::escape(key) + u" in "_s
+            + QRegularExpression::escape(settingsPath())
+            + u": expected .*; no certificate is trusted for that server$"_s));
+    QTest::failOnWarning(QRegularExpression(u".*"_s));
+    const ClientSettings settings(settingsPath());
+    const QHash<QString, QByteArray> expected { { u"b.example:8765"_s,
+        QByteArray::fromHex(good) } };
+    QCOMPARE(settings.trustedCertificates(), expected);
 }
 
 QTEST_GUILESS_MAIN(TestClientSettings)

@@ -1,8 +1,9 @@
 // The sign-in dialog, driven through the real widgets against an in-process gateway: a refused
 // token, a good one (remembered or not, owner-only file), an unreachable gateway that comes up
 // later, addresses that are not gateway addresses, the wrong scheme (ws:// to a TLS gateway,
-// wss:// to a plain one), and a corrupt settings file. The settings
-// themselves: tst_client_settings.
+// wss:// to a plain one), a certificate nobody trusts (trusted for its server with one click)
+// or another than the one trusted (refused until the user trusts the new one), and a corrupt
+// settings file. The settings themselves: tst_client_settings.
 
 // C++
 #include <memory>
@@ -16,6 +17,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSslCertificate>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -27,6 +29,7 @@
 #include "app/ClientSettings.h"
 #include "app/SignInDialog.h"
 #include "server-mock/transport/TlsContext.h"
+#include "session/CertificatePin.h"
 #include "session/GatewaySession.h"
 #include "tests/harness/ClosedPort.h"
 
@@ -34,6 +37,7 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Presence::App::ClientSettings;
 using Presence::App::SignInDialog;
+using Presence::Session::CertificatePin;
 using Presence::Session::GatewaySession;
 
 namespace {
@@ -59,11 +63,20 @@ struct Form {
         , status(dialog.findChild<QLabel *>(u"status"_s))
         , signIn(dialog.findChild<QPushButton *>(u"signIn"_s))
         , cancel(dialog.findChild<QPushButton *>(u"cancel"_s))
+        , fingerprint(dialog.findChild<QLabel *>(u"fingerprint"_s))
+        , trust(dialog.findChild<QPushButton *>(u"trustCertificate"_s))
+        , trustNew(dialog.findChild<QPushButton *>(u"trustNewCertificate"_s))
     {
     }
     [[nodiscard]] bool complete() const
     {
-        return url && token && remember && status && signIn && cancel;
+        return url && token && remember && status && signIn && cancel && fingerprint && trust
+            && trustNew;
+    }
+    // Nothing about a certificate is offered.
+    [[nodiscard]] bool offersNoCertificate() const
+    {
+        return !fingerprint->isVisible() && !trust->isVisible() && !trustNew->isVisible();
     }
     [[nodiscard]] bool inputsEnabled() const
     {
@@ -82,6 +95,9 @@ struct Form {
     QLabel *status;
     QPushButton *signIn;
     QPushButton *cancel;
+    QLabel *fingerprint;
+    QPushButton *trust;
+    QPushButton *trustNew;
 };
 
 // Replaces a field's text as a user does: select all, type over it.
@@ -137,6 +153,8 @@ private Q_SLOTS:
     void corruptSettingsStartTheDialogFromTheDefaults();
     void wrongSchemeSaysWhichToUse_data();
     void wrongSchemeSaysWhichToUse();
+    void untrustedCertificateIsTrustedForItsServer();
+    void changedCertificateIsRefusedUntilTrusted();
 
 private:
     [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
@@ -218,6 +236,7 @@ void TestSignInDialog::refusedTokenKeepsTheDialogOpen()
     QTRY_COMPARE(form.status->text(), kTokenRefused);
     QCOMPARE(session.state(), GatewaySession::State::Failed);
     QVERIFY(dialog.isVisible());
+    QVERIFY(form.offersNoCertificate());
     QCOMPARE(dialog.result(), int(QDialog::Rejected)); // not accepted (the initial value)
     QVERIFY(form.inputsEnabled());
     QVERIFY(form.token->hasFocus());
@@ -616,6 +635,168 @@ void TestSignInDialog::wrongSchemeSaysWhichToUse()
     QVERIFY(dialog.isVisible());
     QVERIFY(form.inputsEnabled());
     QVERIFY(form.url->hasFocus()); // the address is what to correct
+    QVERIFY(form.offersNoCertificate());
+}
+
+namespace {
+
+// A gateway serving a certificate that signs itself (no authority a system trusts).
+std::unique_ptr<Presence::Server::Gateway> startSelfSignedGateway(
+    const Presence::TestSupport::TestCertificates &certificates)
+{
+    auto config = testConfig();
+    QString error;
+    config.tls = Presence::Server::TlsContext::load(
+        certificates.selfSignedCertificateFile(), certificates.selfSignedKeyFile(), &error);
+    if (!config.tls) {
+        qWarning() << error;
+        return {};
+    }
+    return startGateway(population(), config);
+}
+
+QByteArray digestOf(const QString &certificateFile)
+{
+    const QList<QSslCertificate> certificates = QSslCertificate::fromPath(certificateFile);
+    return certificates.isEmpty() ? QByteArray()
+                                  : CertificatePin::digestOf(certificates.constFirst());
+}
+
+} // namespace
+
+void TestSignInDialog::untrustedCertificateIsTrustedForItsServer()
+{
+    if (testConfig().transport == Presence::Server::GatewayConfig::Transport::Qt)
+        QSKIP("TLS is served by the gateway's own transport");
+    Presence::TestSupport::TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    auto gateway = startSelfSignedGateway(certificates);
+    QVERIFY(gateway);
+    const QByteArray digest = digestOf(certificates.selfSignedCertificateFile());
+    QCOMPARE(digest.size(), 32);
+    const QString server = u"127.0.0.1:%1"_s.arg(gateway->port());
+
+    ClientSettings settings(settingsPath());
+    GatewaySession session;
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.resize(420, 200);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(form.offersNoCertificate());
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QVERIFY(accepted.isValid());
+
+    typeInto(form.url, u"wss://127.0.0.1:%1/"_s.arg(gateway->port()));
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+
+    // Refused, with what to check: the fingerprint (as openssl and browsers write it,
+    // selectable to copy) and the button to trust it.
+    QTRY_VERIFY(form.trust->isVisible());
+    QCOMPARE(session.failure(), GatewaySession::Failure::UntrustedCertificate);
+    QVERIFY2(form.status->text().startsWith(
+                 u"The certificate of wss://127.0.0.1:%1 is not trusted: "_s.arg(gateway->port())),
+        qPrintable(form.status->text()));
+    QVERIFY(form.status->property("error").toBool());
+    QVERIFY(form.fingerprint->isVisible());
+    const QString fingerprint = CertificatePin::displayed(digest);
+    QVERIFY(fingerprint.contains(QRegularExpression(u"^([0-9A-F]{2}:){31}[0-9A-F]{2}$"_s)));
+    QVERIFY2(QString(form.fingerprint->text()).remove(u'\n').endsWith(fingerprint),
+        qPrintable(form.fingerprint->text()));
+    QVERIFY(form.fingerprint->textInteractionFlags().testFlag(Qt::TextSelectableByMouse));
+    QCOMPARE(form.trust->text().remove(u'&'), u"Trust this certificate for this server"_s);
+    QVERIFY(!form.trustNew->isVisible());
+    QVERIFY(form.inputsEnabled());
+    QCOMPARE(gateway->authenticatedCount(), 0);
+    QVERIFY(accepted.isEmpty());
+    QVERIFY(settings.trustedCertificates().isEmpty());
+
+    // Typing in a field makes it another attempt: the offer goes, and comes back with the
+    // same failure.
+    typeInto(form.token, tokenOf(kAlice));
+    QVERIFY(form.offersNoCertificate());
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+    QTRY_VERIFY(form.trust->isVisible());
+
+    // Trusted: signed in at once, and remembered for that server.
+    QTest::mouseClick(form.trust, Qt::LeftButton);
+    QTRY_COMPARE(accepted.size(), 1);
+    QCOMPARE(session.state(), GatewaySession::State::Online);
+    QCOMPARE(gateway->authenticatedCount(), 1);
+    const QHash<QString, QByteArray> pinned { { server, digest } };
+    QCOMPARE(settings.trustedCertificates(), pinned);
+    QCOMPARE(ClientSettings(settingsPath()).trustedCertificates(), pinned);
+    QCOMPARE(session.options().pinnedCertificates, pinned); // for its reconnects
+}
+
+void TestSignInDialog::changedCertificateIsRefusedUntilTrusted()
+{
+    if (testConfig().transport == Presence::Server::GatewayConfig::Transport::Qt)
+        QSKIP("TLS is served by the gateway's own transport");
+    Presence::TestSupport::TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    auto gateway = startSelfSignedGateway(certificates);
+    QVERIFY(gateway);
+    const QByteArray presented = digestOf(certificates.selfSignedCertificateFile());
+    // What the user trusted for this server before: another certificate.
+    const QByteArray trusted = digestOf(certificates.renewedCertificateFile());
+    QCOMPARE(trusted.size(), 32);
+    const QString server = u"127.0.0.1:%1"_s.arg(gateway->port());
+    ClientSettings settings(settingsPath());
+    settings.trustCertificate(server, trusted);
+
+    GatewaySession::Options options;
+    options.pinnedCertificates = settings.trustedCertificates(); // as the app makes it
+    GatewaySession session(options);
+    QSignalSpy states(&session, &GatewaySession::stateChanged);
+    QVERIFY(states.isValid());
+    SignInDialog dialog(&session, &settings);
+    const Form form(dialog);
+    QVERIFY(form.complete());
+    dialog.resize(420, 200);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QVERIFY(accepted.isValid());
+
+    typeInto(form.url, u"wss://127.0.0.1:%1/"_s.arg(gateway->port()));
+    typeInto(form.token, tokenOf(kAlice));
+    QTest::mouseClick(form.signIn, Qt::LeftButton);
+
+    // Refused loudly, both fingerprints shown; nothing is trusted by itself.
+    QTRY_VERIFY(form.trustNew->isVisible());
+    QCOMPARE(session.failure(), GatewaySession::Failure::CertificateChanged);
+    QVERIFY2(form.status->text().startsWith(
+                 u"The certificate of wss://127.0.0.1:%1 changed since you trusted it."_s.arg(
+                     gateway->port())),
+        qPrintable(form.status->text()));
+    QVERIFY(form.status->text().contains(u"someone is intercepting the connection"_s));
+    QVERIFY(form.status->property("error").toBool());
+    const QString shown = QString(form.fingerprint->text()).remove(u'\n');
+    QVERIFY2(shown.contains(CertificatePin::displayed(trusted)), qPrintable(shown));
+    QVERIFY2(shown.contains(CertificatePin::displayed(presented)), qPrintable(shown));
+    QVERIFY(shown.indexOf(CertificatePin::displayed(trusted))
+        < shown.indexOf(CertificatePin::displayed(presented)));
+    QCOMPARE(form.trustNew->text().remove(u'&'), u"Trust the new certificate"_s);
+    QVERIFY(!form.trust->isVisible());
+    QCOMPARE(session.state(), GatewaySession::State::Failed);
+    states.clear();
+    QVERIFY(!states.wait(500)); // no retry on its own
+    QCOMPARE(gateway->authenticatedCount(), 0);
+    QVERIFY(accepted.isEmpty());
+    QCOMPARE(settings.trustedCertificates().value(server), trusted);
+    QCOMPARE(ClientSettings(settingsPath()).trustedCertificates().value(server), trusted);
+
+    // Only the user's explicit click trusts the new one, instead of the old.
+    QTest::mouseClick(form.trustNew, Qt::LeftButton);
+    QTRY_COMPARE(accepted.size(), 1);
+    QCOMPARE(session.state(), GatewaySession::State::Online);
+    QCOMPARE(gateway->authenticatedCount(), 1);
+    const QHash<QString, QByteArray> pinned { { server, presented } };
+    QCOMPARE(settings.trustedCertificates(), pinned);
+    QCOMPARE(ClientSettings(settingsPath()).trustedCertificates(), pinned);
 }
 
 QTEST_MAIN(TestSignInDialog)

@@ -3,7 +3,9 @@
 // server at the address brings the sign-in dialog over the window (not a Retry that sends the
 // same token again), a sign-in whose token ran out with no new one in its token file says "The
 // sign-in expired" in the banner and the dialog, Sign out forgets the token and everything the
-// list and the header showed, and a Switch account that fails keeps the account signed in.
+// list and the header showed, and a Switch account that fails keeps the account signed in. A
+// wss:// certificate nobody trusts, at launch or on a switch of account, is trusted from the
+// dialog over the window, for every session the app makes.
 
 // C++
 #include <chrono>
@@ -18,6 +20,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSslCertificate>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -28,6 +31,7 @@
 // Presence
 #include "GatewayFixture.h"
 #include "JwtMinter.h"
+#include "TestCertificates.h"
 #include "app/ClientSettings.h"
 #include "app/SessionModelBridge.h"
 #include "app/SignInDialog.h"
@@ -35,6 +39,8 @@
 #include "app/WindowWiring.h"
 #include "models/FriendListModel.h"
 #include "server-mock/identity/JwtVerifier.h"
+#include "server-mock/transport/TlsContext.h"
+#include "session/CertificatePin.h"
 #include "session/ChatController.h"
 #include "session/FileTokenSource.h"
 #include "session/GatewaySession.h"
@@ -49,6 +55,7 @@ using Presence::App::ClientSettings;
 using Presence::App::SessionModelBridge;
 using Presence::App::SignInFlow;
 using Presence::Models::FriendListModel;
+using Presence::Session::CertificatePin;
 using Presence::Session::ChatController;
 using Presence::Session::GatewaySession;
 using Presence::Ui::MainWindow;
@@ -144,12 +151,36 @@ private Q_SLOTS:
     void signOutForgetsTheAccount();
     void aFailedSwitchKeepsTheAccount_data();
     void aFailedSwitchKeepsTheAccount();
+    void anUntrustedCertificateAtLaunchIsTrustedFromTheWindow();
+    void aSwitchToAnUntrustedCertificateIsTrustedForBothSessions();
 
 private:
     [[nodiscard]] QString settingsPath() const { return m_dir->filePath(u"presence.ini"_s); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
 };
+
+namespace {
+
+// A gateway serving a certificate that signs itself (no authority a system trusts), and that
+// certificate's SHA-256 digest.
+std::unique_ptr<Presence::Server::Gateway> startSelfSignedGateway(
+    const Presence::TestSupport::TestCertificates &certificates, QByteArray *digest)
+{
+    auto config = testConfig();
+    QString error;
+    config.tls = Presence::Server::TlsContext::load(
+        certificates.selfSignedCertificateFile(), certificates.selfSignedKeyFile(), &error);
+    const auto read = QSslCertificate::fromPath(certificates.selfSignedCertificateFile());
+    if (!config.tls || read.isEmpty()) {
+        qWarning() << error;
+        return {};
+    }
+    *digest = CertificatePin::digestOf(read.constFirst());
+    return startGateway(population(), config);
+}
+
+} // namespace
 
 void TestSignInFlow::initTestCase()
 {
@@ -424,6 +455,92 @@ void TestSignInFlow::aFailedSwitchKeepsTheAccount()
     QTRY_COMPARE(app.model.rowCount(), 1);
     QTRY_VERIFY2(headerText(header).contains(u"@bob"_s), qPrintable(headerText(header)));
     QCOMPARE(app.settings.gatewayUrl(), gateway->url());
+}
+
+void TestSignInFlow::anUntrustedCertificateAtLaunchIsTrustedFromTheWindow()
+{
+    if (testConfig().transport == Presence::Server::GatewayConfig::Transport::Qt)
+        QSKIP("TLS is served by the gateway's own transport");
+    Presence::TestSupport::TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    QByteArray digest;
+    auto gateway = startSelfSignedGateway(certificates, &digest);
+    QVERIFY(gateway);
+
+    // Started from a launcher with --server and --token-file: no dialog until it fails.
+    App app(settingsPath());
+    QVERIFY(app.flow.start(gateway->url(), tokenOf(u"alice"_s)));
+    app.showWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(app.window.get()));
+
+    // The banner says it with the fingerprint, and the dialog over the window offers to trust
+    // it; Sign in… in the banner leads to that same dialog.
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    Presence::App::SignInDialog *dialog = app.flow.dialog();
+    Presence::Ui::SessionHeader *header = app.window->header();
+    QVERIFY2(header->banner()->text().contains(CertificatePin::displayed(digest)),
+        qPrintable(header->banner()->text()));
+    QVERIFY(header->signInButton()->isVisible());
+    QTest::mouseClick(header->signInButton(), Qt::LeftButton);
+    QCOMPARE(app.flow.dialog(), dialog);
+    auto *trust = dialog->findChild<QPushButton *>(u"trustCertificate"_s);
+    QVERIFY(trust);
+    QTRY_VERIFY(trust->isVisible());
+    QVERIFY(dialog->findChild<QLineEdit *>(u"token"_s)->text().isEmpty()); // never shown
+
+    // Trusted: the session signs in again with its own token, and the window is signed in.
+    QTest::mouseClick(trust, Qt::LeftButton);
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+    QCOMPARE(app.session.self().id, u"alice"_s);
+    QTRY_VERIFY(!app.flow.dialog());
+    QTRY_COMPARE(app.model.rowCount(), 2);
+    QVERIFY(!header->banner()->isVisible());
+    const ClientSettings saved(settingsPath());
+    const QHash<QString, QByteArray> pinned { { CertificatePin::serverOf(gateway->url()),
+        digest } };
+    QCOMPARE(saved.trustedCertificates(), pinned);
+    QVERIFY(saved.token().isEmpty()); // a token from a file is not written anywhere
+    QVERIFY(!saved.rememberToken());
+}
+
+void TestSignInFlow::aSwitchToAnUntrustedCertificateIsTrustedForBothSessions()
+{
+    if (testConfig().transport == Presence::Server::GatewayConfig::Transport::Qt)
+        QSKIP("TLS is served by the gateway's own transport");
+    Presence::TestSupport::TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    QByteArray digest;
+    auto tlsGateway = startSelfSignedGateway(certificates, &digest);
+    QVERIFY(tlsGateway);
+    auto gateway = startGateway(population());
+    QVERIFY(gateway);
+    App app(settingsPath());
+    QVERIFY(app.flow.start(gateway->url(), tokenOf(u"alice"_s)));
+    app.showWindow();
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+
+    // Switch account… to bob on the TLS gateway: tried on the dialog's own session, refused.
+    QAction *switchAccount = menuAction(*app.window, u"Switch account…"_s);
+    QVERIFY(switchAccount);
+    switchAccount->trigger();
+    QTRY_VERIFY(app.flow.dialog() && app.flow.dialog()->isVisible());
+    Presence::App::SignInDialog *dialog = app.flow.dialog();
+    dialog->findChild<QLineEdit *>(u"gatewayUrl"_s)->setText(tlsGateway->url().toString());
+    dialog->findChild<QLineEdit *>(u"token"_s)->setText(tokenOf(u"bob"_s));
+    dialog->signIn();
+    auto *trust = dialog->findChild<QPushButton *>(u"trustCertificate"_s);
+    QTRY_VERIFY(trust->isVisible());
+    QCOMPARE(app.session.self().id, u"alice"_s); // still signed in meanwhile
+
+    // Trusted: the trial signs in, then the window's own session does, with the pin too.
+    QTest::mouseClick(trust, Qt::LeftButton);
+    QTRY_VERIFY(!app.flow.dialog());
+    QTRY_COMPARE(app.session.state(), GatewaySession::State::Online);
+    QCOMPARE(app.session.self().id, u"bob"_s);
+    QCOMPARE(app.session.url(), tlsGateway->url());
+    QCOMPARE(
+        app.session.options().pinnedCertificates.value(CertificatePin::serverOf(tlsGateway->url())),
+        digest);
 }
 
 QTEST_MAIN(TestSignInFlow)

@@ -17,7 +17,7 @@ TestCertificates::TestCertificates()
     // EC P-256 keys: quick to make, and what a modern deployment would use.
     if (!makeAuthority(u"ca"_s, u"/CN=Presence test CA"_s)
         || !makeAuthority(u"other-ca"_s, u"/CN=Someone else's CA"_s) || !makeServer(u"server"_s)
-        || !makeServer(u"renewed"_s))
+        || !makeServer(u"renewed"_s) || !makeSelfSigned(u"self-signed"_s))
         return;
 }
 
@@ -62,6 +62,15 @@ bool TestCertificates::makeServer(const QString &name)
         && openssl({ u"x509"_s, u"-req"_s, u"-in"_s, name + u".csr"_s, u"-CA"_s, u"ca.pem"_s,
             u"-CAkey"_s, u"ca.key"_s, u"-CAcreateserial"_s, u"-out"_s, name + u".pem"_s, u"-days"_s,
             u"2"_s, u"-extfile"_s, name + u".ext"_s });
+}
+
+bool TestCertificates::makeSelfSigned(const QString &name)
+{
+    return openssl({ u"req"_s, u"-x509"_s, u"-newkey"_s, u"ec"_s, u"-pkeyopt"_s,
+        u"ec_paramgen_curve:P-256"_s, u"-nodes"_s, u"-keyout"_s, name + u".key"_s, u"-out"_s,
+        name + u".pem"_s, u"-days"_s, u"2"_s, u"-subj"_s, u"/CN=localhost"_s, u"-addext"_s,
+        u"subjectAltName=IP:127.0.0.1,DNS:localhost"_s, u"-addext"_s,
+        u"extendedKeyUsage=serverAuth"_s });
 }
 
 } // namespace Presence::TestSupport

@@ -9,7 +9,8 @@ namespace Presence::TestSupport {
 // A throw-away certificate authority and a server certificate it signed for 127.0.0.1 and
 // localhost, made with the `openssl` command at run time in a temporary folder (gone with this
 // object). Also a second authority, which signed nothing the server uses: a client that trusts
-// only it must refuse the server.
+// only it must refuse the server; and a self-signed server certificate, as a small gateway's
+// may be.
 class TestCertificates {
 public:
     TestCertificates();
@@ -25,6 +26,9 @@ public:
     // Another certificate for the same server from the same authority: a renewal.
     [[nodiscard]] QString renewedCertificateFile() const { return path(u"renewed.pem"); }
     [[nodiscard]] QString renewedKeyFile() const { return path(u"renewed.key"); }
+    // A certificate for the same server that signs itself, no authority involved.
+    [[nodiscard]] QString selfSignedCertificateFile() const { return path(u"self-signed.pem"); }
+    [[nodiscard]] QString selfSignedKeyFile() const { return path(u"self-signed.key"); }
     [[nodiscard]] QString folder() const { return m_dir.path(); }
 
 private:
@@ -33,6 +37,7 @@ private:
     bool openssl(const QStringList &arguments);
     bool makeAuthority(const QString &name, const QString &subject);
     bool makeServer(const QString &name);
+    bool makeSelfSigned(const QString &name);
 
     QTemporaryDir m_dir;
     QString m_error;

@@ -1,6 +1,7 @@
 // The main window against a real gateway: the header's connection words, the status bar's
-// counts, search and sort through the real widgets, and every dot turning unknown (not
-// offline) while the gateway is gone.
+// counts, search and sort through the real widgets, every dot turning unknown (not offline)
+// while the gateway is gone, and a failure's long words wrapping in the banner instead of
+// widening the window.
 
 // C++
 #include <memory>
@@ -22,10 +23,12 @@
 // Presence
 #include "GatewayFixture.h"
 #include "SessionFixture.h"
+#include "TestCertificates.h"
 #include "WindowFixture.h"
 #include "app/SessionModelBridge.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
+#include "server-mock/transport/TlsContext.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
@@ -101,6 +104,7 @@ private Q_SLOTS:
     void orderWaitsWhileTheListIsInHand();
     void friendsOnlineAboveAreAnnouncedNotShown();
     void lostGatewayTurnsEveryDotUnknown();
+    void untrustedCertificateBannerNeverWidensTheWindow();
 
 private:
     std::unique_ptr<Gateway> m_gateway;
@@ -508,6 +512,60 @@ void TestMainWindow::lostGatewayTurnsEveryDotUnknown()
     scene.friends.setFriends({});
     scene.session.close();
     QTRY_COMPARE(scene.window.statusText(), u"Not signed in"_s);
+}
+
+void TestMainWindow::untrustedCertificateBannerNeverWidensTheWindow()
+{
+    // V9: a window asked for at 900 px became 1,246 px wide when this banner showed.
+    GatewayConfig config = testConfig();
+    if (config.transport == GatewayConfig::Transport::Qt)
+        QSKIP("TLS is served by the gateway's own transport");
+    Presence::TestSupport::TestCertificates certificates;
+    QVERIFY2(certificates.isValid(), qPrintable(certificates.error()));
+    QString error;
+    config.tls = Presence::Server::TlsContext::load(
+        certificates.certificateFile(), certificates.keyFile(), &error);
+    QVERIFY2(config.tls, qPrintable(error));
+    auto tlsGateway = startGateway(population(), config);
+    QVERIFY(tlsGateway);
+
+    WindowFixture scene(tlsGateway->url(), u"me"_s, QSize(900, 640));
+    QVERIFY(QTest::qWaitForWindowExposed(&scene.window));
+    QCOMPARE(scene.window.width(), 900);
+    Presence::Ui::ConnectionBanner *banner = scene.window.header()->banner();
+    const auto *label = banner->findChild<QLabel *>();
+    QVERIFY(label);
+    // The real words, from the session: the certificate is not trusted, its fingerprint (one
+    // long word), and what to do.
+    QTRY_COMPARE(scene.session.state(), GatewaySession::State::Failed);
+    QCOMPARE(scene.session.failure(), GatewaySession::Failure::UntrustedCertificate);
+    QTRY_VERIFY(banner->isVisible());
+    QCOMPARE(banner->text(), scene.session.errorString());
+    QCOMPARE(scene.window.width(), 900);
+    const int oneLine = label->fontMetrics().height();
+    QTRY_VERIFY2(label->height() >= 2 * oneLine, "the words do not wrap");
+    QVERIFY(label->height() >= label->heightForWidth(label->width())); // all of them shown
+    QVERIFY(banner->geometry().right() < scene.window.width());
+    QVERIFY(label->geometry().right() <= banner->signInButton()->geometry().left());
+
+    // The same words for a server with a long address, as a company's gateway may have: the
+    // banner comes and goes (the connection comes back, then fails again), the window stays.
+    const QString server = tlsGateway->url().toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
+    const QString longServer = u"wss://presence-gateway.eu-central-1.internal."
+                               "a-rather-long-company-name.example.com:8795"_s;
+    QVERIFY(scene.session.errorString().contains(server));
+    const QString longWords = QString(scene.session.errorString()).replace(server, longServer);
+    QVERIFY(label->fontMetrics().horizontalAdvance(longServer) > 500);
+    scene.window.header()->setConnection(Presence::Ui::ConnectionState::Connecting, 0, {});
+    QTRY_VERIFY(!banner->isVisible());
+    scene.window.header()->setConnection(Presence::Ui::ConnectionState::Failed, 0, longWords);
+    QTRY_VERIFY(banner->isVisible());
+    QCOMPARE(banner->text(), longWords);
+    QCoreApplication::processEvents();
+    QCOMPARE(scene.window.width(), 900);
+    QTRY_VERIFY2(label->height() >= 3 * oneLine, "the words do not wrap");
+    QVERIFY(label->height() >= label->heightForWidth(label->width()));
+    QVERIFY(label->geometry().right() <= banner->signInButton()->geometry().left());
 }
 
 QTEST_MAIN(TestMainWindow)
