@@ -214,6 +214,7 @@ struct Reload {
     double settledMs = 0; // to the last batch of the layout painted
     bool selectionKept = false;
     bool scrollKept = false;
+    bool selectedStays = false; // the selected friend is in the new list: there is a place to keep
 };
 
 Reload timeReload(FriendListModel &model, const FriendSortFilterProxy &proxy, QListView &view,
@@ -234,6 +235,8 @@ Reload timeReload(FriendListModel &model, const FriendSortFilterProxy &proxy, QL
     // The place is judged once the batched layout is done, where the user is left.
     reload.settledMs = waitQuiet(view, watcher, timer);
     std::tie(reload.selectionKept, reload.scrollKept) = placeKept(view, before);
+    reload.selectedStays = std::any_of(next.cbegin(), next.cend(),
+        [&before](const FriendRecord &f) { return f.id == before.selectedId; });
     return reload;
 }
 
@@ -554,10 +557,10 @@ int main(int argc, char *argv[])
             const Summary repaint = summarize(reloads(where, kind, &Reload::ms));
             const Summary settled = summarize(reloads(where, kind, &Reload::settledMs));
             std::printf("  %-30s to repaint %7.1f ms (%.1f-%.1f), to last batch %7.1f ms; "
-                        "kept selection %td, scroll %td of %d runs\n",
+                        "kept selection %td, scroll %td of %td runs where the friend stays\n",
                 kindNames[size_t(kind)], repaint.median, repaint.min, repaint.max, settled.median,
                 kept(where, kind, &Reload::selectionKept), kept(where, kind, &Reload::scrollKept),
-                options.runs);
+                kept(where, kind, &Reload::selectedStays));
         }
     }
     // What tools/bench.sh compares: the medians to the repaint on the configured QListView.
