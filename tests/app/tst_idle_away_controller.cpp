@@ -103,12 +103,22 @@ void TestIdleAwayController::idleMakesAwayAndInputMakesOnline()
     QVERIFY(m_alice->chosenStatus() == ChosenStatus::Online);
     QTRY_COMPARE(aliceAsBobSeesHer(), PresenceState::Online);
 
-    // Input keeps her online: typing every 100 ms for longer than the idle time.
-    for (int i = 0; i < 6; ++i) {
+    // Input keeps her online: typing every 100 ms for twice the idle time, her status never
+    // leaves online, not even for a moment between two keys, and Bob never sees her away.
+    m_bobModel.flush(); // her return to online, told
+    QSignalSpy statusChanges(m_alice.get(), &GatewaySession::chosenStatusChanged);
+    QSignalSpy bobTold(&m_bobModel, &QAbstractItemModel::dataChanged);
+    QElapsedTimer typing;
+    typing.start();
+    while (typing.elapsed() < 600) {
         QTest::qWait(100);
         type();
+        QVERIFY(!idle.isAutoAway());
     }
-    QVERIFY(m_alice->chosenStatus() == ChosenStatus::Online);
+    QCOMPARE(statusChanges.count(), 0);
+    m_bobModel.flush();
+    QCOMPARE(aliceAsBobSeesHer(), PresenceState::Online);
+    QCOMPARE(bobTold.count(), 0); // no away and back again in between
 }
 
 void TestIdleAwayController::handChosenStatusIsLeftAlone()
