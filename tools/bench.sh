@@ -29,6 +29,7 @@ benchmarks=(
     bench_scroll_subscriptions
     bench_redis_snapshot
     bench_redis_fanout
+    bench_metrics_registry
     bench_push_vs_polling
     bench_availability_cost
     gateway-vs-peer
@@ -66,6 +67,7 @@ describe() {
         bench_scroll_subscriptions) echo "100,000 rows, scroll top to bottom in 2 s, 2 runs" ;;
         bench_redis_snapshot) echo "10,000 users in a redis-server of its own, 10 runs" ;;
         bench_redis_fanout) echo "2 gateways x 500 connections, 20 friends, 500 changes/s for 8 s, its own redis-server" ;;
+        bench_metrics_registry) echo "1,000,000 increments and 200 renders a round, 15 rounds" ;;
         bench_push_vs_polling) echo "200 clients, polling then push, 10 s windows" ;;
         bench_availability_cost) echo "1,000 clients, churn 100/s, rows then rows + availability, 10 s windows" ;;
         gateway-vs-peer) echo "2,000 connections x 20 friends, 500 changes/s for 5 s, 2 runs; ours, Node ws, Bun" ;;
@@ -80,6 +82,7 @@ command_for() {
         bench_redis_snapshot) command=("$bin/bench_redis_snapshot" --runs 10) ;;
         bench_redis_fanout)
             command=("$bin/bench_redis_fanout" --connections 500 --friends 20 --rate 500 --seconds 8) ;;
+        bench_metrics_registry) command=("$bin/bench_metrics_registry" --rounds 15) ;;
         bench_push_vs_polling)
             command=("$bin/bench_push_vs_polling" --seconds 10 --warmup-seconds 3 --baseline-seconds 0) ;;
         bench_availability_cost)
@@ -102,7 +105,8 @@ presence_ensure_packages "${PRESENCE_PACKAGES[@]}"
 presence_configure "$build_name" -DCMAKE_BUILD_TYPE=Release -DPRESENCE_BUILD_TESTS=OFF \
     -DPRESENCE_BUILD_TOOLS=OFF
 presence_build_targets "$build_name" bench_model_load bench_presence_storm \
-    bench_scroll_subscriptions bench_redis_snapshot bench_redis_fanout bench_push_vs_polling \
+    bench_scroll_subscriptions bench_redis_snapshot bench_redis_fanout bench_metrics_registry \
+    bench_push_vs_polling \
     bench_availability_cost presence-mock-server presence-loadgen presence-test-redis
 mkdir -p "$logs"
 

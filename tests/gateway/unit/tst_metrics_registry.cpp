@@ -55,9 +55,6 @@ private Q_SLOTS:
     void renderSurvivesARoundTrip();
     void contentTypeIsTheTextFormat();
     // Measurements, run only with PRESENCE_METRICS_BENCH=1 (and best in a release build).
-    void benchmarkIncrement_data();
-    void benchmarkIncrement();
-    void benchmarkRender();
 };
 
 void TestMetricsRegistry::counterWithoutLabelsIsExportedFromZero()
@@ -479,83 +476,6 @@ void TestMetricsRegistry::contentTypeIsTheTextFormat()
 {
     QCOMPARE(
         QByteArray(MetricsRegistry::kContentType), "text/plain; version=0.0.4; charset=utf-8"_ba);
-}
-
-void TestMetricsRegistry::benchmarkIncrement_data()
-{
-    QTest::addColumn<bool>("byLookup");
-    QTest::addRow("kept handle") << false;
-    QTest::addRow("lookup by labels") << true;
-}
-
-void TestMetricsRegistry::benchmarkIncrement()
-{
-    QFETCH(bool, byLookup);
-    if (qEnvironmentVariableIsEmpty("PRESENCE_METRICS_BENCH"))
-        QSKIP("set PRESENCE_METRICS_BENCH=1 to measure");
-
-    // As the gateway would count frames: one series per frame type, 1024 frames per round.
-    MetricsRegistry registry;
-    CounterFamily &frames
-        = registry.counterFamily("presence_frames_in_total", "Frames.", { "type" });
-    const QList<QStringList> types { { u"hello"_s }, { u"subscribe"_s }, { u"unsubscribe"_s },
-        { u"set_status"_s }, { u"friends"_s }, { u"send_message"_s }, { u"history"_s },
-        { u"ping"_s } };
-    std::array<Counter *, 8> handles {};
-    for (std::size_t i = 0; i < handles.size(); ++i)
-        handles[i] = &frames.series(types[qsizetype(i)]);
-
-    if (byLookup) {
-        QBENCHMARK
-        {
-            for (int frame = 0; frame < 1024; ++frame)
-                frames.series(types[frame & 7]).increment();
-        }
-    } else {
-        QBENCHMARK
-        {
-            for (int frame = 0; frame < 1024; ++frame)
-                handles[std::size_t(frame & 7)]->increment();
-        }
-    }
-    QVERIFY(handles[0]->value() > 0);
-}
-
-void TestMetricsRegistry::benchmarkRender()
-{
-    if (qEnvironmentVariableIsEmpty("PRESENCE_METRICS_BENCH"))
-        QSKIP("set PRESENCE_METRICS_BENCH=1 to measure");
-
-    // Roughly what the gateway will export: 4 gauges, 10 frame types in and out, 9 error
-    // codes, 6 close codes, 2 plain counters and the push latency histogram.
-    MetricsRegistry registry;
-    for (const char *name : { "presence_connections", "presence_authenticated_users",
-             "presence_subscriptions", "presence_watched_users" })
-        registry.gauge(name, "Gauge.", [] { return 1234.0; });
-    CounterFamily &in = registry.counterFamily("presence_frames_in_total", "In.", { "type" });
-    CounterFamily &out = registry.counterFamily("presence_frames_out_total", "Out.", { "type" });
-    for (int i = 0; i < 10; ++i) {
-        in.series({ u"type_%1"_s.arg(i) }).add(100000);
-        out.series({ u"type_%1"_s.arg(i) }).add(100000);
-    }
-    CounterFamily &errors = registry.counterFamily("presence_errors_total", "Errors.", { "code" });
-    for (int i = 0; i < 9; ++i)
-        errors.series({ u"code_%1"_s.arg(i) }).add(7);
-    CounterFamily &closes = registry.counterFamily("presence_closes_total", "Closes.", { "code" });
-    for (int i = 0; i < 6; ++i)
-        closes.series({ QString::number(1000 + i) }).add(7);
-    registry.counter("presence_changes_published_total", "Changes.").add(99999);
-    registry.counter("presence_pushes_total", "Pushes.").add(999999);
-    Histogram &latency = registry.histogram("presence_push_latency_seconds", "Latency.");
-    for (int i = 0; i < 1000; ++i)
-        latency.observe(i * 0.0001);
-
-    QByteArray text;
-    QBENCHMARK
-    {
-        text = registry.render();
-    }
-    QVERIFY(PrometheusText::parse(text));
 }
 
 QTEST_APPLESS_MAIN(TestMetricsRegistry)
