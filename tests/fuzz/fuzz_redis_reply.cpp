@@ -20,6 +20,52 @@ namespace {
 
 constexpr RedisReply::Limits kLimits { .maxDepth = 4, .maxElements = 64 };
 
+// The refusal the limits call for, walking hiredis's reply as the copy does (depth first, an
+// array's length counted before its elements): empty when the reply is within them.
+QByteArray refusalFor(const redisReply *raw, int depth, qsizetype &budget)
+{
+    if (raw->type != REDIS_REPLY_ARRAY)
+        return {};
+    if (raw->elements > 0 && depth >= kLimits.maxDepth)
+        return RedisReply::kTooDeep;
+    if (raw->elements > size_t(budget))
+        return RedisReply::kTooLarge;
+    budget -= qsizetype(raw->elements);
+    for (size_t i = 0; i < raw->elements; ++i) {
+        if (QByteArray refusal = refusalFor(raw->element[i], depth + 1, budget); !refusal.isEmpty())
+            return refusal;
+    }
+    return {};
+}
+
+// Whether the copy holds exactly what hiredis read.
+bool copiedWhole(const RedisReply &copy, const redisReply *raw)
+{
+    const QByteArray text(raw->str, raw->str ? qsizetype(raw->len) : 0);
+    switch (raw->type) {
+    case REDIS_REPLY_NIL:
+        return copy.type == RedisReply::Type::Nil;
+    case REDIS_REPLY_STATUS:
+        return copy.type == RedisReply::Type::Status && copy.bytes == text;
+    case REDIS_REPLY_ERROR:
+        return copy.type == RedisReply::Type::Error && copy.bytes == text;
+    case REDIS_REPLY_STRING:
+        return copy.type == RedisReply::Type::String && copy.bytes == text;
+    case REDIS_REPLY_INTEGER:
+        return copy.type == RedisReply::Type::Integer && copy.integer == raw->integer;
+    case REDIS_REPLY_ARRAY:
+        if (copy.type != RedisReply::Type::Array || size_t(copy.elements.size()) != raw->elements)
+            return false;
+        for (size_t i = 0; i < raw->elements; ++i) {
+            if (!copiedWhole(copy.elements.at(qsizetype(i)), raw->element[i]))
+                return false;
+        }
+        return true;
+    default: // a type this hiredis does not make: an error in its place
+        return copy.isError() && copy.bytes.startsWith("unsupported reply type");
+    }
+}
+
 // Depth (the reply itself is 1) and array elements of a copied reply.
 void measure(const RedisReply &reply, int depth, int &deepest, qsizetype &elements)
 {
@@ -52,8 +98,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             if (!raw)
                 break;
-            const RedisReply reply
-                = RedisReply::fromHiredis(static_cast<const redisReply *>(raw), kLimits);
+            const auto *read = static_cast<const redisReply *>(raw);
+            const RedisReply reply = RedisReply::fromHiredis(read, kLimits);
+            qsizetype budget = kLimits.maxElements;
+            const QByteArray refusal = refusalFor(read, 1, budget);
+            if (refusal.isEmpty())
+                fuzzCheck(copiedWhole(reply, read), "a reply within the limits is copied whole");
+            else
+                fuzzCheck(reply.isError() && reply.bytes == refusal,
+                    "a reply past the limits is the documented error");
             freeReplyObject(raw);
             int deepest = 0;
             qsizetype elements = 0;
