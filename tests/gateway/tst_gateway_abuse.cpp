@@ -193,12 +193,12 @@ void TestGatewayAbuse::badFramesGetTheirAnswerAndHarmNobodyElse()
         QVERIFY(!alice.closeCode());
     }
 
-    // carol's round trip after the abuse: the gateway is not wedged or busy with alice. The
-    // bound is loose on purpose (a loaded machine), but a gateway that stalls for a tenth of a
-    // second on a bad frame fails it.
+    // carol's round trip after the abuse: the gateway is not wedged or still busy with alice.
+    // An order of magnitude, not a figure: a loaded machine moves the median by milliseconds,
+    // a gateway still working through alice's frames by tenths of a second per ping.
     const qint64 after = medianRoundTripUs(carol, 21);
     QVERIFY(after > 0);
-    QVERIFY2(after <= std::max<qint64>(4 * before, before + 20'000),
+    QVERIFY2(after <= 10 * before + 100'000,
         qPrintable(u"round trip %1 us after, %2 us before"_s.arg(after).arg(before)));
 }
 
