@@ -70,9 +70,10 @@ exec_command=$(value Exec)
 [[ -x $prefix/$bindir/${exec_command%% *} ]] \
     || fail "presence-chat.desktop: Exec=$exec_command is not an installed binary"
 [[ $(value Icon) == presence-chat ]] || fail "presence-chat.desktop: Icon is not presence-chat"
-if command -v desktop-file-validate >/dev/null; then
-    desktop-file-validate "$desktop" || fail "presence-chat.desktop does not validate"
-fi
+# desktop-file-validate (desktop-file-utils, in the set-up's packages): the desktop's own check.
+command -v desktop-file-validate >/dev/null \
+    || fail "desktop-file-validate is not installed (desktop-file-utils)"
+desktop-file-validate "$desktop" || fail "presence-chat.desktop does not validate"
 
 icon=$prefix/$datadir/icons/hicolor/scalable/apps/presence-chat.svg
 grep -q '<svg' "$icon" || fail "the installed icon is not an SVG"

@@ -21,6 +21,8 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # tests/fuzz, which the test command runs briefly (tools/fuzz.sh runs them for longer).
 # openssl: the tests of wss:// make a throw-away certificate authority with it at run time.
 # lld links the build's 130-odd executables about four times faster than GNU ld.
+# desktop-file-utils: desktop-file-validate checks the installed presence-chat.desktop
+# (tests/install_tree.sh).
 # libicu-dev: the friend list's name order uses ICU's collation directly (models/NameCollator),
 # so that ranking 100,000 names keeps every sort key in one buffer; QCollator wraps the same ICU.
 PRESENCE_PACKAGES=(
@@ -31,7 +33,7 @@ PRESENCE_PACKAGES=(
     pkg-config libhiredis-dev redis-server
     dbus-daemon fonts-noto-color-emoji clang-format python3
     libboost1.81-dev libssl-dev libsystemd-dev openssl
-    clang libclang-rt-14-dev lld libicu-dev
+    clang libclang-rt-14-dev lld libicu-dev desktop-file-utils
 )
 
 presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
