@@ -27,6 +27,7 @@
 #include "server-mock/server/ChatRelay.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/ConnectionRegistry.h"
+#include "server-mock/server/FriendshipRelay.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/server/PresenceFanout.h"
@@ -78,31 +79,19 @@ public:
         QString newUser;
     };
     [[nodiscard]] SignIn authenticate(const QString &token) const;
-    // Users who are not in the users file sign in with a JSON Web Token; who they are (their
-    // name) and their friends are read from `source` at each sign-in, and again when it says
-    // they changed. Not owned; it must outlive the gateway.
-    void setFriendSource(FriendSource *source);
+    // Users who are not in the users file sign in with a JSON Web Token: FriendshipRelay.
+    void setFriendSource(FriendSource *source) { m_friendships.setFriendSource(source); }
 
-    // A live change of who is friends with whom (admin API, users-file reload), between users
-    // of the directory. Every connection of a user whose friends changed is told
-    // (friends_changed) and stops watching those who are no longer friends. Returns how many
-    // of the changes changed something.
-    struct FriendshipChange {
-        int a = 0;
-        int b = 0;
-        bool friends = false;
-    };
-    int changeFriendships(const QList<FriendshipChange> &changes);
-    // A new population (the users file read again), as a diff from the one served: friendships
-    // ended are told first, then leavers' connections, and those signed in with a users-file
-    // token that changed, are closed (4005); names and tokens change, joiners may sign in,
-    // and friendships made are told last.
-    void applyDirectoryDiff(const DirectoryDiff &diff);
-    // From the population served to `next` (the users file read again): the friend source's
-    // users are not the file's, and stay as they are.
+    // Live friendships and population changes: FriendshipRelay.
+    using FriendshipChange = FriendshipRelay::FriendshipChange;
+    int changeFriendships(const QList<FriendshipChange> &changes)
+    {
+        return m_friendships.changeFriendships(changes);
+    }
+    void applyDirectoryDiff(const DirectoryDiff &diff) { m_friendships.applyDirectoryDiff(diff); }
     [[nodiscard]] DirectoryDiff diffTo(const UserDirectory &next) const
     {
-        return DirectoryDiff::between(m_directory, next, m_fromSource);
+        return m_friendships.diffTo(next);
     }
     [[nodiscard]] PresenceStore *store() const { return m_store; }
     [[nodiscard]] ChatStore *chats() const { return m_chat.store(); }
@@ -168,22 +157,10 @@ private:
     void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
         const std::optional<QString> &ref) override;
     void onDisconnected(ClientConnection *connection) override;
-    // changeFriendships in two halves, so that one user hears of several changes at once.
-    struct FriendsTold {
-        QList<Protocol::UserInfo> added;
-        QStringList removed;
-    };
-    using FriendsToTell = QHash<int, FriendsTold>; // by directory index
-    int applyFriendships(const QList<FriendshipChange> &changes, FriendsToTell &told);
-    void tellFriendsChanged(const FriendsToTell &told);
     // Sign-in once the user is known: welcome, and the store hears of the device.
     void finishSignIn(ClientConnection *connection, int userIndex,
         std::optional<std::chrono::milliseconds> expiresAt, const Protocol::Hello &hello,
         const std::optional<QString> &ref);
-    // A user of the friend source as it has them now: their name, and their friends (who
-    // join the directory if new), the difference told as friends_changed.
-    int syncFromSource(const QString &userId, const FriendSource::Entry &entry);
-    void onSourceChanged(const QString &userId);
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
     // A new token for the same user: the connection's expiry moves to the new token's.
@@ -216,9 +193,8 @@ private:
     QTimer m_departedTimer;
     PresenceFanout m_presence;
     ChatRelay m_chat;
+    FriendshipRelay m_friendships;
     AdmissionCheck m_admissionCheck;
-    FriendSource *m_friendSource = nullptr;
-    QSet<int> m_fromSource; // directory indexes of the users the friend source has
     QSet<ConnectionId> m_readingSource; // hellos waiting for their user to be read
     QHash<QString, QPointer<QTcpSocket>> m_accepted; // until its handshake completes
     bool m_shuttingDown = false;
