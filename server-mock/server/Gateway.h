@@ -75,24 +75,13 @@ public:
         std::optional<std::chrono::milliseconds> expiresAt; // since the epoch; JWTs only
         QString refusal;
         // A JSON Web Token's subject the directory does not hold yet, with a friend source to
-        // ask (setFriendSource): the user signs in once read from it.
+        // ask (FriendshipRelay::setFriendSource): the user signs in once read from it.
         QString newUser;
     };
     [[nodiscard]] SignIn authenticate(const QString &token) const;
-    // Users who are not in the users file sign in with a JSON Web Token: FriendshipRelay.
-    void setFriendSource(FriendSource *source) { m_friendships.setFriendSource(source); }
-
-    // Live friendships and population changes: FriendshipRelay.
-    using FriendshipChange = FriendshipRelay::FriendshipChange;
-    int changeFriendships(const QList<FriendshipChange> &changes)
-    {
-        return m_friendships.changeFriendships(changes);
-    }
-    void applyDirectoryDiff(const DirectoryDiff &diff) { m_friendships.applyDirectoryDiff(diff); }
-    [[nodiscard]] DirectoryDiff diffTo(const UserDirectory &next) const
-    {
-        return m_friendships.diffTo(next);
-    }
+    // Live friendships, population changes (the users file read again) and the friend source.
+    [[nodiscard]] FriendshipRelay &friendships() { return m_friendships; }
+    [[nodiscard]] const FriendshipRelay &friendships() const { return m_friendships; }
     [[nodiscard]] PresenceStore *store() const { return m_store; }
     [[nodiscard]] ChatStore *chats() const { return m_chat.store(); }
     [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }
