@@ -1,13 +1,8 @@
 #include "server-mock/server/Gateway.h"
 
 // Qt
-#include <QPointer>
 #include <QSet>
-#include <QTcpServer>
-#include <QTcpSocket>
-#include <QWebSocket>
-#include <QWebSocketCorsAuthenticator>
-#include <QWebSocketServer>
+#include <QWebSocketProtocol>
 
 // Presence
 #include "protocol/ClientMessages.h"
@@ -17,7 +12,7 @@
 #include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/Logging.h"
-#include "server-mock/transport/QtWebSocketTransport.h"
+#include "server-mock/transport/QtWebSocketAcceptor.h"
 #include "server-mock/transport/WebSocketAcceptor.h"
 
 using namespace Qt::StringLiterals;
@@ -34,19 +29,11 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
           { m_config.helloTimeout, m_config.heartbeat, m_config.shutdownTimeout }))
     , m_directory(std::move(directory))
     , m_store(store)
-    , m_listener(new QTcpServer(this))
-    , m_server(
-          new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
     , m_presence(m_config, m_directory, m_store, m_connections, m_metrics)
     , m_chat(m_directory, chats, m_connections, m_metrics)
     , m_friendships(m_directory, m_connections, m_presence)
 {
     m_store->setParent(this);
-    m_server->setHandshakeTimeout(m_config.helloTimeout);
-    connect(m_listener, &QTcpServer::newConnection, this, &Gateway::onNewTcpConnection);
-    connect(m_server, &QWebSocketServer::newConnection, this, &Gateway::onNewConnection);
-    connect(
-        m_server, &QWebSocketServer::originAuthenticationRequired, this, &Gateway::onOriginCheck);
     registerGauges();
 
     m_departedTimer.setSingleShot(true);
@@ -167,13 +154,15 @@ bool Gateway::listen(QString *error)
             *error = u"TLS needs the gateway's own transport"_s;
         return false;
     }
-    if (m_listener->listen(m_config.address, m_config.port))
-        return true;
-    if (error)
-        *error = u"cannot listen on %1:%2: %3"_s.arg(m_config.address.toString())
-                     .arg(m_config.port)
-                     .arg(m_listener->errorString());
-    return false;
+    TransportLimits limits;
+    limits.maxMessageBytes = m_config.maxFrameBytes;
+    limits.maxQueuedBytes = m_config.maxQueuedBytes();
+    limits.upgradeTimeout = m_config.helloTimeout;
+    m_qtAcceptor = new QtWebSocketAcceptor(limits, m_config.allowedOrigins, this);
+    m_qtAcceptor->setAdmissionCheck([this] { return !m_admissionCheck || m_admissionCheck(); });
+    connect(m_qtAcceptor, &QtWebSocketAcceptor::transportReady, this, &Gateway::addConnection);
+    connect(m_qtAcceptor, &QtWebSocketAcceptor::refused, this, &Gateway::countRefusal);
+    return m_qtAcceptor->listen(m_config.address, m_config.port, error);
 }
 
 void Gateway::setTls(std::shared_ptr<const TlsContext> tls)
@@ -189,8 +178,9 @@ QUrl Gateway::url() const
 {
     QUrl url;
     url.setScheme(m_config.tls ? u"wss"_s : u"ws"_s);
-    url.setHost(
-        m_acceptor ? m_acceptor->address().toString() : m_listener->serverAddress().toString());
+    url.setHost(m_acceptor ? m_acceptor->address().toString()
+            : m_qtAcceptor ? m_qtAcceptor->address().toString()
+                           : QString());
     url.setPort(port());
     url.setPath(u"/"_s);
     return url;
@@ -198,7 +188,7 @@ QUrl Gateway::url() const
 
 quint16 Gateway::port() const
 {
-    return m_acceptor ? m_acceptor->port() : m_listener->serverPort();
+    return m_acceptor ? m_acceptor->port() : m_qtAcceptor ? m_qtAcceptor->port() : 0;
 }
 
 QStringList Gateway::subscriptionsOfUser(const QString &userId) const
@@ -211,66 +201,6 @@ QStringList Gateway::subscriptionsOfUser(const QString &userId) const
     QStringList sorted(ids.cbegin(), ids.cend());
     sorted.sort();
     return sorted;
-}
-
-void Gateway::onOriginCheck(QWebSocketCorsAuthenticator *authenticator)
-{
-    // Browsers always send Origin; native clients usually do not. Only listed web origins may
-    // connect, so a page the user happens to visit cannot talk to a gateway on their machine.
-    const QString origin = authenticator->origin();
-    const bool allowed = origin.isEmpty() || m_config.allowedOrigins.contains(origin);
-    if (!allowed) {
-        qCInfo(lcGateway) << "refused a handshake from origin" << origin;
-        countRefusal(ConnectionRefusal::Origin);
-    }
-    authenticator->setAllowed(allowed);
-}
-
-void Gateway::onNewTcpConnection()
-{
-    while (QTcpSocket *socket = m_listener->nextPendingConnection()) {
-        // Qt writes a frame's header and payload separately; with Nagle on, a large frame
-        // waits for the peer's delayed ACK (about 40 ms) before its payload leaves.
-        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        if (m_admissionCheck && !m_admissionCheck()) {
-            // What an overloaded gateway behind a proxy says.
-            socket->write("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\n"
-                          "Content-Length: 0\r\nConnection: close\r\n\r\n");
-            socket->disconnectFromHost();
-            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            countRefusal(ConnectionRefusal::Unavailable);
-            continue;
-        }
-        // Gone with its connection, or once the handshake fails (the socket is deleted).
-        const QString peer
-            = u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort());
-        m_accepted.insert(peer, socket);
-        connect(socket, &QObject::destroyed, this, [this, peer] { m_accepted.remove(peer); });
-        m_server->handleConnection(socket);
-    }
-}
-
-QTcpSocket *Gateway::takeAccepted(const QWebSocket *socket)
-{
-    const QPointer<QTcpSocket> tcp
-        = m_accepted.take(u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort()));
-    if (!tcp)
-        qCWarning(lcGateway) << "no accepted TCP socket for a handshake from"
-                             << socket->peerAddress() << socket->peerPort();
-    return tcp;
-}
-
-void Gateway::onNewConnection()
-{
-    while (QWebSocket *socket = m_server->nextPendingConnection()) {
-        if (m_shuttingDown) {
-            socket->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);
-            socket->deleteLater();
-            continue;
-        }
-        addConnection(new QtWebSocketTransport(
-            socket, takeAccepted(socket), m_config.maxFrameBytes, m_config.maxQueuedBytes()));
-    }
 }
 
 void Gateway::addConnection(ClientTransport *transport)
@@ -486,7 +416,8 @@ void Gateway::shutdown()
         return;
     }
     m_shuttingDown = true;
-    m_listener->close();
+    if (m_qtAcceptor)
+        m_qtAcceptor->close();
     if (m_acceptor)
         m_acceptor->close();
     // A close can report the disconnect at once, which removes the connection from the

@@ -9,9 +9,7 @@
 
 // Qt
 #include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QSet>
 #include <QTimer>
 #include <QUrl>
@@ -33,15 +31,10 @@
 #include "server-mock/server/PresenceFanout.h"
 #include "server-mock/transport/ConnectionRefusal.h"
 
-class QTcpServer;
-class QTcpSocket;
-class QWebSocketServer;
-class QWebSocket;
-class QWebSocketCorsAuthenticator;
-
 namespace Presence::Server {
 
 class ClientTransport;
+class QtWebSocketAcceptor;
 class WebSocketAcceptor;
 
 // The presence gateway: accepts WebSocket clients (Origin checked), authenticates them against
@@ -135,11 +128,8 @@ Q_SIGNALS:
     void shutdownFinished();
 
 private:
-    void onNewTcpConnection();
-    void onNewConnection();
     // A client's WebSocket is open, from either transport: it becomes a connection.
     void addConnection(ClientTransport *transport);
-    void onOriginCheck(QWebSocketCorsAuthenticator *authenticator);
     // ClientConnection::Owner
     void onHello(ClientConnection *connection, const Protocol::Hello &hello,
         const std::optional<QString> &ref) override;
@@ -155,9 +145,6 @@ private:
     // A new token for the same user: the connection's expiry moves to the new token's.
     void handleRefresh(ClientConnection *connection, const Protocol::RefreshRequest &request,
         const std::optional<QString> &ref);
-    // The TCP socket a handshake came on, kept from accept time: QWebSocket does not expose
-    // it. Keyed by the peer's address and port, the one thing both sides know.
-    [[nodiscard]] QTcpSocket *takeAccepted(const QWebSocket *socket);
     void finishShutdownIfDone();
     // Closes as many of the draining connections as the time passed calls for; all of them
     // with `all`, or once config.drain is over.
@@ -172,9 +159,8 @@ private:
     GatewayMetrics m_metrics; // before the connections, which count into it
     UserDirectory m_directory;
     PresenceStore *m_store;
-    QTcpServer *m_listener; // accepts TCP, so that sockets get TCP_NODELAY before the handshake
-    QWebSocketServer *m_server;
     WebSocketAcceptor *m_acceptor = nullptr; // our own transport (config.transport == Own)
+    QtWebSocketAcceptor *m_qtAcceptor = nullptr; // Qt's (config.transport == Qt)
     ConnectionRegistry m_connections; // the open ones, which the gateway owns
     // Ended connections, deleted on the loop's next turn: the transport that told of the end
     // may still be on the stack.
@@ -185,7 +171,6 @@ private:
     FriendshipRelay m_friendships;
     AdmissionCheck m_admissionCheck;
     QSet<ConnectionId> m_readingSource; // hellos waiting for their user to be read
-    QHash<QString, QPointer<QTcpSocket>> m_accepted; // until its handshake completes
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;
     QTimer m_drainTimer;
