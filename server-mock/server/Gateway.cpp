@@ -118,7 +118,8 @@ void Gateway::registerGauges()
 int Gateway::heldConnectionCount() const
 {
     // Qt's transport does not tell: its upgraded connections are the best count there is.
-    return m_acceptor ? m_acceptor->cap().count() : connectionCount();
+    const std::optional<int> held = m_acceptor ? m_acceptor->heldCount() : std::nullopt;
+    return held.value_or(connectionCount());
 }
 
 void Gateway::countRefusal(ConnectionRefusal reason)
@@ -130,39 +131,24 @@ void Gateway::countRefusal(ConnectionRefusal reason)
 
 bool Gateway::listen(QString *error)
 {
-    if (m_config.transport == GatewayConfig::Transport::Own) {
-        TransportLimits limits;
-        limits.maxMessageBytes = m_config.maxFrameBytes;
-        limits.maxQueuedBytes = m_config.maxQueuedBytes();
-        limits.upgradeTimeout = m_config.upgradeTimeout;
-        m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins,
-            { m_config.maxConnections, m_config.maxConnectionsPerAddress }, this);
-        m_acceptor->setAdmissionCheck(
-            [this] { return !m_shuttingDown && (!m_admissionCheck || m_admissionCheck()); });
-        m_acceptor->setTls(m_config.tls);
-        connect(m_acceptor, &WebSocketAcceptor::transportReady, this, &Gateway::addConnection);
-        connect(m_acceptor, &WebSocketAcceptor::refused, this, &Gateway::countRefusal);
-        return m_acceptor->listen(m_config.address, m_config.port, error);
-    }
-    if (m_config.maxConnections > 0 || m_config.maxConnectionsPerAddress > 0) {
-        if (error)
-            *error = u"the connection caps need the gateway's own transport"_s;
-        return false;
-    }
-    if (m_config.tls) {
-        if (error)
-            *error = u"TLS needs the gateway's own transport"_s;
-        return false;
-    }
     TransportLimits limits;
     limits.maxMessageBytes = m_config.maxFrameBytes;
     limits.maxQueuedBytes = m_config.maxQueuedBytes();
-    limits.upgradeTimeout = m_config.helloTimeout;
-    m_qtAcceptor = new QtWebSocketAcceptor(limits, m_config.allowedOrigins, this);
-    m_qtAcceptor->setAdmissionCheck([this] { return !m_admissionCheck || m_admissionCheck(); });
-    connect(m_qtAcceptor, &QtWebSocketAcceptor::transportReady, this, &Gateway::addConnection);
-    connect(m_qtAcceptor, &QtWebSocketAcceptor::refused, this, &Gateway::countRefusal);
-    return m_qtAcceptor->listen(m_config.address, m_config.port, error);
+    limits.upgradeTimeout = m_config.upgradeTimeout;
+    const ConnectionCap::Limits cap { m_config.maxConnections, m_config.maxConnectionsPerAddress };
+    if (m_config.transport == GatewayConfig::Transport::Own) {
+        m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins, cap, this);
+    } else {
+        // Qt's transport gives the upgrade the time of the hello, as it always has.
+        limits.upgradeTimeout = m_config.helloTimeout;
+        m_acceptor = new QtWebSocketAcceptor(limits, m_config.allowedOrigins, cap, this);
+    }
+    m_acceptor->setAdmissionCheck(
+        [this] { return !m_shuttingDown && (!m_admissionCheck || m_admissionCheck()); });
+    m_acceptor->setTls(m_config.tls);
+    connect(m_acceptor, &ClientAcceptor::transportReady, this, &Gateway::addConnection);
+    connect(m_acceptor, &ClientAcceptor::refused, this, &Gateway::countRefusal);
+    return m_acceptor->listen(m_config.address, m_config.port, error);
 }
 
 void Gateway::setTls(std::shared_ptr<const TlsContext> tls)
@@ -178,9 +164,7 @@ QUrl Gateway::url() const
 {
     QUrl url;
     url.setScheme(m_config.tls ? u"wss"_s : u"ws"_s);
-    url.setHost(m_acceptor ? m_acceptor->address().toString()
-            : m_qtAcceptor ? m_qtAcceptor->address().toString()
-                           : QString());
+    url.setHost(m_acceptor ? m_acceptor->address().toString() : QString());
     url.setPort(port());
     url.setPath(u"/"_s);
     return url;
@@ -188,7 +172,7 @@ QUrl Gateway::url() const
 
 quint16 Gateway::port() const
 {
-    return m_acceptor ? m_acceptor->port() : m_qtAcceptor ? m_qtAcceptor->port() : 0;
+    return m_acceptor ? m_acceptor->port() : 0;
 }
 
 QStringList Gateway::subscriptionsOfUser(const QString &userId) const
@@ -416,8 +400,6 @@ void Gateway::shutdown()
         return;
     }
     m_shuttingDown = true;
-    if (m_qtAcceptor)
-        m_qtAcceptor->close();
     if (m_acceptor)
         m_acceptor->close();
     // A close can report the disconnect at once, which removes the connection from the

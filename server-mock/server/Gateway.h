@@ -33,9 +33,8 @@
 
 namespace Presence::Server {
 
+class ClientAcceptor;
 class ClientTransport;
-class QtWebSocketAcceptor;
-class WebSocketAcceptor;
 
 // The presence gateway: accepts WebSocket clients (Origin checked), authenticates them against
 // the user directory, hands their requests to the part that answers them (PresenceFanout for
@@ -128,7 +127,7 @@ Q_SIGNALS:
     void shutdownFinished();
 
 private:
-    // A client's WebSocket is open, from either transport: it becomes a connection.
+    // A client's WebSocket is open, from the acceptor: it becomes a connection.
     void addConnection(ClientTransport *transport);
     // ClientConnection::Owner
     void onHello(ClientConnection *connection, const Protocol::Hello &hello,
@@ -159,8 +158,8 @@ private:
     GatewayMetrics m_metrics; // before the connections, which count into it
     UserDirectory m_directory;
     PresenceStore *m_store;
-    WebSocketAcceptor *m_acceptor = nullptr; // our own transport (config.transport == Own)
-    QtWebSocketAcceptor *m_qtAcceptor = nullptr; // Qt's (config.transport == Qt)
+    // Our own transport's (WebSocketAcceptor) or Qt's (QtWebSocketAcceptor), from listen() on.
+    ClientAcceptor *m_acceptor = nullptr;
     ConnectionRegistry m_connections; // the open ones, which the gateway owns
     // Ended connections, deleted on the loop's next turn: the transport that told of the end
     // may still be on the stack.

@@ -16,10 +16,11 @@ using namespace Qt::StringLiterals;
 namespace Presence::Server {
 
 QtWebSocketAcceptor::QtWebSocketAcceptor(
-    TransportLimits limits, QStringList allowedOrigins, QObject *parent)
-    : QObject(parent)
+    TransportLimits limits, QStringList allowedOrigins, ConnectionCap::Limits cap, QObject *parent)
+    : ClientAcceptor(parent)
     , m_limits(limits)
     , m_allowedOrigins(std::move(allowedOrigins))
+    , m_cap(cap)
     , m_listener(new QTcpServer(this))
     , m_server(
           new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
@@ -36,6 +37,16 @@ QtWebSocketAcceptor::~QtWebSocketAcceptor() = default;
 
 bool QtWebSocketAcceptor::listen(const QHostAddress &address, quint16 port, QString *error)
 {
+    if (m_cap.total > 0 || m_cap.perAddress > 0) {
+        if (error)
+            *error = u"the connection caps need the gateway's own transport"_s;
+        return false;
+    }
+    if (m_tls) {
+        if (error)
+            *error = u"TLS needs the gateway's own transport"_s;
+        return false;
+    }
     if (m_listener->listen(address, port))
         return true;
     if (error)
