@@ -9,6 +9,7 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/directory/FriendSource.h"
 #include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/Logging.h"

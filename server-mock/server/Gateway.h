@@ -18,8 +18,6 @@
 #include "protocol/ClientMessages.h"
 #include "server-mock/chat/ChatStore.h"
 #include "server-mock/core/DeadlineSweep.h"
-#include "server-mock/directory/DirectoryDiff.h"
-#include "server-mock/directory/FriendSource.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/ChatRelay.h"
@@ -36,10 +34,12 @@ namespace Presence::Server {
 class ClientAcceptor;
 class ClientTransport;
 
-// The presence gateway: accepts WebSocket clients (Origin checked), authenticates them against
-// the user directory, hands their requests to the part that answers them (PresenceFanout for
-// presence, ChatRelay for chat), and shuts down cleanly. Who is connected is kept by a
-// ConnectionRegistry. QA (faults, simulated users) acts from outside through the seams below.
+// The presence gateway, four jobs: accepts WebSocket clients through its transport's acceptor
+// (ClientAcceptor: Origin, admission, caps), authenticates them against the user directory,
+// hands their requests to the part that answers them (PresenceFanout for presence, ChatRelay for
+// chat), and shuts down cleanly. Who is connected is kept by a ConnectionRegistry; who is
+// friends with whom, live, by FriendshipRelay. QA (faults, simulated users) acts from outside
+// through the seams below.
 class Gateway : public QObject, private ClientConnection::Owner {
     Q_OBJECT
 public:
