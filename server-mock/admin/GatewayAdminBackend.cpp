@@ -51,7 +51,8 @@ bool GatewayAdminBackend::setFriendship(const QString &a, const QString &b, bool
     const UserDirectory &directory = m_gateway.directory();
     const auto first = directory.indexOfId(a);
     const auto second = directory.indexOfId(b);
-    return first && second && m_gateway.changeFriendships({ { *first, *second, friends } }) > 0;
+    return first && second
+        && m_gateway.friendships().changeFriendships({ { *first, *second, friends } }) > 0;
 }
 
 std::optional<QJsonObject> GatewayAdminBackend::reloadUsers(QString *error, bool *fileError)

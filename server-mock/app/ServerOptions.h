@@ -15,7 +15,9 @@
 namespace Presence::Server {
 
 // The command line of presence-mock-server, checked: every value is in range or the
-// parse fails with a message naming the option.
+// parse fails with a message naming the option. ServerCommandLine reads the command line and
+// a reader per group of options fills its part: ListeningOptions, PopulationOptions,
+// ConnectionOptions, RedisOptions, AdminOptions, TokenOptions.
 struct ServerOptions {
     // CheckConfig: everything checked, nothing started (--check-config).
     enum class Action { Run, ShowHelp, ShowVersion, CheckConfig };

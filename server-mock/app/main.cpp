@@ -176,7 +176,7 @@ int main(int argc, char *argv[])
     if (options->friendsFromRedis) {
         friendGraph
             = std::make_unique<RedisFriendGraph>(options->redis->url, options->redis->prefix);
-        gateway.setFriendSource(friendGraph.get());
+        gateway.friendships().setFriendSource(friendGraph.get());
     }
     GatewayAdminBackend::Reload reloadUsers;
     if (!options->usersFile.isEmpty()) {
@@ -187,8 +187,8 @@ int main(int argc, char *argv[])
                 qWarning().noquote() << "users file not reloaded, nothing changed:" << *problem;
                 return std::nullopt;
             }
-            DirectoryDiff diff = gateway.diffTo(*next);
-            gateway.applyDirectoryDiff(diff);
+            DirectoryDiff diff = gateway.friendships().diffTo(*next);
+            gateway.friendships().applyDirectoryDiff(diff);
             return diff;
         };
     }

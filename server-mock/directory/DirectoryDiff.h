@@ -14,7 +14,7 @@ namespace Presence::Server {
 
 // What changes from one population to the next (a users file read again): who joins, who
 // leaves, whose token or name changed, and which friendships are made or ended, by id. Pure:
-// the gateway applies it (Gateway::applyDirectoryDiff).
+// the gateway applies it (FriendshipRelay::applyDirectoryDiff).
 struct DirectoryDiff {
     struct Entry {
         QString id;

@@ -1,23 +1,19 @@
 #include "server-mock/server/Gateway.h"
 
 // Qt
-#include <QPointer>
 #include <QSet>
-#include <QTcpServer>
-#include <QTcpSocket>
-#include <QWebSocket>
-#include <QWebSocketCorsAuthenticator>
-#include <QWebSocketServer>
+#include <QWebSocketProtocol>
 
 // Presence
 #include "protocol/ClientMessages.h"
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
 #include "protocol/ServerMessages.h"
+#include "server-mock/directory/FriendSource.h"
 #include "server-mock/identity/JwtVerifier.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/Logging.h"
-#include "server-mock/transport/QtWebSocketTransport.h"
+#include "server-mock/transport/QtWebSocketAcceptor.h"
 #include "server-mock/transport/WebSocketAcceptor.h"
 
 using namespace Qt::StringLiterals;
@@ -34,18 +30,11 @@ Gateway::Gateway(GatewayConfig config, UserDirectory directory, PresenceStore *s
           { m_config.helloTimeout, m_config.heartbeat, m_config.shutdownTimeout }))
     , m_directory(std::move(directory))
     , m_store(store)
-    , m_listener(new QTcpServer(this))
-    , m_server(
-          new QWebSocketServer(u"presence-mock-server"_s, QWebSocketServer::NonSecureMode, this))
     , m_presence(m_config, m_directory, m_store, m_connections, m_metrics)
     , m_chat(m_directory, chats, m_connections, m_metrics)
+    , m_friendships(m_directory, m_connections, m_presence)
 {
     m_store->setParent(this);
-    m_server->setHandshakeTimeout(m_config.helloTimeout);
-    connect(m_listener, &QTcpServer::newConnection, this, &Gateway::onNewTcpConnection);
-    connect(m_server, &QWebSocketServer::newConnection, this, &Gateway::onNewConnection);
-    connect(
-        m_server, &QWebSocketServer::originAuthenticationRequired, this, &Gateway::onOriginCheck);
     registerGauges();
 
     m_departedTimer.setSingleShot(true);
@@ -130,7 +119,8 @@ void Gateway::registerGauges()
 int Gateway::heldConnectionCount() const
 {
     // Qt's transport does not tell: its upgraded connections are the best count there is.
-    return m_acceptor ? m_acceptor->cap().count() : connectionCount();
+    const std::optional<int> held = m_acceptor ? m_acceptor->heldCount() : std::nullopt;
+    return held.value_or(connectionCount());
 }
 
 void Gateway::countRefusal(ConnectionRefusal reason)
@@ -142,37 +132,24 @@ void Gateway::countRefusal(ConnectionRefusal reason)
 
 bool Gateway::listen(QString *error)
 {
+    TransportLimits limits;
+    limits.maxMessageBytes = m_config.maxFrameBytes;
+    limits.maxQueuedBytes = m_config.maxQueuedBytes();
+    limits.upgradeTimeout = m_config.upgradeTimeout;
+    const ConnectionCap::Limits cap { m_config.maxConnections, m_config.maxConnectionsPerAddress };
     if (m_config.transport == GatewayConfig::Transport::Own) {
-        TransportLimits limits;
-        limits.maxMessageBytes = m_config.maxFrameBytes;
-        limits.maxQueuedBytes = m_config.maxQueuedBytes();
-        limits.upgradeTimeout = m_config.upgradeTimeout;
-        m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins,
-            { m_config.maxConnections, m_config.maxConnectionsPerAddress }, this);
-        m_acceptor->setAdmissionCheck(
-            [this] { return !m_shuttingDown && (!m_admissionCheck || m_admissionCheck()); });
-        m_acceptor->setTls(m_config.tls);
-        connect(m_acceptor, &WebSocketAcceptor::transportReady, this, &Gateway::addConnection);
-        connect(m_acceptor, &WebSocketAcceptor::refused, this, &Gateway::countRefusal);
-        return m_acceptor->listen(m_config.address, m_config.port, error);
+        m_acceptor = new WebSocketAcceptor(limits, m_config.allowedOrigins, cap, this);
+    } else {
+        // Qt's transport gives the upgrade the time of the hello, as it always has.
+        limits.upgradeTimeout = m_config.helloTimeout;
+        m_acceptor = new QtWebSocketAcceptor(limits, m_config.allowedOrigins, cap, this);
     }
-    if (m_config.maxConnections > 0 || m_config.maxConnectionsPerAddress > 0) {
-        if (error)
-            *error = u"the connection caps need the gateway's own transport"_s;
-        return false;
-    }
-    if (m_config.tls) {
-        if (error)
-            *error = u"TLS needs the gateway's own transport"_s;
-        return false;
-    }
-    if (m_listener->listen(m_config.address, m_config.port))
-        return true;
-    if (error)
-        *error = u"cannot listen on %1:%2: %3"_s.arg(m_config.address.toString())
-                     .arg(m_config.port)
-                     .arg(m_listener->errorString());
-    return false;
+    m_acceptor->setAdmissionCheck(
+        [this] { return !m_shuttingDown && (!m_admissionCheck || m_admissionCheck()); });
+    m_acceptor->setTls(m_config.tls);
+    connect(m_acceptor, &ClientAcceptor::transportReady, this, &Gateway::addConnection);
+    connect(m_acceptor, &ClientAcceptor::refused, this, &Gateway::countRefusal);
+    return m_acceptor->listen(m_config.address, m_config.port, error);
 }
 
 void Gateway::setTls(std::shared_ptr<const TlsContext> tls)
@@ -188,8 +165,7 @@ QUrl Gateway::url() const
 {
     QUrl url;
     url.setScheme(m_config.tls ? u"wss"_s : u"ws"_s);
-    url.setHost(
-        m_acceptor ? m_acceptor->address().toString() : m_listener->serverAddress().toString());
+    url.setHost(m_acceptor ? m_acceptor->address().toString() : QString());
     url.setPort(port());
     url.setPath(u"/"_s);
     return url;
@@ -197,7 +173,7 @@ QUrl Gateway::url() const
 
 quint16 Gateway::port() const
 {
-    return m_acceptor ? m_acceptor->port() : m_listener->serverPort();
+    return m_acceptor ? m_acceptor->port() : 0;
 }
 
 QStringList Gateway::subscriptionsOfUser(const QString &userId) const
@@ -210,66 +186,6 @@ QStringList Gateway::subscriptionsOfUser(const QString &userId) const
     QStringList sorted(ids.cbegin(), ids.cend());
     sorted.sort();
     return sorted;
-}
-
-void Gateway::onOriginCheck(QWebSocketCorsAuthenticator *authenticator)
-{
-    // Browsers always send Origin; native clients usually do not. Only listed web origins may
-    // connect, so a page the user happens to visit cannot talk to a gateway on their machine.
-    const QString origin = authenticator->origin();
-    const bool allowed = origin.isEmpty() || m_config.allowedOrigins.contains(origin);
-    if (!allowed) {
-        qCInfo(lcGateway) << "refused a handshake from origin" << origin;
-        countRefusal(ConnectionRefusal::Origin);
-    }
-    authenticator->setAllowed(allowed);
-}
-
-void Gateway::onNewTcpConnection()
-{
-    while (QTcpSocket *socket = m_listener->nextPendingConnection()) {
-        // Qt writes a frame's header and payload separately; with Nagle on, a large frame
-        // waits for the peer's delayed ACK (about 40 ms) before its payload leaves.
-        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        if (m_admissionCheck && !m_admissionCheck()) {
-            // What an overloaded gateway behind a proxy says.
-            socket->write("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\n"
-                          "Content-Length: 0\r\nConnection: close\r\n\r\n");
-            socket->disconnectFromHost();
-            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            countRefusal(ConnectionRefusal::Unavailable);
-            continue;
-        }
-        // Gone with its connection, or once the handshake fails (the socket is deleted).
-        const QString peer
-            = u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort());
-        m_accepted.insert(peer, socket);
-        connect(socket, &QObject::destroyed, this, [this, peer] { m_accepted.remove(peer); });
-        m_server->handleConnection(socket);
-    }
-}
-
-QTcpSocket *Gateway::takeAccepted(const QWebSocket *socket)
-{
-    const QPointer<QTcpSocket> tcp
-        = m_accepted.take(u"%1:%2"_s.arg(socket->peerAddress().toString()).arg(socket->peerPort()));
-    if (!tcp)
-        qCWarning(lcGateway) << "no accepted TCP socket for a handshake from"
-                             << socket->peerAddress() << socket->peerPort();
-    return tcp;
-}
-
-void Gateway::onNewConnection()
-{
-    while (QWebSocket *socket = m_server->nextPendingConnection()) {
-        if (m_shuttingDown) {
-            socket->close(QWebSocketProtocol::CloseCodeGoingAway, u"gateway shutting down"_s);
-            socket->deleteLater();
-            continue;
-        }
-        addConnection(new QtWebSocketTransport(
-            socket, takeAccepted(socket), m_config.maxFrameBytes, m_config.maxQueuedBytes()));
-    }
 }
 
 void Gateway::addConnection(ClientTransport *transport)
@@ -295,96 +211,13 @@ Gateway::SignIn Gateway::authenticate(const QString &token) const
     // Refused from the moment verify() would refuse it.
     const auto expiresAt = result.claims->expiresAt + m_config.jwt->leeway();
     const auto index = m_directory.indexOfId(result.claims->subject);
-    if (!index && m_friendSource)
+    if (!index && m_friendships.friendSource())
         return { std::nullopt, expiresAt, {}, result.claims->subject };
     if (!index) {
         return { std::nullopt, std::nullopt,
             u"a JSON Web Token for \"%1\", who is no user here"_s.arg(result.claims->subject) };
     }
     return { index, expiresAt, {}, {} };
-}
-
-int Gateway::changeFriendships(const QList<FriendshipChange> &changes)
-{
-    FriendsToTell told;
-    const int changed = applyFriendships(changes, told);
-    tellFriendsChanged(told);
-    return changed;
-}
-
-int Gateway::applyFriendships(const QList<FriendshipChange> &changes, FriendsToTell &told)
-{
-    int changed = 0;
-    for (const FriendshipChange &change : changes) {
-        if (!m_directory.setFriendship(change.a, change.b, change.friends))
-            continue;
-        ++changed;
-        for (const auto &[self, other] :
-            { std::pair { change.a, change.b }, std::pair { change.b, change.a } }) {
-            const UserDirectory::User &user = m_directory.user(other);
-            if (change.friends)
-                told[self].added.append({ user.id, user.name });
-            else
-                told[self].removed.append(user.id);
-        }
-    }
-    return changed;
-}
-
-void Gateway::tellFriendsChanged(const FriendsToTell &told)
-{
-    for (auto it = told.cbegin(); it != told.cend(); ++it) {
-        if (m_directory.isRemoved(it.key()))
-            continue; // signed out instead
-        const UserDirectory::User &user = m_directory.user(it.key());
-        qCInfo(lcGateway).noquote() << user.id << "has" << it->added.size() << "new friends and"
-                                    << it->removed.size() << "fewer";
-        const FriendsChanged frame { it->added, it->removed, int(user.friends.size()) };
-        for (ClientConnection *connection : m_connections.devicesOf(user.id)) {
-            m_presence.friendsChanged(connection, it->removed);
-            connection->send(toJson(frame));
-        }
-    }
-}
-
-void Gateway::applyDirectoryDiff(const DirectoryDiff &diff)
-{
-    const auto indexOf = [this](const QString &id) { return *m_directory.indexOfId(id); };
-    const auto byIndex = [&indexOf](const QList<DirectoryDiff::Pair> &pairs, bool friends) {
-        QList<FriendshipChange> changes;
-        changes.reserve(pairs.size());
-        for (const auto &[a, b] : pairs)
-            changes.append({ indexOf(a), indexOf(b), friends });
-        return changes;
-    };
-    // Each user hears once, of both kinds of change, once leavers are gone and joiners here.
-    FriendsToTell told;
-    (void)applyFriendships(byIndex(diff.unfriended, false), told);
-    // Closed with a copy of the list: a close may report the end at once.
-    const auto closeAll = [this](const QString &userId, bool usersFileOnly, const QString &why) {
-        for (ClientConnection *connection : m_connections.devicesOf(userId)) {
-            if (!usersFileOnly || !connection->tokenExpires())
-                connection->close(CloseCode::TokenRevoked, why);
-        }
-    };
-    for (const QString &id : diff.left) {
-        closeAll(id, false, u"the user was removed"_s);
-        m_directory.removeUser(indexOf(id));
-    }
-    for (const DirectoryDiff::Entry &entry : diff.retokened) {
-        closeAll(entry.id, true, u"the token changed: sign in again"_s);
-        m_directory.setToken(indexOf(entry.id), {});
-    }
-    // Set once every old one is gone: tokens may have moved from one user to another.
-    for (const DirectoryDiff::Entry &entry : diff.retokened)
-        m_directory.setToken(indexOf(entry.id), entry.token);
-    for (const DirectoryDiff::Entry &entry : diff.renamed)
-        m_directory.setName(indexOf(entry.id), entry.name);
-    for (const DirectoryDiff::Entry &entry : diff.joined)
-        m_directory.addUser(entry.id, entry.name, entry.token);
-    (void)applyFriendships(byIndex(diff.befriended, true), told);
-    tellFriendsChanged(told);
-    qCInfo(lcGateway).noquote() << "the population changed:" << diff.summary();
 }
 
 void Gateway::onHello(
@@ -401,8 +234,8 @@ void Gateway::onHello(
         return;
     }
     const QString sourced = signIn.userIndex
-        ? (m_fromSource.contains(*signIn.userIndex) ? m_directory.user(*signIn.userIndex).id
-                                                    : QString())
+        ? (m_friendships.isFromSource(*signIn.userIndex) ? m_directory.user(*signIn.userIndex).id
+                                                         : QString())
         : signIn.newUser;
     if (sourced.isEmpty()) {
         finishSignIn(connection, *signIn.userIndex, signIn.expiresAt, hello, ref);
@@ -412,7 +245,7 @@ void Gateway::onHello(
     // after it must see them.
     const ConnectionId id = connection->id();
     m_readingSource.insert(id);
-    m_friendSource->read(sourced, this,
+    m_friendships.friendSource()->read(sourced, this,
         [this, id, sourced, expiresAt = signIn.expiresAt, hello, ref](
             const std::optional<FriendSource::Entry> &entry) {
             m_readingSource.remove(id);
@@ -420,7 +253,7 @@ void Gateway::onHello(
             if (!waiting || waiting->state() != ClientConnection::State::AwaitingHello)
                 return; // gone meanwhile
             if (entry)
-                (void)syncFromSource(sourced, *entry);
+                (void)m_friendships.syncFromSource(sourced, *entry);
             const auto index = m_directory.indexOfId(sourced);
             if (!index) { // never read, and the source is away: nobody to sign in as yet
                 qCWarning(lcGateway) << "connection" << id << "refused:" << sourced
@@ -464,53 +297,6 @@ void Gateway::finishSignIn(ClientConnection *connection, int userIndex,
     welcome.presenceBatchMs = hello.presenceBatchMs;
     connection->send(toJson(welcome), ref);
     m_presence.connectionOpened(connection);
-}
-
-void Gateway::setFriendSource(FriendSource *source)
-{
-    if (m_friendSource)
-        disconnect(m_friendSource, nullptr, this, nullptr);
-    m_friendSource = source;
-    if (source)
-        connect(source, &FriendSource::friendsChanged, this, &Gateway::onSourceChanged);
-}
-
-int Gateway::syncFromSource(const QString &userId, const FriendSource::Entry &entry)
-{
-    const auto known = [this](const QString &id, const QString &name) {
-        if (const auto index = m_directory.indexOfId(id)) {
-            if (m_fromSource.contains(*index))
-                m_directory.setName(*index, name); // the users file's names stay its own
-            return *index;
-        }
-        const int index = m_directory.addUser(id, name, {});
-        m_fromSource.insert(index);
-        return index;
-    };
-    const int self = known(userId, entry.name);
-    QSet<int> now;
-    QList<FriendshipChange> changes;
-    for (const FriendSource::Friend &f : entry.friends) {
-        const int other = known(f.id, f.name);
-        now.insert(other);
-        changes.append({ self, other, true });
-    }
-    for (const int other : m_directory.user(self).friends) {
-        if (!now.contains(other))
-            changes.append({ self, other, false });
-    }
-    return changeFriendships(changes);
-}
-
-void Gateway::onSourceChanged(const QString &userId)
-{
-    const auto index = m_directory.indexOfId(userId);
-    if (!m_friendSource || !index || !m_fromSource.contains(*index))
-        return; // never signed in here, nor anyone's friend: read at their sign-in
-    m_friendSource->read(userId, this, [this, userId](const auto &entry) {
-        if (entry)
-            (void)syncFromSource(userId, *entry);
-    });
 }
 
 void Gateway::onRequest(
@@ -615,7 +401,6 @@ void Gateway::shutdown()
         return;
     }
     m_shuttingDown = true;
-    m_listener->close();
     if (m_acceptor)
         m_acceptor->close();
     // A close can report the disconnect at once, which removes the connection from the

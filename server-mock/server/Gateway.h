@@ -9,9 +9,7 @@
 
 // Qt
 #include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QSet>
 #include <QTimer>
 #include <QUrl>
@@ -20,33 +18,28 @@
 #include "protocol/ClientMessages.h"
 #include "server-mock/chat/ChatStore.h"
 #include "server-mock/core/DeadlineSweep.h"
-#include "server-mock/directory/DirectoryDiff.h"
-#include "server-mock/directory/FriendSource.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/presence/PresenceStore.h"
 #include "server-mock/server/ChatRelay.h"
 #include "server-mock/server/ClientConnection.h"
 #include "server-mock/server/ConnectionRegistry.h"
+#include "server-mock/server/FriendshipRelay.h"
 #include "server-mock/server/GatewayConfig.h"
 #include "server-mock/server/GatewayMetrics.h"
 #include "server-mock/server/PresenceFanout.h"
 #include "server-mock/transport/ConnectionRefusal.h"
 
-class QTcpServer;
-class QTcpSocket;
-class QWebSocketServer;
-class QWebSocket;
-class QWebSocketCorsAuthenticator;
-
 namespace Presence::Server {
 
+class ClientAcceptor;
 class ClientTransport;
-class WebSocketAcceptor;
 
-// The presence gateway: accepts WebSocket clients (Origin checked), authenticates them against
-// the user directory, hands their requests to the part that answers them (PresenceFanout for
-// presence, ChatRelay for chat), and shuts down cleanly. Who is connected is kept by a
-// ConnectionRegistry. QA (faults, simulated users) acts from outside through the seams below.
+// The presence gateway, four jobs: accepts WebSocket clients through its transport's acceptor
+// (ClientAcceptor: Origin, admission, caps), authenticates them against the user directory,
+// hands their requests to the part that answers them (PresenceFanout for presence, ChatRelay for
+// chat), and shuts down cleanly. Who is connected is kept by a ConnectionRegistry; who is
+// friends with whom, live, by FriendshipRelay. QA (faults, simulated users) acts from outside
+// through the seams below.
 class Gateway : public QObject, private ClientConnection::Owner {
     Q_OBJECT
 public:
@@ -74,36 +67,13 @@ public:
         std::optional<std::chrono::milliseconds> expiresAt; // since the epoch; JWTs only
         QString refusal;
         // A JSON Web Token's subject the directory does not hold yet, with a friend source to
-        // ask (setFriendSource): the user signs in once read from it.
+        // ask (FriendshipRelay::setFriendSource): the user signs in once read from it.
         QString newUser;
     };
     [[nodiscard]] SignIn authenticate(const QString &token) const;
-    // Users who are not in the users file sign in with a JSON Web Token; who they are (their
-    // name) and their friends are read from `source` at each sign-in, and again when it says
-    // they changed. Not owned; it must outlive the gateway.
-    void setFriendSource(FriendSource *source);
-
-    // A live change of who is friends with whom (admin API, users-file reload), between users
-    // of the directory. Every connection of a user whose friends changed is told
-    // (friends_changed) and stops watching those who are no longer friends. Returns how many
-    // of the changes changed something.
-    struct FriendshipChange {
-        int a = 0;
-        int b = 0;
-        bool friends = false;
-    };
-    int changeFriendships(const QList<FriendshipChange> &changes);
-    // A new population (the users file read again), as a diff from the one served: friendships
-    // ended are told first, then leavers' connections, and those signed in with a users-file
-    // token that changed, are closed (4005); names and tokens change, joiners may sign in,
-    // and friendships made are told last.
-    void applyDirectoryDiff(const DirectoryDiff &diff);
-    // From the population served to `next` (the users file read again): the friend source's
-    // users are not the file's, and stay as they are.
-    [[nodiscard]] DirectoryDiff diffTo(const UserDirectory &next) const
-    {
-        return DirectoryDiff::between(m_directory, next, m_fromSource);
-    }
+    // Live friendships, population changes (the users file read again) and the friend source.
+    [[nodiscard]] FriendshipRelay &friendships() { return m_friendships; }
+    [[nodiscard]] const FriendshipRelay &friendships() const { return m_friendships; }
     [[nodiscard]] PresenceStore *store() const { return m_store; }
     [[nodiscard]] ChatStore *chats() const { return m_chat.store(); }
     [[nodiscard]] GatewayMetrics &metrics() { return m_metrics; }
@@ -157,41 +127,23 @@ Q_SIGNALS:
     void shutdownFinished();
 
 private:
-    void onNewTcpConnection();
-    void onNewConnection();
-    // A client's WebSocket is open, from either transport: it becomes a connection.
+    // A client's WebSocket is open, from the acceptor: it becomes a connection.
     void addConnection(ClientTransport *transport);
-    void onOriginCheck(QWebSocketCorsAuthenticator *authenticator);
     // ClientConnection::Owner
     void onHello(ClientConnection *connection, const Protocol::Hello &hello,
         const std::optional<QString> &ref) override;
     void onRequest(ClientConnection *connection, const Protocol::ClientMessage &request,
         const std::optional<QString> &ref) override;
     void onDisconnected(ClientConnection *connection) override;
-    // changeFriendships in two halves, so that one user hears of several changes at once.
-    struct FriendsTold {
-        QList<Protocol::UserInfo> added;
-        QStringList removed;
-    };
-    using FriendsToTell = QHash<int, FriendsTold>; // by directory index
-    int applyFriendships(const QList<FriendshipChange> &changes, FriendsToTell &told);
-    void tellFriendsChanged(const FriendsToTell &told);
     // Sign-in once the user is known: welcome, and the store hears of the device.
     void finishSignIn(ClientConnection *connection, int userIndex,
         std::optional<std::chrono::milliseconds> expiresAt, const Protocol::Hello &hello,
         const std::optional<QString> &ref);
-    // A user of the friend source as it has them now: their name, and their friends (who
-    // join the directory if new), the difference told as friends_changed.
-    int syncFromSource(const QString &userId, const FriendSource::Entry &entry);
-    void onSourceChanged(const QString &userId);
     void handleFriends(ClientConnection *connection, const Protocol::FriendsRequest &request,
         const std::optional<QString> &ref);
     // A new token for the same user: the connection's expiry moves to the new token's.
     void handleRefresh(ClientConnection *connection, const Protocol::RefreshRequest &request,
         const std::optional<QString> &ref);
-    // The TCP socket a handshake came on, kept from accept time: QWebSocket does not expose
-    // it. Keyed by the peer's address and port, the one thing both sides know.
-    [[nodiscard]] QTcpSocket *takeAccepted(const QWebSocket *socket);
     void finishShutdownIfDone();
     // Closes as many of the draining connections as the time passed calls for; all of them
     // with `all`, or once config.drain is over.
@@ -206,9 +158,8 @@ private:
     GatewayMetrics m_metrics; // before the connections, which count into it
     UserDirectory m_directory;
     PresenceStore *m_store;
-    QTcpServer *m_listener; // accepts TCP, so that sockets get TCP_NODELAY before the handshake
-    QWebSocketServer *m_server;
-    WebSocketAcceptor *m_acceptor = nullptr; // our own transport (config.transport == Own)
+    // Our own transport's (WebSocketAcceptor) or Qt's (QtWebSocketAcceptor), from listen() on.
+    ClientAcceptor *m_acceptor = nullptr;
     ConnectionRegistry m_connections; // the open ones, which the gateway owns
     // Ended connections, deleted on the loop's next turn: the transport that told of the end
     // may still be on the stack.
@@ -216,11 +167,9 @@ private:
     QTimer m_departedTimer;
     PresenceFanout m_presence;
     ChatRelay m_chat;
+    FriendshipRelay m_friendships;
     AdmissionCheck m_admissionCheck;
-    FriendSource *m_friendSource = nullptr;
-    QSet<int> m_fromSource; // directory indexes of the users the friend source has
     QSet<ConnectionId> m_readingSource; // hellos waiting for their user to be read
-    QHash<QString, QPointer<QTcpSocket>> m_accepted; // until its handshake completes
     bool m_shuttingDown = false;
     QTimer m_shutdownTimer;
     QTimer m_drainTimer;

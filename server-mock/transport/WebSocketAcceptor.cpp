@@ -12,7 +12,7 @@ namespace Presence::Server {
 
 WebSocketAcceptor::WebSocketAcceptor(
     TransportLimits limits, QStringList allowedOrigins, ConnectionCap::Limits cap, QObject *parent)
-    : QObject(parent)
+    : ClientAcceptor(parent)
     , m_limits(limits)
     , m_allowedOrigins(std::move(allowedOrigins))
     , m_cap(cap)

@@ -1,21 +1,18 @@
 #pragma once
 
 // C++
-#include <functional>
 #include <memory>
 #include <unordered_map>
 
 // Qt
 #include <QByteArray>
 #include <QElapsedTimer>
-#include <QHostAddress>
-#include <QObject>
 #include <QStringList>
 #include <QTimer>
 
 // Presence
+#include "server-mock/transport/ClientAcceptor.h"
 #include "server-mock/transport/ConnectionCap.h"
-#include "server-mock/transport/ConnectionRefusal.h"
 #include "server-mock/transport/ListeningSocket.h"
 #include "server-mock/transport/SocketPoller.h"
 #include "server-mock/transport/TlsContext.h"
@@ -24,8 +21,6 @@
 #include "server-mock/transport/WriteBatch.h"
 
 namespace Presence::Server {
-
-class ClientTransport;
 
 // Our own WebSocket server side up to the upgrade: accepts TCP connections (ListeningSocket),
 // reads each one's HTTP upgrade request under the upgrade timeout (slowloris included), checks
@@ -36,34 +31,27 @@ class ClientTransport;
 // Every refusal is told, with its reason. One sweep timer serves every pending upgrade's
 // deadline; no timer per connection. With TLS (wss://) the handshake comes first, under the
 // same deadline; a connection refused before it is over is closed without a word.
-class WebSocketAcceptor : public QObject {
+class WebSocketAcceptor : public ClientAcceptor {
     Q_OBJECT
 public:
-    using AdmissionCheck = std::function<bool()>;
-
     WebSocketAcceptor(TransportLimits limits, QStringList allowedOrigins,
         ConnectionCap::Limits cap = {}, QObject *parent = nullptr);
     ~WebSocketAcceptor() override;
 
-    [[nodiscard]] bool listen(const QHostAddress &address, quint16 port, QString *error);
-    void close();
-    [[nodiscard]] QHostAddress address() const { return m_listener.address(); }
-    [[nodiscard]] quint16 port() const { return m_listener.port(); }
-    void setAdmissionCheck(AdmissionCheck check) { m_admissionCheck = std::move(check); }
-    // Serves wss:// with this identity from the next connection on (a reload swaps it);
-    // nullptr: ws://.
-    void setTls(std::shared_ptr<const TlsContext> tls) { m_tls = std::move(tls); }
+    [[nodiscard]] bool listen(const QHostAddress &address, quint16 port, QString *error) override;
+    void close() override;
+    [[nodiscard]] QHostAddress address() const override { return m_listener.address(); }
+    [[nodiscard]] quint16 port() const override { return m_listener.port(); }
+    void setAdmissionCheck(AdmissionCheck check) override { m_admissionCheck = std::move(check); }
+    // A reload swaps it; connections open keep theirs.
+    void setTls(std::shared_ptr<const TlsContext> tls) override { m_tls = std::move(tls); }
     [[nodiscard]] bool isSecure() const { return m_tls != nullptr; }
     [[nodiscard]] int pendingCount() const { return int(m_pending.size()); }
     // Connections held, pending and upgraded, and how they count against the cap.
     [[nodiscard]] const ConnectionCap &cap() const { return m_cap; }
+    [[nodiscard]] std::optional<int> heldCount() const override { return m_cap.count(); }
     // Upgrades pending at once, beyond which new connections get 503.
     static constexpr int kMaxPending = 4096;
-
-Q_SIGNALS:
-    // Upgraded: the receiver adopts the transport.
-    void transportReady(Presence::Server::ClientTransport *transport);
-    void refused(Presence::Server::ConnectionRefusal reason);
 
 private:
     // An accepted socket until its upgrade is read, watched by the poller upgraded ones use.

@@ -283,7 +283,7 @@ void TestGatewayFriendships::newPopulationAppliesLive()
     next[2].friends.clear(); // carol's friend dave
     next.removeAt(3); // dave
     next.append({ u"frank"_s, {}, u"Frank F."_s });
-    m_gateway->applyDirectoryDiff(
+    m_gateway->friendships().applyDirectoryDiff(
         DirectoryDiff::between(m_gateway->directory(), makeDirectory(next)));
 
     // alice hears of it all in one frame.

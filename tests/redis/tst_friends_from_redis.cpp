@@ -85,7 +85,7 @@ void TestFriendsFromRedis::init()
     m_graph = std::make_unique<RedisFriendGraph>(m_redis.url(), m_prefix);
     QVERIFY(QTest::qWaitFor(
         [this] { return m_graph->subscriber().isConfirmed(m_graph->channel()); }, 10000));
-    m_gateway->setFriendSource(m_graph.get());
+    m_gateway->friendships().setFriendSource(m_graph.get());
 }
 
 void TestFriendsFromRedis::cleanup()
@@ -191,9 +191,10 @@ void TestFriendsFromRedis::usersFileUsersKeepTheirOwn()
     friends(u"ada"_s, u"bob"_s, true);
     auto ada = login(u"ada"_s);
     QVERIFY(ada);
-    const DirectoryDiff diff = m_gateway->diffTo(makeDirectory({ { u"erin"_s, {} } }));
+    const DirectoryDiff diff
+        = m_gateway->friendships().diffTo(makeDirectory({ { u"erin"_s, {} } }));
     QVERIFY2(diff.isEmpty(), qPrintable(diff.summary()));
-    m_gateway->applyDirectoryDiff(diff);
+    m_gateway->friendships().applyDirectoryDiff(diff);
     QCOMPARE(ada->request({ { "type"_L1, "ping"_L1 } }).value("type"_L1).toString(), u"pong"_s);
     QVERIFY(ada->pending(u"friends_changed"_s).isEmpty());
 }
@@ -203,12 +204,12 @@ void TestFriendsFromRedis::noRedisAtFirstSignInIsTryAgainLater()
     RedisUrl nowhere = m_redis.url();
     nowhere.port = 1;
     RedisFriendGraph away(nowhere, m_prefix);
-    m_gateway->setFriendSource(&away);
+    m_gateway->friendships().setFriendSource(&away);
     TestClient ada;
     QVERIFY(ada.login(m_gateway->url(), m_minter.mint(JwtMinter::claims(u"ada"_s, 600))).isEmpty());
     QVERIFY(ada.waitDisconnected());
     QCOMPARE(ada.closeCode(), int(Presence::Protocol::CloseCode::TryAgainLater));
-    m_gateway->setFriendSource(m_graph.get());
+    m_gateway->friendships().setFriendSource(m_graph.get());
 }
 
 void TestFriendsFromRedis::theBinaryNeedsNoUsersFile()

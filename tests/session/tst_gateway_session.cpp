@@ -550,8 +550,9 @@ void TestGatewaySession::friendsChangedReloadsTheListAndWatchesAgain()
     // bob (index 0) is no friend any more; eve (index 3) is a new one.
     const auto &directory = gateway->directory();
     const int alice = *directory.indexOfId(u"alice"_s);
-    QCOMPARE(gateway->changeFriendships({ { alice, *directory.indexOfId(u"bob"_s), false },
-                 { alice, *directory.indexOfId(u"eve"_s), true } }),
+    QCOMPARE(
+        gateway->friendships().changeFriendships({ { alice, *directory.indexOfId(u"bob"_s), false },
+            { alice, *directory.indexOfId(u"eve"_s), true } }),
         2);
 
     // The list is read again, in the directory's order, and the set watched over it anew.

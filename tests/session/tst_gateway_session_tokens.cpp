@@ -272,7 +272,7 @@ void TestGatewaySessionTokens::aRevokedTokenFailsWithoutASource()
     session.open(m_gateway->url(), tokenOf(u"alice"_s));
     QTRY_COMPARE(session.state(), State::Online);
     // The users file gives alice another token: her connection is closed (4005).
-    m_gateway->applyDirectoryDiff(DirectoryDiff::between(m_gateway->directory(),
+    m_gateway->friendships().applyDirectoryDiff(DirectoryDiff::between(m_gateway->directory(),
         makeDirectory({ { u"alice"_s, { u"bob"_s }, {}, u"alice-new"_s }, { u"bob"_s, {} } })));
     QTRY_COMPARE(session.state(), State::Failed);
     QCOMPARE(session.failure(), Failure::TokenRefused);
@@ -292,7 +292,7 @@ void TestGatewaySessionTokens::aRevokedTokenIsReplacedFromTheSource()
     // The helper that hands out tokens already has the new one when the gateway signs us out.
     write(m_path, u"alice-new"_s);
     QSignalSpy states(&session, &GatewaySession::stateChanged);
-    m_gateway->applyDirectoryDiff(DirectoryDiff::between(m_gateway->directory(),
+    m_gateway->friendships().applyDirectoryDiff(DirectoryDiff::between(m_gateway->directory(),
         makeDirectory({ { u"alice"_s, { u"bob"_s }, {}, u"alice-new"_s }, { u"bob"_s, {} } })));
     QTRY_VERIFY(states.contains({ QVariant::fromValue(State::Reconnecting) }));
     QTRY_COMPARE(session.state(), State::Online);

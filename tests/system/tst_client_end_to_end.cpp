@@ -491,7 +491,7 @@ void TestClientEndToEnd::friendsChangedWhileConnectedChangeRowsInPlace()
     // bob and alice are friends no more; zoe is alice's friend now.
     const auto &directory = gateway->directory();
     const int a = *directory.indexOfId(kAlice);
-    QCOMPARE(gateway->changeFriendships({ { a, *directory.indexOfId(kBob), false },
+    QCOMPARE(gateway->friendships().changeFriendships({ { a, *directory.indexOfId(kBob), false },
                  { a, *directory.indexOfId(kZoe), true } }),
         2);
     QTRY_VERIFY(alice.model.rowOf(kZoe).has_value());
