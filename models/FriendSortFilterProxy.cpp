@@ -276,10 +276,8 @@ void FriendSortFilterProxy::onSourceRowsInserted(const QModelIndex &parent, int 
     const auto at = [first](auto &values) { return values.begin() + first; };
     m_availability.insert(at(m_availability), count, 0);
     m_accepted.insert(at(m_accepted), count, false);
-    m_nameRank.insert(at(m_nameRank), count, 0);
-    std::vector<int> added(count); // their names among the others'
-    std::iota(added.begin(), added.end(), first);
-    rankAgain(added);
+    m_names.insertRows(first, int(count)); // their names among the others'
+
     rebuildSourceToProxy();
     std::vector<int> entering;
     for (int row = first; row <= last; ++row) {
@@ -341,7 +339,7 @@ void FriendSortFilterProxy::onSourceRowsRemoved(const QModelIndex &parent, int f
         // Those that stay keep their ranks: the reset re-sorts, but ranks no name again.
         const bool ranked = std::exchange(m_resetForRemoval, false);
         if (ranked)
-            erase(m_nameRank);
+            m_names.removeRows(first, last);
         endSourceReset(ranked ? NameRanks::Kept : NameRanks::Carried);
         return;
     }
@@ -353,7 +351,7 @@ void FriendSortFilterProxy::onSourceRowsRemoved(const QModelIndex &parent, int f
                 row -= count;
         }
     }
-    erase(m_nameRank); // gaps in the ranks keep the order
+    m_names.removeRows(first, last);
     erase(m_availability);
     erase(m_accepted);
     rebuildSourceToProxy();
@@ -396,7 +394,7 @@ bool FriendSortFilterProxy::lessThan(int left, int right) const
         if (l != r)
             return l < r;
     }
-    return m_nameRank[size_t(left)] < m_nameRank[size_t(right)];
+    return m_names.before(left, right);
 }
 
 void FriendSortFilterProxy::rebuild(NameRanks ranks)
@@ -407,8 +405,8 @@ void FriendSortFilterProxy::rebuild(NameRanks ranks)
     const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
     if (ranks == NameRanks::Carried)
         rankCarriedOver();
-    else if (ranks == NameRanks::None || m_nameRank.size() != size_t(rows))
-        rankNames();
+    else if (ranks == NameRanks::None || m_names.size() != size_t(rows))
+        m_names.rankAll(rows);
     m_availability.resize(size_t(rows));
     m_accepted.resize(size_t(rows));
     for (int row = 0; row < rows; ++row) {
@@ -418,121 +416,15 @@ void FriendSortFilterProxy::rebuild(NameRanks ranks)
     rebuildOrder();
 }
 
-void FriendSortFilterProxy::rankNames()
-{
-    // Rank names once: every later comparison is between two integers.
-    const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
-    std::vector<QString> names;
-    std::vector<QString> ids;
-    names.reserve(size_t(rows));
-    ids.reserve(size_t(rows));
-    for (int row = 0; row < rows; ++row) {
-        names.push_back(nameOf(row));
-        ids.push_back(idOf(row));
-    }
-    std::vector<int> byName(static_cast<size_t>(rows));
-    std::iota(byName.begin(), byName.end(), 0);
-    m_collator.sort(
-        byName, [&names](int row) { return QStringView(names[size_t(row)]); },
-        [&ids](int row) { return QStringView(ids[size_t(row)]); });
-    m_nameRank.assign(size_t(rows), 0);
-    for (int position = 0; position < rows; ++position)
-        m_nameRank[size_t(byName[size_t(position)])] = position;
-    ++m_nameRankings;
-}
-
 void FriendSortFilterProxy::rankCarriedOver()
 {
     // Across a reset of FriendListModel, friends there before with the same name keep the
     // order they had: only the others are ranked, among them.
-    const std::vector<int> &carried = m_friends ? m_friends->carriedOver() : std::vector<int> {};
     const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
-    if (carried.size() != size_t(rows)) {
-        rankNames();
-        return;
-    }
-    std::vector<int> ranks(size_t(rows), 0);
-    std::vector<int> unranked;
-    for (size_t row = 0; row < carried.size(); ++row) {
-        const int was = carried[row];
-        if (was >= 0 && size_t(was) < m_nameRank.size())
-            ranks[row] = m_nameRank[size_t(was)];
-        else
-            unranked.push_back(int(row));
-    }
-    m_nameRank = std::move(ranks);
-    rankAgain(unranked);
-}
-
-void FriendSortFilterProxy::rankAgain(const std::vector<int> &unranked)
-{
-    const size_t rows = m_nameRank.size();
-    // Placing each costs a few comparisons of names; past half the rows, ranking every name
-    // costs less.
-    if (unranked.size() * 2 > rows) {
-        rankNames();
-        return;
-    }
-    if (unranked.empty())
-        return;
-    std::vector<bool> isUnranked(rows, false);
-    for (const int row : unranked)
-        isUnranked[size_t(row)] = true;
-    // The others keep their order: their ranks, distinct, maybe with gaps, each put in its
-    // place (no sort).
-    int highest = -1;
-    for (size_t row = 0; row < rows; ++row) {
-        if (!isUnranked[row])
-            highest = std::max(highest, m_nameRank[row]);
-    }
-    std::vector<int> byRank(size_t(highest + 1), -1);
-    for (size_t row = 0; row < rows; ++row) {
-        if (!isUnranked[row])
-            byRank[size_t(m_nameRank[row])] = int(row);
-    }
-    std::vector<int> known;
-    known.reserve(rows - unranked.size());
-    std::copy_if(byRank.cbegin(), byRank.cend(), std::back_inserter(known),
-        [](int row) { return row >= 0; });
-
-    // The unranked in name order, by sort keys made for them only.
-    std::vector<QString> names;
-    std::vector<QString> ids;
-    names.reserve(unranked.size());
-    ids.reserve(unranked.size());
-    for (const int row : unranked) {
-        names.push_back(nameOf(row));
-        ids.push_back(idOf(row));
-    }
-    std::vector<int> entering(unranked.size()); // indexes into unranked
-    std::iota(entering.begin(), entering.end(), 0);
-    m_collator.sort(
-        entering, [&names](int i) { return QStringView(names[size_t(i)]); },
-        [&ids](int i) { return QStringView(ids[size_t(i)]); });
-    // Then merged into the known, each found by galloping from where the one before landed:
-    // about log(known / unranked) comparisons each.
-    const auto before = [&](int knownRow, int i) {
-        const int c = m_collator.compare(nameOf(knownRow), names[size_t(i)]);
-        return c != 0 ? c < 0 : idOf(knownRow) < ids[size_t(i)];
-    };
-    int rank = 0;
-    size_t next = 0; // in known
-    for (const int i : entering) {
-        size_t low = next;
-        size_t high = next;
-        for (size_t step = 1; high < known.size() && before(known[high], i); step *= 2) {
-            low = high + 1;
-            high += step;
-        }
-        high = std::min(high, known.size());
-        const auto at = std::lower_bound(
-            known.begin() + qsizetype(low), known.begin() + qsizetype(high), i, before);
-        for (const auto end = size_t(at - known.begin()); next < end; ++next)
-            m_nameRank[size_t(known[next])] = rank++;
-        m_nameRank[size_t(unranked[size_t(i)])] = rank++;
-    }
-    for (; next < known.size(); ++next)
-        m_nameRank[size_t(known[next])] = rank++;
+    if (m_friends && m_friends->carriedOver().size() == size_t(rows))
+        m_names.carryOver(m_friends->carriedOver());
+    else
+        m_names.rankAll(rows);
 }
 
 QString FriendSortFilterProxy::nameOf(int sourceRow) const
@@ -610,7 +502,7 @@ void FriendSortFilterProxy::onSourceNamesChanged(int first, int last, const QLis
     relayout([this, first, last] {
         std::vector<int> renamed(size_t(last - first) + 1);
         std::iota(renamed.begin(), renamed.end(), first);
-        rankAgain(renamed);
+        m_names.placeAgain(renamed);
         rebuildOrder();
     });
     emitProxyDataChanged(first, last, roles);

@@ -10,7 +10,7 @@
 #include <QTimer>
 
 // Presence
-#include "models/NameCollator.h"
+#include "models/NameRanking.h"
 
 namespace Presence::Models {
 
@@ -68,10 +68,10 @@ public:
     [[nodiscard]] int pendingMoveCount() const { return int(m_pendingMoves.size()); }
     // Work done so far, for tests that pin the cost of a change: rankings of every name (the
     // collation, the expensive part), and rebuilds of everything from the source.
-    [[nodiscard]] int nameRankings() const { return m_nameRankings; }
+    [[nodiscard]] int nameRankings() const { return m_names.fullRankings(); }
     [[nodiscard]] int rebuilds() const { return m_rebuilds; }
     // Names collated (one sort key each) so far, in full rankings and in placing a few.
-    [[nodiscard]] qint64 namesCollated() const { return m_collator.keysMade(); }
+    [[nodiscard]] qint64 namesCollated() const { return m_names.namesCollated(); }
 
 private:
     // What a rebuild knows of the names' ranks: nothing, those FriendListModel carried over a
@@ -82,11 +82,7 @@ private:
     void applyPendingMovesUnlessHeld();
     // Everything from the source: ranks, name order, filter, order.
     void rebuild(NameRanks ranks = NameRanks::None);
-    void rankNames(); // m_nameRank from every name: the one full ranking
-    void rankCarriedOver(); // m_nameRank after a reset, from the ranks carried over
-    // m_nameRank for `unranked` (new or renamed source rows), placed among the others,
-    // whose ranks hold (gaps allowed).
-    void rankAgain(const std::vector<int> &unranked);
+    void rankCarriedOver(); // the names' ranks after a reset, from those carried over
     [[nodiscard]] QString nameOf(int sourceRow) const;
     [[nodiscard]] QString idOf(int sourceRow) const;
     void rebuildOrder(); // order and mapping from the current ranks and filter
@@ -115,20 +111,20 @@ private:
 
     SortMode m_mode = SortMode::Availability;
     QString m_search;
-    std::vector<int> m_nameRank; // source row -> position in name order
+    // Source row -> place in name order. The names are read through nameOf and idOf.
+    NameRanking m_names { [this](int row) { return nameOf(row); },
+        [this](int row) { return idOf(row); } };
     std::vector<int> m_availability; // source row -> rank the order was built with
     std::vector<bool> m_accepted; // source row -> passes the filter
     std::vector<int> m_proxyToSource;
     std::vector<int> m_sourceToProxy; // -1 when filtered out
     std::vector<int> m_pendingMoves; // source rows whose availability changed
     QTimer m_moveTimer;
-    NameCollator m_collator;
     QList<QMetaObject::Connection> m_sourceConnections;
     const FriendListModel *m_friends = nullptr; // the source, when it is one: rows read directly
     bool m_inSourceReset = false;
     bool m_resetForRemoval = false; // the reset begun covers rows being removed
     bool m_held = false;
-    int m_nameRankings = 0;
     int m_rebuilds = 0;
 };
 
