@@ -17,15 +17,6 @@ using Models::FriendListModel;
 using Models::FriendSortFilterProxy;
 using Models::PresenceState;
 
-namespace {
-
-PresenceState sortStatusOf(const QModelIndex &index)
-{
-    return PresenceState(index.data(FriendListModel::SortStatusRole).toInt());
-}
-
-} // namespace
-
 MoreOnlineChip::MoreOnlineChip(QListView *view, FriendSortFilterProxy *proxy, QWidget *parent)
     : QPushButton(parent)
     , m_view(view)
@@ -83,13 +74,16 @@ void MoreOnlineChip::onFriendsChanged(
 {
     if (!roles.isEmpty() && !roles.contains(FriendListModel::SortStatusRole))
         return;
+    const FriendListModel *model = friends();
+    if (!model || topLeft.model() != model)
+        return; // not from the model this chip follows
     const bool inSight = isAtTop() && !m_handOnList; // the list will show them at once
+    // Every flush of a presence storm comes here: the rows are read directly, not as QVariants.
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
-        const QModelIndex index = topLeft.siblingAtRow(row);
         if (size_t(row) >= m_sortStatus.size())
-            break; // not from the model this chip follows
-        const QString id = index.data(FriendListModel::IdRole).toString();
-        const PresenceState now = sortStatusOf(index);
+            break;
+        const QString &id = model->idAt(row);
+        const PresenceState now = model->sortStatusAt(row);
         const PresenceState before = std::exchange(m_sortStatus[size_t(row)], now);
         if (now != PresenceState::Online)
             m_cameOnline.remove(id);
