@@ -30,28 +30,19 @@ Decoded<ClientMessage> decodeHello(FieldReader &in)
     hello.token = in.string("token"_L1, 1, kMaxTokenLength, Need::Required);
     hello.protocol = int(in.integer("protocol"_L1, 0, kMaxInt, Need::Required).value_or(0));
     hello.client = in.string("client"_L1, 0, kMaxClientNameLength, Need::Optional);
-    if (in.has("status"_L1)) {
-        const QString status = in.string("status"_L1, 1, 16, Need::Required);
-        hello.status = chosenStatusFromString(status);
-        if (!hello.status)
-            in.fail(u"field 'status' must be online, away or invisible"_s);
-    }
+    hello.status = in.name("status"_L1, kChosenStatusNames, Need::Optional);
     if (in.has("presence_batch_ms"_L1))
         hello.presenceBatchMs = int(in.integer("presence_batch_ms"_L1, kMinPresenceBatchMs,
                                           kMaxPresenceBatchMs, Need::Required)
                                         .value_or(0));
-    if (in.failed())
-        return in.error();
-    return ClientMessage(hello);
+    return in.decoded<ClientMessage>(hello);
 }
 
 Decoded<ClientMessage> decodeRefresh(FieldReader &in)
 {
     RefreshRequest request;
     request.token = in.string("token"_L1, 1, kMaxTokenLength, Need::Required);
-    if (in.failed())
-        return in.error();
-    return ClientMessage(request);
+    return in.decoded<ClientMessage>(request);
 }
 
 Decoded<ClientMessage> decodeFriends(FieldReader &in)
@@ -60,29 +51,20 @@ Decoded<ClientMessage> decodeFriends(FieldReader &in)
     request.offset = int(in.integer("offset"_L1, 0, kMaxInt, Need::Optional).value_or(0));
     request.limit = int(
         in.integer("limit"_L1, 1, kMaxFriendsLimit, Need::Optional).value_or(kDefaultFriendsLimit));
-    if (in.failed())
-        return in.error();
-    return ClientMessage(request);
+    return in.decoded<ClientMessage>(request);
 }
 
 template <typename Request> Decoded<ClientMessage> decodeIds(FieldReader &in)
 {
     Request request;
     request.ids = in.ids("ids"_L1, Need::Required);
-    if (in.failed())
-        return in.error();
-    return ClientMessage(request);
+    return in.decoded<ClientMessage>(request);
 }
 
 Decoded<ClientMessage> decodeSetStatus(FieldReader &in)
 {
-    const QString text = in.string("status"_L1, 1, 16, Need::Required);
-    const auto status = chosenStatusFromString(text);
-    if (!in.failed() && !status)
-        in.fail(u"field 'status' must be online, away or invisible"_s);
-    if (in.failed())
-        return in.error();
-    return ClientMessage(SetStatusRequest { *status });
+    const auto status = in.name("status"_L1, kChosenStatusNames, Need::Required);
+    return in.decoded<ClientMessage>(SetStatusRequest { status.value_or(ChosenStatus::Online) });
 }
 
 Decoded<ClientMessage> decodeSendMessage(FieldReader &in)
@@ -92,9 +74,7 @@ Decoded<ClientMessage> decodeSendMessage(FieldReader &in)
     request.text = in.string("text"_L1, 1, kMaxMessageTextLength, Need::Required);
     if (!in.failed() && request.text.trimmed().isEmpty())
         in.fail(u"field 'text' must not be blank"_s);
-    if (in.failed())
-        return in.error();
-    return ClientMessage(request);
+    return in.decoded<ClientMessage>(request);
 }
 
 Decoded<ClientMessage> decodeHistory(FieldReader &in)
@@ -105,9 +85,7 @@ Decoded<ClientMessage> decodeHistory(FieldReader &in)
         request.before = in.id("before"_L1, Need::Required);
     request.limit = int(
         in.integer("limit"_L1, 1, kMaxHistoryLimit, Need::Optional).value_or(kDefaultHistoryLimit));
-    if (in.failed())
-        return in.error();
-    return ClientMessage(request);
+    return in.decoded<ClientMessage>(request);
 }
 
 Decoded<ClientMessage> decodeConversations(FieldReader &in)
@@ -115,9 +93,7 @@ Decoded<ClientMessage> decodeConversations(FieldReader &in)
     ConversationsRequest request;
     request.limit = int(in.integer("limit"_L1, 1, kMaxConversationsLimit, Need::Optional)
                             .value_or(kDefaultConversationsLimit));
-    if (in.failed())
-        return in.error();
-    return ClientMessage(request);
+    return in.decoded<ClientMessage>(request);
 }
 
 Decoded<ClientMessage> decodeRead(FieldReader &in)
@@ -125,9 +101,7 @@ Decoded<ClientMessage> decodeRead(FieldReader &in)
     ReadRequest request;
     request.with = in.id("with"_L1, Need::Required);
     request.upTo = in.id("up_to"_L1, u"a message id", Need::Required);
-    if (in.failed())
-        return in.error();
-    return ClientMessage(request);
+    return in.decoded<ClientMessage>(request);
 }
 
 QJsonArray toArray(const QStringList &ids)

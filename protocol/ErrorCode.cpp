@@ -1,8 +1,7 @@
 #include "protocol/ErrorCode.h"
 
-// C++
-#include <array>
-#include <utility>
+// Presence
+#include "protocol/NameTable.h"
 
 using namespace Qt::StringLiterals;
 
@@ -10,37 +9,30 @@ namespace Presence::Protocol {
 
 namespace {
 
-constexpr std::array kNames = {
-    std::pair { ErrorCode::BadRequest, u"bad_request" },
-    std::pair { ErrorCode::UnknownType, u"unknown_type" },
-    std::pair { ErrorCode::Unauthorized, u"unauthorized" },
-    std::pair { ErrorCode::UnsupportedProtocol, u"unsupported_protocol" },
-    std::pair { ErrorCode::Forbidden, u"forbidden" },
-    std::pair { ErrorCode::TooManyIds, u"too_many_ids" },
-    std::pair { ErrorCode::TooManySubscriptions, u"too_many_subscriptions" },
-    std::pair { ErrorCode::RateLimited, u"rate_limited" },
-    std::pair { ErrorCode::TooLarge, u"too_large" },
-    std::pair { ErrorCode::Unavailable, u"unavailable" },
-};
+constexpr auto kNames = nameTable<ErrorCode>({
+    { ErrorCode::BadRequest, u"bad_request" },
+    { ErrorCode::UnknownType, u"unknown_type" },
+    { ErrorCode::Unauthorized, u"unauthorized" },
+    { ErrorCode::UnsupportedProtocol, u"unsupported_protocol" },
+    { ErrorCode::Forbidden, u"forbidden" },
+    { ErrorCode::TooManyIds, u"too_many_ids" },
+    { ErrorCode::TooManySubscriptions, u"too_many_subscriptions" },
+    { ErrorCode::RateLimited, u"rate_limited" },
+    { ErrorCode::TooLarge, u"too_large" },
+    { ErrorCode::Unavailable, u"unavailable" },
+});
 
 } // namespace
 
 QString toString(ErrorCode code)
 {
-    for (const auto &[value, name] : kNames) {
-        if (value == code)
-            return QString::fromUtf16(name);
-    }
-    return u"unknown"_s;
+    const QString name = kNames.name(code);
+    return name.isEmpty() ? u"unknown"_s : name;
 }
 
 ErrorCode errorCodeFromString(QStringView text)
 {
-    for (const auto &[value, name] : kNames) {
-        if (text == QStringView(name))
-            return value;
-    }
-    return ErrorCode::Unknown;
+    return kNames.value(text).value_or(ErrorCode::Unknown);
 }
 
 } // namespace Presence::Protocol

@@ -151,6 +151,12 @@ QStringList FieldReader::ids(QLatin1StringView key, Need need)
     return result;
 }
 
+std::optional<bool> FieldReader::boolean(QLatin1StringView key, Need need)
+{
+    const auto found = valueOfType(key, QJsonValue::Bool, u"must be true or false"_s, need);
+    return found ? std::optional(found->toBool()) : std::nullopt;
+}
+
 QJsonObject FieldReader::object(QLatin1StringView key, Need need)
 {
     const auto found = valueOfType(key, QJsonValue::Object, u"must be an object"_s, need);
@@ -161,6 +167,17 @@ QJsonArray FieldReader::array(QLatin1StringView key, Need need)
 {
     const auto found = valueOfType(key, QJsonValue::Array, u"must be an array"_s, need);
     return found ? found->toArray() : QJsonArray();
+}
+
+QString FieldReader::nestedType(QLatin1StringView key) const
+{
+    return m_messageType.isEmpty() ? QString(key) : m_messageType + u'.' + key;
+}
+
+void FieldReader::adoptFailure(const FieldReader &item)
+{
+    if (item.failed())
+        fail(item.error().message);
 }
 
 void FieldReader::fail(const QString &problem)

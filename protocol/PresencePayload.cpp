@@ -4,9 +4,6 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
-// Presence
-#include "protocol/FieldReader.h"
-
 using namespace Qt::StringLiterals;
 
 namespace Presence::Protocol {
@@ -33,20 +30,21 @@ QJsonObject userPresenceJson(const UserPresence &presence)
     return object;
 }
 
+UserPresence readUserPresence(FieldReader &in)
+{
+    UserPresence presence;
+    presence.id = in.id("id"_L1, Need::Required);
+    presence.status
+        = in.name("status"_L1, kPresenceStatusNames, Need::Required).value_or(presence.status);
+    presence.seq = in.integer("seq"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
+    presence.lastSeen = in.integer("last_seen"_L1, 0, kMaxSafeInteger, Need::Optional);
+    return presence;
+}
+
 Decoded<UserPresence> decodeUserPresence(const QJsonObject &object, const QString &where)
 {
     FieldReader in(object, where);
-    UserPresence presence;
-    presence.id = in.id("id"_L1, Need::Required);
-    const QString status = in.string("status"_L1, 1, 16, Need::Required);
-    presence.seq = in.integer("seq"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
-    presence.lastSeen = in.integer("last_seen"_L1, 0, kMaxSafeInteger, Need::Optional);
-    if (!in.failed()) {
-        if (const auto parsed = presenceStatusFromString(status))
-            presence.status = *parsed;
-        else
-            in.fail(u"field 'status' must be online, away or offline"_s);
-    }
+    UserPresence presence = readUserPresence(in);
     if (in.failed())
         return in.error();
     return presence;

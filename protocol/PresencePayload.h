@@ -7,6 +7,7 @@
 
 // Presence
 #include "protocol/Decoded.h"
+#include "protocol/FieldReader.h"
 #include "protocol/UserPresence.h"
 
 namespace Presence::Protocol {
@@ -17,7 +18,9 @@ namespace Presence::Protocol {
 // (docs/redis.md). These are its one writer and its one reader.
 
 [[nodiscard]] QJsonObject userPresenceJson(const UserPresence &presence);
-// Reads and checks every field; errors are bad_request "<where>: <problem>".
+// Reads and checks every field, failing in on the first problem.
+[[nodiscard]] UserPresence readUserPresence(FieldReader &in);
+// The same alone; errors are bad_request "<where>: <problem>".
 [[nodiscard]] Decoded<UserPresence> decodeUserPresence(
     const QJsonObject &object, const QString &where);
 

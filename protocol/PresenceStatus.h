@@ -8,6 +8,9 @@
 // Qt
 #include <QString>
 
+// Presence
+#include "protocol/NameTable.h"
+
 namespace Presence::Protocol {
 
 // What other users see of someone.
@@ -15,6 +18,18 @@ enum class PresenceStatus { Online, Away, Offline };
 
 // What a connection says about itself with set_status (or hello).
 enum class ChosenStatus { Online, Away, Invisible };
+
+// Their wire names, in the order error messages list them.
+inline constexpr auto kPresenceStatusNames = nameTable<PresenceStatus>({
+    { PresenceStatus::Online, u"online" },
+    { PresenceStatus::Away, u"away" },
+    { PresenceStatus::Offline, u"offline" },
+});
+inline constexpr auto kChosenStatusNames = nameTable<ChosenStatus>({
+    { ChosenStatus::Online, u"online" },
+    { ChosenStatus::Away, u"away" },
+    { ChosenStatus::Invisible, u"invisible" },
+});
 
 [[nodiscard]] QString toString(PresenceStatus status);
 [[nodiscard]] QString toString(ChosenStatus status);

@@ -42,18 +42,11 @@ int readInt(FieldReader &in, QLatin1StringView key, qint64 min = 0)
     return int(in.integer(key, min, kMaxInt, Need::Required).value_or(0));
 }
 
-UserInfo readUserInfo(const QJsonValue &value, FieldReader &outer, QLatin1StringView where)
+UserInfo readUserInfo(FieldReader &in)
 {
-    if (!value.isObject()) {
-        outer.fail(u"%1 must hold objects"_s.arg(where));
-        return {};
-    }
-    FieldReader in(value.toObject(), QString(where));
     UserInfo user;
     user.id = in.id("id"_L1, Need::Required);
     user.name = in.string("name"_L1, 0, kMaxDisplayNameLength, Need::Required);
-    if (in.failed())
-        outer.fail(in.error().message);
     return user;
 }
 
@@ -73,20 +66,8 @@ void writeUserPresences(CompactJsonWriter &out, const QList<UserPresence> &prese
     out.endArray();
 }
 
-// The shared reader (PresencePayload.h), failing `outer` with its problem.
-UserPresence readUserPresence(const QJsonObject &object, FieldReader &outer, const QString &where)
+ChatMessage readChatMessage(FieldReader &in)
 {
-    auto decoded = decodeUserPresence(object, where);
-    if (!decoded.ok()) {
-        outer.fail(decoded.error().message);
-        return {};
-    }
-    return std::move(decoded).value();
-}
-
-ChatMessage readChatMessage(const QJsonObject &object, FieldReader &outer, const QString &where)
-{
-    FieldReader in(object, where);
     ChatMessage message;
     message.id = in.id("id"_L1, Need::Required);
     message.from = in.id("from"_L1, Need::Required);
@@ -94,52 +75,52 @@ ChatMessage readChatMessage(const QJsonObject &object, FieldReader &outer, const
     // No upper bound: a later gateway may allow longer messages.
     message.text = in.string("text"_L1, 0, std::numeric_limits<int>::max(), Need::Required);
     message.ts = in.integer("ts"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
-    if (in.failed())
-        outer.fail(in.error().message);
     return message;
 }
 
-// FieldReader has no booleans; the only one in the protocol is read here.
-bool readBool(const QJsonObject &object, FieldReader &in, QLatin1StringView key)
+Limits readLimits(FieldReader &in)
 {
-    if (in.failed())
-        return false;
-    const QJsonValue value = object.value(key);
-    if (value.isUndefined())
-        in.fail(u"field '%1' is missing"_s.arg(key));
-    else if (!value.isBool())
-        in.fail(u"field '%1' must be true or false"_s.arg(key));
-    return value.toBool();
+    Limits limits;
+    limits.maxFrameBytes = readInt(in, "max_frame_bytes"_L1, 1);
+    limits.maxSubscriptions = readInt(in, "max_subscriptions"_L1, 1);
+    limits.maxIdsPerRequest = readInt(in, "max_ids_per_request"_L1, 1);
+    limits.maxFramesPerSecond
+        = int(in.integer("max_frames_per_second"_L1, 1, kMaxInt, Need::Optional)
+                  .value_or(limits.maxFramesPerSecond));
+    limits.frameBurst
+        = int(in.integer("frame_burst"_L1, 1, kMaxInt, Need::Optional).value_or(limits.frameBurst));
+    // Absent from gateways that predate watch_availability: such a gateway covers nobody.
+    limits.maxAvailabilityFriends
+        = int(in.integer("max_availability_friends"_L1, 0, kMaxInt, Need::Optional).value_or(0));
+    limits.availabilityIntervalMs
+        = int(in.integer("availability_interval_ms"_L1, 1, kMaxInt, Need::Optional)
+                  .value_or(limits.availabilityIntervalMs));
+    return limits;
+}
+
+ConversationSummary readConversation(FieldReader &in)
+{
+    ConversationSummary summary;
+    summary.with = in.id("with"_L1, Need::Required);
+    summary.last = in.nested("last"_L1, Need::Required, readChatMessage);
+    if (in.has("read"_L1))
+        summary.read = in.id("read"_L1, u"a message id", Need::Required);
+    summary.unread = readInt(in, "unread"_L1);
+    if (!in.failed() && summary.with != summary.last.from && summary.with != summary.last.to)
+        in.fail(u"field 'last' must be a message of the conversation with 'with'"_s);
+    return summary;
 }
 
 Decoded<ServerMessage> decodeWelcome(FieldReader &in)
 {
     Welcome welcome;
-    welcome.user = readUserInfo(in.object("user"_L1, Need::Required), in, "welcome.user"_L1);
+    welcome.user = in.nested("user"_L1, Need::Required, readUserInfo);
     welcome.heartbeatMs = readInt(in, "heartbeat_ms"_L1, 1);
-    FieldReader limits(in.object("limits"_L1, Need::Required), u"welcome.limits"_s);
-    welcome.limits.maxFrameBytes = readInt(limits, "max_frame_bytes"_L1, 1);
-    welcome.limits.maxSubscriptions = readInt(limits, "max_subscriptions"_L1, 1);
-    welcome.limits.maxIdsPerRequest = readInt(limits, "max_ids_per_request"_L1, 1);
-    welcome.limits.maxFramesPerSecond
-        = int(limits.integer("max_frames_per_second"_L1, 1, kMaxInt, Need::Optional)
-                  .value_or(welcome.limits.maxFramesPerSecond));
-    welcome.limits.frameBurst = int(limits.integer("frame_burst"_L1, 1, kMaxInt, Need::Optional)
-                                        .value_or(welcome.limits.frameBurst));
-    // Absent from gateways that predate watch_availability: such a gateway covers nobody.
-    welcome.limits.maxAvailabilityFriends = int(
-        limits.integer("max_availability_friends"_L1, 0, kMaxInt, Need::Optional).value_or(0));
-    welcome.limits.availabilityIntervalMs
-        = int(limits.integer("availability_interval_ms"_L1, 1, kMaxInt, Need::Optional)
-                  .value_or(welcome.limits.availabilityIntervalMs));
-    if (!in.failed() && limits.failed())
-        in.fail(limits.error().message);
+    welcome.limits = in.nested("limits"_L1, Need::Required, readLimits);
     if (in.has("presence_batch_ms"_L1))
         welcome.presenceBatchMs
             = int(in.integer("presence_batch_ms"_L1, 1, kMaxInt, Need::Required).value_or(0));
-    if (in.failed())
-        return in.error();
-    return ServerMessage(welcome);
+    return in.decoded<ServerMessage>(welcome);
 }
 
 Decoded<ServerMessage> decodeFriendsPage(FieldReader &in)
@@ -147,111 +128,33 @@ Decoded<ServerMessage> decodeFriendsPage(FieldReader &in)
     FriendsPage page;
     page.offset = readInt(in, "offset"_L1);
     page.total = readInt(in, "total"_L1);
-    const QJsonArray items = in.array("items"_L1, Need::Required);
-    page.items.reserve(items.size());
-    for (const QJsonValue &item : items) {
-        page.items.append(readUserInfo(item, in, "friends.items"_L1));
-        if (in.failed())
-            break;
-    }
-    if (in.failed())
-        return in.error();
-    return ServerMessage(page);
+    page.items = in.objects("items"_L1, Need::Required, readUserInfo);
+    return in.decoded<ServerMessage>(page);
 }
 
 Decoded<ServerMessage> decodeSnapshot(FieldReader &in)
 {
     Snapshot snapshot;
-    const QJsonArray users = in.array("users"_L1, Need::Required);
-    snapshot.users.reserve(users.size());
-    for (const QJsonValue &user : users) {
-        if (!user.isObject()) {
-            in.fail(u"field 'users' must hold objects"_s);
-            break;
-        }
-        snapshot.users.append(readUserPresence(user.toObject(), in, u"snapshot.users"_s));
-        if (in.failed())
-            break;
-    }
+    snapshot.users = in.objects("users"_L1, Need::Required, readUserPresence);
     snapshot.denied = in.ids("denied"_L1, Need::Optional);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(snapshot);
+    return in.decoded<ServerMessage>(snapshot);
 }
 
-Decoded<ServerMessage> decodePresence(const QJsonObject &body, FieldReader &in)
-{
-    PresenceEvent event { readUserPresence(body, in, u"presence"_s) };
-    if (in.failed())
-        return in.error();
-    return ServerMessage(event);
-}
-
-Decoded<ServerMessage> decodeMessage(const QJsonObject &body, FieldReader &in)
-{
-    MessageEvent event { readChatMessage(body, in, u"message"_s) };
-    if (in.failed())
-        return in.error();
-    return ServerMessage(event);
-}
-
-Decoded<ServerMessage> decodeHistoryPage(const QJsonObject &body, FieldReader &in)
+Decoded<ServerMessage> decodeHistoryPage(FieldReader &in)
 {
     HistoryPage page;
     page.with = in.id("with"_L1, Need::Required);
-    const QJsonArray messages = in.array("messages"_L1, Need::Required);
-    page.messages.reserve(messages.size());
-    for (const QJsonValue &message : messages) {
-        if (!message.isObject()) {
-            in.fail(u"field 'messages' must hold objects"_s);
-            break;
-        }
-        page.messages.append(readChatMessage(message.toObject(), in, u"history.messages"_s));
-        if (in.failed())
-            break;
-    }
-    page.more = readBool(body, in, "more"_L1);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(page);
+    page.messages = in.objects("messages"_L1, Need::Required, readChatMessage);
+    page.more = in.boolean("more"_L1, Need::Required).value_or(false);
+    return in.decoded<ServerMessage>(page);
 }
 
-ConversationSummary readConversation(const QJsonValue &value, FieldReader &outer)
-{
-    ConversationSummary summary;
-    if (!value.isObject()) {
-        outer.fail(u"field 'items' must hold objects"_s);
-        return summary;
-    }
-    FieldReader in(value.toObject(), u"conversations.items"_s);
-    summary.with = in.id("with"_L1, Need::Required);
-    const QJsonObject last = in.object("last"_L1, Need::Required);
-    if (!in.failed())
-        summary.last = readChatMessage(last, in, u"conversations.items.last"_s);
-    if (in.has("read"_L1))
-        summary.read = in.id("read"_L1, u"a message id", Need::Required);
-    summary.unread = readInt(in, "unread"_L1);
-    if (!in.failed() && summary.with != summary.last.from && summary.with != summary.last.to)
-        in.fail(u"field 'last' must be a message of the conversation with 'with'"_s);
-    if (in.failed())
-        outer.fail(in.error().message);
-    return summary;
-}
-
-Decoded<ServerMessage> decodeConversationsPage(const QJsonObject &body, FieldReader &in)
+Decoded<ServerMessage> decodeConversationsPage(FieldReader &in)
 {
     ConversationsPage page;
-    const QJsonArray items = in.array("items"_L1, Need::Required);
-    page.items.reserve(items.size());
-    for (const QJsonValue &item : items) {
-        page.items.append(readConversation(item, in));
-        if (in.failed())
-            break;
-    }
-    page.more = readBool(body, in, "more"_L1);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(page);
+    page.items = in.objects("items"_L1, Need::Required, readConversation);
+    page.more = in.boolean("more"_L1, Need::Required).value_or(false);
+    return in.decoded<ServerMessage>(page);
 }
 
 Decoded<ServerMessage> decodeReadMarker(FieldReader &in)
@@ -260,9 +163,7 @@ Decoded<ServerMessage> decodeReadMarker(FieldReader &in)
     event.with = in.id("with"_L1, Need::Required);
     event.upTo = in.id("up_to"_L1, u"a message id", Need::Required);
     event.unread = readInt(in, "unread"_L1);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(event);
+    return in.decoded<ServerMessage>(event);
 }
 
 Decoded<ServerMessage> decodeAvailability(FieldReader &in)
@@ -274,9 +175,7 @@ Decoded<ServerMessage> decodeAvailability(FieldReader &in)
     availability.total = readInt(in, "total"_L1);
     if (!in.failed() && availability.covered > availability.total)
         in.fail(u"field 'covered' must not be greater than 'total'"_s);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(availability);
+    return in.decoded<ServerMessage>(availability);
 }
 
 Decoded<ServerMessage> decodeAvailabilityChanged(FieldReader &in)
@@ -285,28 +184,14 @@ Decoded<ServerMessage> decodeAvailabilityChanged(FieldReader &in)
     changed.online = in.ids("online"_L1, Need::Optional);
     changed.away = in.ids("away"_L1, Need::Optional);
     changed.offline = in.ids("offline"_L1, Need::Optional);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(changed);
+    return in.decoded<ServerMessage>(changed);
 }
 
 Decoded<ServerMessage> decodePresenceBatch(FieldReader &in)
 {
     PresenceBatch batch;
-    const QJsonArray updates = in.array("updates"_L1, Need::Required);
-    batch.updates.reserve(updates.size());
-    for (const QJsonValue &update : updates) {
-        if (!update.isObject()) {
-            in.fail(u"field 'updates' must hold objects"_s);
-            break;
-        }
-        batch.updates.append(readUserPresence(update.toObject(), in, u"presence_batch.updates"_s));
-        if (in.failed())
-            break;
-    }
-    if (in.failed())
-        return in.error();
-    return ServerMessage(batch);
+    batch.updates = in.objects("updates"_L1, Need::Required, readUserPresence);
+    return in.decoded<ServerMessage>(batch);
 }
 
 Decoded<ServerMessage> decodeDigest(FieldReader &in)
@@ -315,9 +200,7 @@ Decoded<ServerMessage> decodeDigest(FieldReader &in)
     digest.watched = in.string("watched"_L1, 16, 16, Need::Required);
     if (in.has("availability"_L1))
         digest.availability = in.string("availability"_L1, 16, 16, Need::Required);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(digest);
+    return in.decoded<ServerMessage>(digest);
 }
 
 Decoded<ServerMessage> decodeOk(FieldReader &in)
@@ -326,35 +209,23 @@ Decoded<ServerMessage> decodeOk(FieldReader &in)
     if (in.has("id"_L1))
         ok.id = in.id("id"_L1, Need::Required);
     ok.ts = in.integer("ts"_L1, 0, kMaxSafeInteger, Need::Optional);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(ok);
+    return in.decoded<ServerMessage>(ok);
 }
 
 Decoded<ServerMessage> decodeTokenExpiring(FieldReader &in)
 {
     TokenExpiring expiring;
     expiring.inMs = in.integer("in_ms"_L1, 0, kMaxSafeInteger, Need::Required).value_or(0);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(expiring);
+    return in.decoded<ServerMessage>(expiring);
 }
 
 Decoded<ServerMessage> decodeFriendsChanged(FieldReader &in)
 {
     FriendsChanged changed;
-    const QJsonArray added = in.array("added"_L1, Need::Required);
-    changed.added.reserve(added.size());
-    for (const QJsonValue &item : added) {
-        changed.added.append(readUserInfo(item, in, "friends_changed.added"_L1));
-        if (in.failed())
-            break;
-    }
+    changed.added = in.objects("added"_L1, Need::Required, readUserInfo);
     changed.removed = in.ids("removed"_L1, Need::Required);
     changed.total = readInt(in, "total"_L1);
-    if (in.failed())
-        return in.error();
-    return ServerMessage(changed);
+    return in.decoded<ServerMessage>(changed);
 }
 
 Decoded<ServerMessage> decodeError(FieldReader &in)
@@ -362,10 +233,8 @@ Decoded<ServerMessage> decodeError(FieldReader &in)
     ErrorMessage error;
     error.codeText = in.string("code"_L1, 1, 64, Need::Required);
     error.message = in.string("message"_L1, 0, std::numeric_limits<int>::max(), Need::Optional);
-    if (in.failed())
-        return in.error();
     error.code = errorCodeFromString(error.codeText);
-    return ServerMessage(error);
+    return in.decoded<ServerMessage>(error);
 }
 
 } // namespace
@@ -622,13 +491,13 @@ Decoded<ServerMessage> decodeServerMessage(const Envelope &envelope)
         if (envelope.type == u"snapshot")
             return decodeSnapshot(in);
         if (envelope.type == u"presence")
-            return decodePresence(envelope.body, in);
+            return in.decoded<ServerMessage>(PresenceEvent { readUserPresence(in) });
         if (envelope.type == u"message")
-            return decodeMessage(envelope.body, in);
+            return in.decoded<ServerMessage>(MessageEvent { readChatMessage(in) });
         if (envelope.type == u"history")
-            return decodeHistoryPage(envelope.body, in);
+            return decodeHistoryPage(in);
         if (envelope.type == u"conversations")
-            return decodeConversationsPage(envelope.body, in);
+            return decodeConversationsPage(in);
         if (envelope.type == u"read_marker")
             return decodeReadMarker(in);
         if (envelope.type == u"ok")

@@ -214,13 +214,8 @@ bool readStep(FieldReader &read, Scenario::Step *step)
         step->device = read.id("device"_L1, u"a device id", Need::Required);
         if (step->action != Action::Connect)
             break;
-        if (const auto value = read.value("status"_L1, Need::Optional)) {
-            const auto status = Protocol::chosenStatusFromString(value->toString());
-            if (status)
-                step->status = *status;
-            else
-                read.failField("status"_L1, u"must be online, away or invisible"_s);
-        }
+        step->status = read.name("status"_L1, Protocol::kChosenStatusNames, Need::Optional)
+                           .value_or(step->status);
         break;
     case Action::StartFault: {
         step->faultId = read.id("id"_L1, u"a fault id", Need::Required);

@@ -8,6 +8,7 @@
 #include "protocol/ClientMessages.h"
 #include "protocol/CloseCode.h"
 #include "protocol/Frame.h"
+#include "protocol/Overloaded.h"
 #include "protocol/ServerMessages.h"
 #include "server-mock/directory/FriendSource.h"
 #include "server-mock/identity/JwtVerifier.h"
@@ -307,33 +308,26 @@ void Gateway::onRequest(
         connection->sendError(unknownTypeError(toJson(request).value("type"_L1).toString(), ref));
         return;
     }
-    std::visit(
-        [&](const auto &message) {
-            using T = std::decay_t<decltype(message)>;
-            if constexpr (std::is_same_v<T, FriendsRequest>)
-                handleFriends(connection, message, ref);
-            else if constexpr (std::is_same_v<T, SubscribeRequest>)
-                m_presence.subscribe(connection, message, ref);
-            else if constexpr (std::is_same_v<T, UnsubscribeRequest>)
-                m_presence.unsubscribe(connection, message, ref);
-            else if constexpr (std::is_same_v<T, SetStatusRequest>)
-                m_presence.setStatus(connection, message, ref);
-            else if constexpr (std::is_same_v<T, SendMessageRequest>)
-                m_chat.sendMessage(connection, message, ref);
-            else if constexpr (std::is_same_v<T, HistoryRequest>)
-                m_chat.history(connection, message, ref);
-            else if constexpr (std::is_same_v<T, ConversationsRequest>)
-                m_chat.conversations(connection, message, ref);
-            else if constexpr (std::is_same_v<T, ReadRequest>)
-                m_chat.read(connection, message, ref);
-            else if constexpr (std::is_same_v<T, WatchAvailabilityRequest>)
-                m_presence.watchAvailability(connection, ref);
-            else if constexpr (std::is_same_v<T, UnwatchAvailabilityRequest>)
-                m_presence.unwatchAvailability(connection, ref);
-            else if constexpr (std::is_same_v<T, RefreshRequest>)
-                handleRefresh(connection, message, ref);
-            // hello and ping are answered by the connection itself
-        },
+    std::visit(Overloaded {
+                   [&](const FriendsRequest &m) { handleFriends(connection, m, ref); },
+                   [&](const SubscribeRequest &m) { m_presence.subscribe(connection, m, ref); },
+                   [&](const UnsubscribeRequest &m) { m_presence.unsubscribe(connection, m, ref); },
+                   [&](const SetStatusRequest &m) { m_presence.setStatus(connection, m, ref); },
+                   [&](const SendMessageRequest &m) { m_chat.sendMessage(connection, m, ref); },
+                   [&](const HistoryRequest &m) { m_chat.history(connection, m, ref); },
+                   [&](const ConversationsRequest &m) { m_chat.conversations(connection, m, ref); },
+                   [&](const ReadRequest &m) { m_chat.read(connection, m, ref); },
+                   [&](const WatchAvailabilityRequest &) {
+                       m_presence.watchAvailability(connection, ref);
+                   },
+                   [&](const UnwatchAvailabilityRequest &) {
+                       m_presence.unwatchAvailability(connection, ref);
+                   },
+                   [&](const RefreshRequest &m) { handleRefresh(connection, m, ref); },
+                   // Answered by the connection itself, before they reach here.
+                   [](const Hello &) {},
+                   [](const PingRequest &) {},
+               },
         request);
 }
 

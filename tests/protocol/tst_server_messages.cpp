@@ -314,7 +314,7 @@ void TestServerMessages::serverRejections_data()
         u"'heartbeat_ms'"_s);
 
     bad("friends/items-not-objects", R"({"type":"friends","offset":0,"total":1,"items":["a"]})"_ba,
-        u"friends.items"_s);
+        u"field 'items' must hold objects"_s);
     bad("friends/no-items", R"({"type":"friends","offset":0,"total":1})"_ba, u"'items'"_s);
     bad("friends/item-bad-id",
         R"({"type":"friends","offset":0,"total":1,"items":[{"id":"a/b","name":""}]})"_ba,

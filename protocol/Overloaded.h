@@ -1,0 +1,12 @@
+#pragma once
+
+namespace Presence::Protocol {
+
+// One callable from several lambdas, for std::visit over a ClientMessage or ServerMessage:
+// each alternative gets its own line, and one left without a handler does not compile, so a
+// new message type cannot be dropped in silence.
+template <typename... Handlers> struct Overloaded : Handlers... {
+    using Handlers::operator()...;
+};
+
+} // namespace Presence::Protocol
