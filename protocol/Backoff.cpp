@@ -27,4 +27,16 @@ std::chrono::milliseconds Backoff::next()
     return std::chrono::milliseconds(m_random.bounded(qint64(low), qint64(high.count()) + 1));
 }
 
+void Backoff::skipToCap()
+{
+    // Bounded: a policy whose ceilings stop growing below the cap must not spin here.
+    for (auto reached = ceiling(m_policy, m_attempts); reached < m_policy.cap;) {
+        ++m_attempts;
+        const auto grown = ceiling(m_policy, m_attempts);
+        if (grown <= reached)
+            break;
+        reached = grown;
+    }
+}
+
 } // namespace Presence::Protocol

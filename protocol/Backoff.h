@@ -32,6 +32,9 @@ public:
     // Attempts counted since the last reset.
     [[nodiscard]] int attempts() const { return m_attempts; }
     void reset() { m_attempts = 0; }
+    // Counts attempts until the ceiling reaches the cap, or stops growing below it: the next
+    // delay is drawn from the widest range. For a peer that asked us to slow down.
+    void skipToCap();
 
     // The largest delay attempt n can get (the jitter's upper bound).
     [[nodiscard]] static std::chrono::milliseconds ceiling(const Policy &policy, int attempt);

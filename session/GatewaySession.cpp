@@ -4,7 +4,6 @@
 #include <algorithm>
 
 // Qt
-#include <QRegularExpression>
 #include <QSslError>
 #include <QSslSocket>
 #include <QWebSocket>
@@ -14,7 +13,9 @@
 #include "protocol/CloseCode.h"
 #include "protocol/Digest.h"
 #include "protocol/Frame.h"
+#include "protocol/Overloaded.h"
 #include "session/CertificatePin.h"
+#include "session/FailureWords.h"
 #include "session/Logging.h"
 #include "session/TokenExpiry.h"
 
@@ -27,9 +28,6 @@ using namespace Protocol;
 namespace {
 // Long enough for a server across the world to answer a hello; the attempt waits for it.
 constexpr std::chrono::milliseconds kSchemeProbeTimeout = 3s;
-// QWebSocket (Qt 6.4) reports the status of a refused upgrade only in its error string,
-// "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
-const QRegularExpression kHttpStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
 } // namespace
 
 GatewaySession::GatewaySession(QObject *parent)
@@ -41,7 +39,9 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_backoff(m_options.backoff)
+    , m_heartbeat([this] { m_socket->ping(); })
     , m_pacer([this](const QString &frame) { m_socket->sendTextMessage(frame); })
+    , m_friendList(&m_pacer, m_options.friendsPageSize)
     , m_subscriptions(&m_pacer, [this] { return nextRef(u's'); })
     , m_availability(&m_pacer, [this] { return nextRef(u'a'); })
 {
@@ -55,14 +55,8 @@ GatewaySession::GatewaySession(Options options, QObject *parent)
         scheduleReconnect(tr("The gateway did not answer in time."));
         m_socket->abort();
     });
-    connect(&m_pingTimer, &QTimer::timeout, this, [this] {
-        if (m_pongTimer.isActive())
-            return; // the previous ping is still waiting for its pong
-        m_socket->ping();
-        m_pongTimer.start(m_options.pongTimeout);
-    });
-    m_pongTimer.setSingleShot(true);
-    connect(&m_pongTimer, &QTimer::timeout, this, &GatewaySession::onPongMissed);
+    connect(&m_heartbeat, &Heartbeat::pongMissed, this, &GatewaySession::onPongMissed);
+    connect(&m_friendList, &FriendListSync::loaded, this, &GatewaySession::onFriendsLoaded);
     connect(&m_subscriptions, &SubscriptionSync::presenceReceived, this,
         &GatewaySession::presenceReceived);
     connect(
@@ -193,8 +187,7 @@ void GatewaySession::stopTimers()
 {
     m_retryTimer.stop();
     m_connectTimer.stop();
-    m_pingTimer.stop();
-    m_pongTimer.stop();
+    m_heartbeat.stop();
     m_stableTimer.stop();
     m_schemeProbe.cancel();
     m_tokens.cancel();
@@ -215,7 +208,7 @@ void GatewaySession::replaceSocket()
             onDisconnected();
     });
     connect(m_socket, &QWebSocket::textMessageReceived, this, &GatewaySession::onTextMessage);
-    connect(m_socket, &QWebSocket::pong, this, [this] { m_pongTimer.stop(); });
+    connect(m_socket, &QWebSocket::pong, &m_heartbeat, &Heartbeat::onPong);
     connect(m_socket, &QWebSocket::sslErrors, this, &GatewaySession::onSslErrors);
 }
 
@@ -257,7 +250,7 @@ void GatewaySession::connectSocket()
         if (m_tokens.hasEnded()) {
             // The gateway closed for this very token's end, and the source has no other:
             // signing in with it would only be refused.
-            fail(Failure::SignInExpired, tr("The sign-in expired: sign in again."));
+            fail(Failure::SignInExpired, FailureWords::signInExpired());
             return;
         }
         qCDebug(lcSession) << "connecting to" << m_url.toString();
@@ -310,44 +303,25 @@ void GatewaySession::failTokenRefused()
     // The gateway refuses an expired token as it refuses an unknown one (on purpose: its
     // answer says nothing of why); the token's own exp tells the user which it was.
     if (TokenExpiry::hasPassed(m_tokens.token()))
-        fail(Failure::SignInExpired, tr("The sign-in expired: sign in again."));
+        fail(Failure::SignInExpired, FailureWords::signInExpired());
     else
-        fail(Failure::TokenRefused, tr("The gateway did not accept the token."));
+        fail(Failure::TokenRefused, FailureWords::tokenRefused());
 }
 
 bool GatewaySession::failIfNotAGateway()
 {
-    const QRegularExpressionMatch match = kHttpStatus.match(m_socket->errorString());
-    if (!match.hasMatch())
-        return false;
-    const int status = match.captured(1).toInt();
-    const QString answer = u"HTTP %1 %2"_s.arg(match.captured(1), match.captured(2)).trimmed();
-    if (status >= 500 || status == 429 || status == 408)
-        return false; // a gateway restarting or full (the cap answers 503): worth retrying
-    const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
-    fail(Failure::NotAGateway,
-        status < 400
-            //: %1 is the server's address, %2 what it answered, e.g. "HTTP 200 OK".
-            ? tr("%1 is a web server, not a presence gateway (it answered %2).").arg(server, answer)
-            //: %1 is the server's address, %2 what it answered, e.g. "HTTP 404 Not Found".
-            : tr("%1 refused the connection (%2): is this the gateway's address?")
-                  .arg(server, answer));
-    return true;
+    const auto reason = FailureWords::notAGateway(m_url, m_socket->errorString());
+    if (reason)
+        fail(Failure::NotAGateway, *reason);
+    return reason.has_value();
 }
 
 bool GatewaySession::probeScheme()
 {
-    // What QWebSocket (Qt 6.4, OpenSSL 3) reports: ws:// to a TLS server, "The remote host
-    // closed the connection" (the server gives up at "GET" without a word); wss:// to a plain
-    // one, SslHandshakeFailedError "wrong version number" (its HTTP 400 is no TLS record). A
-    // gateway restarting may close an attempt too: only the probe's answer tells them apart.
-    // A refused connection or a timeout is a gateway away, not a wrong scheme.
     const bool secure = m_url.scheme() == u"wss"_s;
-    const auto error = m_socket->error();
-    if (error != QAbstractSocket::RemoteHostClosedError
-        && !(secure && error == QAbstractSocket::SslHandshakeFailedError))
+    if (!SchemeProbe::mayExplain(secure, m_socket->error()))
         return false;
-    if (kHttpStatus.match(m_socket->errorString()).hasMatch())
+    if (FailureWords::hasHttpStatus(m_socket->errorString()))
         return false; // it answered the upgrade in HTTP (a 503 of a gateway restarting, say)
     m_probedReason = m_socket->errorString();
     qCInfo(lcSession) << "the attempt failed before any handshake (" << m_probedReason
@@ -365,58 +339,19 @@ void GatewaySession::onSchemeProbed(SchemeProbe::Answer answer)
         scheduleReconnect(m_probedReason);
         return;
     }
-    QUrl other = m_url;
-    other.setScheme(secure ? u"ws"_s : u"wss"_s);
-    // The address as typed, with the other scheme: "wss://host:port", a path only if it has one.
-    const QString use = other.toDisplayString(
-        other.path() == u"/"_s ? QUrl::RemovePath | QUrl::RemoveQuery : QUrl::None);
-    const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
-    fail(Failure::WrongScheme,
-        secure
-            //: %1 is the address tried ("wss://host:port"), %2 the one to use ("ws://…").
-            ? tr("%1 is not a TLS server: use %2").arg(server, use)
-            //: %1 is the address tried ("ws://host:port"), %2 the one to use ("wss://…").
-            : tr("%1 answered with TLS: use %2").arg(server, use));
+    fail(Failure::WrongScheme, FailureWords::wrongScheme(m_url));
 }
 
 void GatewaySession::failCertificate()
 {
-    const QString server = m_url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
-    const QString presented = CertificatePin::displayed(presentedDigest());
     const QByteArray pinned = pinnedDigest();
-    if (!pinned.isEmpty()) {
-        //: In place of a fingerprint that could not be read.
-        const QString unknown = tr("unknown");
-        // Never trusted silently: only the user, told, may trust the new one.
+    // Never trusted silently: only the user, told, may trust the new one.
+    if (!pinned.isEmpty())
         fail(Failure::CertificateChanged,
-            //: %1 is the gateway's address, %2 the SHA-256 fingerprint of the certificate
-            //: trusted for it, %3 that of the one it presented now ("AB:CD:…").
-            tr("The certificate of %1 changed since it was trusted: it was %2 and is now %3. "
-               "This may mean that someone is intercepting the connection. Sign in only once "
-               "the gateway's administrator confirms the new certificate.")
-                .arg(server, CertificatePin::displayed(pinned),
-                    presented.isEmpty() ? unknown : presented));
-        return;
-    }
-    if (presented.isEmpty()) {
+            FailureWords::certificateChanged(m_url, pinned, presentedDigest()));
+    else
         fail(Failure::UntrustedCertificate,
-            //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says
-            //: it (e.g. "The host name did not match any of the valid hosts for this
-            //: certificate").
-            tr("The certificate of %1 is not trusted: %2. If the gateway uses its own "
-               "certificate authority, start the app with --ca-file and that authority's "
-               "certificate.")
-                .arg(server, m_sslError));
-        return;
-    }
-    fail(Failure::UntrustedCertificate,
-        //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says it,
-        //: %3 the certificate's SHA-256 fingerprint ("AB:CD:…").
-        tr("The certificate of %1 is not trusted: %2. Its SHA-256 fingerprint is %3. If that is "
-           "your gateway's certificate, you can trust it for this server in the sign-in dialog "
-           "(Sign in…); if the gateway uses its own certificate authority, start the app with "
-           "--ca-file and that authority's certificate.")
-            .arg(server, m_sslError, presented));
+            FailureWords::certificateUntrusted(m_url, m_sslError, presentedDigest()));
 }
 
 void GatewaySession::loseConnectionState()
@@ -425,6 +360,7 @@ void GatewaySession::loseConnectionState()
     m_pacer.clear();
     m_subscriptions.stop();
     m_availability.stop();
+    m_friendList.stop();
     m_requests.clear();
     Q_EMIT subscriptionsChanged(0);
     Q_EMIT presenceLost();
@@ -454,7 +390,7 @@ void GatewaySession::onDisconnected()
         return;
     }
     if (m_state == State::Authenticating && code == CloseCode::UnsupportedProtocol) {
-        fail(Failure::UnsupportedProtocol, tr("The gateway speaks another protocol version."));
+        fail(Failure::UnsupportedProtocol, FailureWords::unsupportedProtocol());
         return;
     }
     if (m_state == State::Connecting && failIfNotAGateway())
@@ -470,27 +406,17 @@ void GatewaySession::onDisconnected()
         // reconnect fetches a new one first, and fails if it is still this one.
         m_tokens.markEnded();
         if (!m_tokens.hasSource()) {
-            fail(Failure::SignInExpired, tr("The sign-in expired: sign in again."));
+            fail(Failure::SignInExpired, FailureWords::signInExpired());
             return;
         }
     }
     if (m_state == State::Online && !m_tokens.hasSource() && code == CloseCode::TokenRevoked) {
-        fail(Failure::TokenRefused,
-            tr("The gateway signed you out (the account was removed, or its token changed): "
-               "sign in again."));
+        fail(Failure::TokenRefused, FailureWords::signedOut());
         return;
     }
     if (m_state == State::Online && code == CloseCode::RateLimited) {
         // The gateway asked us to slow down: come back late, not in 100 ms.
-        // Bounded: a policy whose ceilings stop growing below the cap must not spin here.
-        for (auto ceiling = Protocol::Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
-             ceiling < m_backoff.policy().cap;) {
-            (void)m_backoff.next();
-            const auto next = Protocol::Backoff::ceiling(m_backoff.policy(), m_backoff.attempts());
-            if (next <= ceiling)
-                break;
-            ceiling = next;
-        }
+        m_backoff.skipToCap();
     }
     QString reason = m_socket->closeReason();
     if (reason.isEmpty())
@@ -515,40 +441,24 @@ void GatewaySession::onTextMessage(const QString &text)
     }
     const QString ref = envelope.value().ref.value_or(QString());
     std::visit(
-        [&](const auto &message) {
-            using T = std::decay_t<decltype(message)>;
-            if constexpr (std::is_same_v<T, Welcome>)
-                onWelcome(message);
-            else if constexpr (std::is_same_v<T, FriendsPage>)
-                onFriendsPage(message);
-            else if constexpr (std::is_same_v<T, Snapshot>)
-                m_subscriptions.onSnapshot(message, ref);
-            else if constexpr (std::is_same_v<T, PresenceEvent>)
-                m_subscriptions.onPresence(message.presence);
-            else if constexpr (std::is_same_v<T, ErrorMessage>)
-                onError(message, ref);
-            else if constexpr (std::is_same_v<T, Ok>)
-                onOk(message, ref);
-            else if constexpr (std::is_same_v<T, HistoryPage>)
-                onHistory(message, ref);
-            else if constexpr (std::is_same_v<T, MessageEvent>)
-                Q_EMIT chatMessageReceived(message.message);
-            else if constexpr (std::is_same_v<T, Availability>)
-                m_availability.onAvailability(message, ref);
-            else if constexpr (std::is_same_v<T, AvailabilityChanged>)
-                m_availability.onAvailabilityChanged(message);
-            else if constexpr (std::is_same_v<T, PresenceBatch>)
-                m_availability.onPresenceBatch(message);
-            else if constexpr (std::is_same_v<T, Digest>)
-                onDigest(message);
-            else if constexpr (std::is_same_v<T, ConversationsPage>)
-                onConversations(message, ref);
-            else if constexpr (std::is_same_v<T, ReadMarkerEvent>)
-                Q_EMIT readMarkerReceived(message.with, message.upTo, message.unread);
-            else if constexpr (std::is_same_v<T, TokenExpiring>)
-                onTokenExpiring(message);
-            else if constexpr (std::is_same_v<T, FriendsChanged>)
-                onFriendsChanged(message);
+        Overloaded {
+            [&](const Welcome &m) { onWelcome(m); },
+            [&](const FriendsPage &m) { m_friendList.onPage(m); },
+            [&](const Snapshot &m) { m_subscriptions.onSnapshot(m, ref); },
+            [&](const PresenceEvent &m) { m_subscriptions.onPresence(m.presence); },
+            [&](const ErrorMessage &m) { onError(m, ref); },
+            [&](const Ok &m) { onOk(m, ref); },
+            [](const Pong &) {}, // answers a JSON ping, which QWebSocket's own pings replace
+            [&](const HistoryPage &m) { onHistory(m, ref); },
+            [&](const MessageEvent &m) { Q_EMIT chatMessageReceived(m.message); },
+            [&](const Availability &m) { m_availability.onAvailability(m, ref); },
+            [&](const AvailabilityChanged &m) { m_availability.onAvailabilityChanged(m); },
+            [&](const PresenceBatch &m) { m_availability.onPresenceBatch(m); },
+            [&](const Digest &m) { onDigest(m); },
+            [&](const ConversationsPage &m) { onConversations(m, ref); },
+            [&](const ReadMarkerEvent &m) { Q_EMIT readMarkerReceived(m.with, m.upTo, m.unread); },
+            [&](const TokenExpiring &m) { onTokenExpiring(m); },
+            [&](const FriendsChanged &m) { onFriendsChanged(m); },
         },
         decoded.value());
 }
@@ -577,7 +487,6 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     m_subscriptions.start(m_limits);
     m_availability.start(m_limits);
     m_requests.clear();
-    m_friends.clear();
     m_pacer.clear();
     // 80 % of the gateway's rate and burst: its clock and ours never agree exactly.
     m_pacer.setBudget(0.8 * m_limits.maxFramesPerSecond, std::max(1.0, 0.8 * m_limits.frameBurst));
@@ -586,41 +495,27 @@ void GatewaySession::onWelcome(const Welcome &welcome)
     const auto heartbeat = m_options.heartbeatOverride.count() > 0
         ? m_options.heartbeatOverride
         : std::chrono::milliseconds(welcome.heartbeatMs);
-    m_pongTimer.stop();
-    m_pingTimer.start(heartbeat);
+    m_heartbeat.start(heartbeat, m_options.pongTimeout);
     m_stableTimer.start(m_options.stableAfter);
     qCInfo(lcSession) << "signed in as" << m_self.id;
     Q_EMIT signedIn(m_self);
     // A status chosen while hello was on its way is not lost.
     if (m_chosenStatus != m_statusInHello)
         m_pacer.send(toJson(SetStatusRequest { m_chosenStatus }));
-    requestFriends(0);
+    m_friendList.read();
     m_subscriptions.sync();
 }
 
-void GatewaySession::requestFriends(int offset)
+void GatewaySession::onFriendsLoaded(const QList<UserInfo> &friends)
 {
-    m_pacer.send(toJson(FriendsRequest { offset, m_options.friendsPageSize }));
-}
-
-void GatewaySession::onFriendsPage(const FriendsPage &page)
-{
-    if (m_state != State::Online || page.offset != m_friends.size())
-        return; // a page of an earlier connection, or out of order
-    m_friends.append(page.items);
-    if (page.items.isEmpty() || m_friends.size() >= page.total) {
-        QStringList ids;
-        ids.reserve(m_friends.size());
-        for (const UserInfo &user : std::as_const(m_friends))
-            ids.append(user.id);
-        Q_EMIT friendsLoaded(m_friends);
-        m_friends.clear();
-        // Who is online among all friends, not only the rows on screen: sorting and counting
-        // need it.
-        m_availability.watch(ids);
-        return;
-    }
-    requestFriends(int(m_friends.size()));
+    QStringList ids;
+    ids.reserve(friends.size());
+    for (const UserInfo &user : friends)
+        ids.append(user.id);
+    Q_EMIT friendsLoaded(friends);
+    // Who is online among all friends, not only the rows on screen: sorting and counting
+    // need it.
+    m_availability.watch(ids);
 }
 
 void GatewaySession::onFriendsChanged(const FriendsChanged &changed)
@@ -637,8 +532,7 @@ void GatewaySession::onFriendsChanged(const FriendsChanged &changed)
     // The gateway ended the availability watch: what it covers moved with the list.
     m_availability.unwatch();
     // Pages of the old list still on their way do not start at offset 0 of this one.
-    m_friends.clear();
-    requestFriends(0);
+    m_friendList.read();
 }
 
 void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
@@ -651,7 +545,7 @@ void GatewaySession::onError(const ErrorMessage &error, const QString &ref)
         if (error.code == ErrorCode::Unauthorized)
             failTokenRefused();
         else
-            fail(Failure::UnsupportedProtocol, tr("The gateway speaks another protocol version."));
+            fail(Failure::UnsupportedProtocol, FailureWords::unsupportedProtocol());
         return;
     }
     if (m_tokens.answered(ref, false))

@@ -18,6 +18,8 @@
 #include "protocol/ServerMessages.h"
 #include "session/AvailabilitySync.h"
 #include "session/FramePacer.h"
+#include "session/FriendListSync.h"
+#include "session/Heartbeat.h"
 #include "session/SchemeProbe.h"
 #include "session/SubscriptionSync.h"
 #include "session/TokenKeeper.h"
@@ -35,8 +37,9 @@ using namespace std::chrono_literals;
 // keeps the gateway subscribed to exactly the set the UI wants, and turns pushes into
 // presence updates. It reconnects by itself with jittered backoff and resubscribes.
 // It knows nothing of models or widgets: it reports through signals. Its frames go through a
-// FramePacer (the gateway's rate), its subscriptions through a SubscriptionSync, the
-// availability set through an AvailabilitySync.
+// FramePacer (the gateway's rate), the friend list through a FriendListSync, its subscriptions
+// through a SubscriptionSync, the availability set through an AvailabilitySync; the words of
+// a failure come from FailureWords.
 class GatewaySession : public QObject {
     Q_OBJECT
 public:
@@ -224,7 +227,7 @@ private:
     void onDisconnected();
     void onTextMessage(const QString &text);
     void onWelcome(const Protocol::Welcome &welcome);
-    void onFriendsPage(const Protocol::FriendsPage &page);
+    void onFriendsLoaded(const QList<Protocol::UserInfo> &friends);
     // Friends added or removed while connected: the list is read again (friendsLoaded, which
     // models apply in place), and the availability set watched again over it.
     void onFriendsChanged(const Protocol::FriendsChanged &changed);
@@ -236,7 +239,6 @@ private:
     // Asks the token source for a new token, sent as a refresh.
     void onTokenExpiring(const Protocol::TokenExpiring &expiring);
     void onPongMissed();
-    void requestFriends(int offset);
     QString nextRef(QChar kind);
 
     Options m_options;
@@ -253,21 +255,20 @@ private:
     std::chrono::milliseconds m_retryDelay { 0 };
     QTimer m_retryTimer;
     QTimer m_connectTimer;
-    QTimer m_pingTimer;
     QTimer m_stableTimer;
-    QTimer m_pongTimer; // running while a ping awaits its pong
+    Heartbeat m_heartbeat;
     SchemeProbe m_schemeProbe; // runs after an attempt only, never for a working connection
 
     Protocol::UserInfo m_self;
     Protocol::Limits m_limits;
     Protocol::ChosenStatus m_chosenStatus = Protocol::ChosenStatus::Online;
     Protocol::ChosenStatus m_statusInHello = Protocol::ChosenStatus::Online;
-    QList<Protocol::UserInfo> m_friends; // being loaded
     QSet<QString> m_requests; // refs of request()s awaiting answers
     int m_digestMismatches = 0;
     quint64 m_refCounter = 0;
     // Every frame goes through it; paced once welcome gave the limits.
     FramePacer m_pacer;
+    FriendListSync m_friendList;
     SubscriptionSync m_subscriptions;
     AvailabilitySync m_availability;
 };

@@ -91,6 +91,16 @@ void SchemeProbe::finish(Answer answer)
     Q_EMIT finished(answer);
 }
 
+bool SchemeProbe::mayExplain(bool secure, QAbstractSocket::SocketError error)
+{
+    // What QWebSocket (Qt 6.4, OpenSSL 3) reports: ws:// to a TLS server, "The remote host
+    // closed the connection" (the server gives up at "GET" without a word); wss:// to a plain
+    // one, SslHandshakeFailedError "wrong version number" (its HTTP 400 is no TLS record). A
+    // gateway restarting may close an attempt too: only the probe's answer tells them apart.
+    return error == QAbstractSocket::RemoteHostClosedError
+        || (secure && error == QAbstractSocket::SslHandshakeFailedError);
+}
+
 SchemeProbe::Answer SchemeProbe::classify(const QByteArray &reply, bool complete)
 {
     // A TLS record: content type alert (21) or handshake (22), then the major version 3.

@@ -4,6 +4,7 @@
 #include <chrono>
 
 // Qt
+#include <QAbstractSocket>
 #include <QByteArray>
 #include <QObject>
 #include <QString>
@@ -38,6 +39,10 @@ public:
     void cancel();
     [[nodiscard]] bool isRunning() const { return m_socket != nullptr; }
 
+    // Whether an attempt that failed with error may have used the wrong scheme (secure: it
+    // tried wss://), so that a probe could tell: a refused connection or a timeout is a server
+    // away, not a wrong scheme.
+    [[nodiscard]] static bool mayExplain(bool secure, QAbstractSocket::SocketError error);
     // The ClientHello sent (TLS 1.2 with the usual suites and groups): any TLS server answers it.
     [[nodiscard]] static QByteArray clientHello();
     // What the first bytes of an answer say; `complete` once no more will come (or enough came).

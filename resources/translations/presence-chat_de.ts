@@ -238,21 +238,14 @@ Jetzt vorgelegt:
     </message>
 </context>
 <context>
-    <name>Presence::Session::GatewaySession</name>
-    <message>
-        <source>The gateway did not answer in time.</source>
-        <translation>Das Gateway hat nicht rechtzeitig geantwortet.</translation>
-    </message>
-    <message>
-        <source>This is larger than the gateway accepts: at most %1 bytes.</source>
-        <translation>Das ist größer, als das Gateway annimmt: höchstens %1 Bytes.</translation>
-    </message>
+    <name>Presence::Session::FailureWords</name>
     <message>
         <source>%1 is a web server, not a presence gateway (it answered %2).</source>
         <translation>%1 ist ein Webserver, kein Presence-Gateway (Antwort: %2).</translation>
     </message>
     <message>
         <source>%1 refused the connection (%2): is this the gateway&apos;s address?</source>
+        <extracomment>%1 is the server&apos;s address, %2 what it answered, e.g. &quot;HTTP 404 Not Found&quot;.</extracomment>
         <translation>%1 hat die Verbindung abgelehnt (%2): Ist das die Adresse des Gateways?</translation>
     </message>
     <message>
@@ -272,14 +265,6 @@ Jetzt vorgelegt:
     <message>
         <source>The gateway speaks another protocol version.</source>
         <translation>Das Gateway spricht eine andere Protokollversion.</translation>
-    </message>
-    <message>
-        <source>The gateway dropped a request (rate limited).</source>
-        <translation>Das Gateway hat eine Anfrage verworfen (Ratenbegrenzung).</translation>
-    </message>
-    <message>
-        <source>The gateway stopped answering.</source>
-        <translation>Das Gateway antwortet nicht mehr.</translation>
     </message>
     <message>
         <source>The certificate of %1 is not trusted: %2. If the gateway uses its own certificate authority, start the app with --ca-file and that authority&apos;s certificate.</source>
@@ -308,6 +293,25 @@ Jetzt vorgelegt:
         <source>The certificate of %1 is not trusted: %2. Its SHA-256 fingerprint is %3. If that is your gateway&apos;s certificate, you can trust it for this server in the sign-in dialog (Sign in…); if the gateway uses its own certificate authority, start the app with --ca-file and that authority&apos;s certificate.</source>
         <extracomment>%1 is the gateway&apos;s address, %2 what is wrong with its certificate, as Qt says it, %3 the certificate&apos;s SHA-256 fingerprint (&quot;AB:CD:…&quot;).</extracomment>
         <translation>Dem Zertifikat von %1 wird nicht vertraut: %2. Sein SHA-256-Fingerabdruck ist %3. Wenn das das Zertifikat deines Gateways ist, kannst du ihm im Anmeldedialog (Anmelden…) für diesen Server vertrauen; wenn das Gateway eine eigene Zertifizierungsstelle verwendet, starte die App mit --ca-file und dem Zertifikat dieser Stelle.</translation>
+    </message>
+</context>
+<context>
+    <name>Presence::Session::GatewaySession</name>
+    <message>
+        <source>The gateway did not answer in time.</source>
+        <translation>Das Gateway hat nicht rechtzeitig geantwortet.</translation>
+    </message>
+    <message>
+        <source>This is larger than the gateway accepts: at most %1 bytes.</source>
+        <translation>Das ist größer, als das Gateway annimmt: höchstens %1 Bytes.</translation>
+    </message>
+    <message>
+        <source>The gateway dropped a request (rate limited).</source>
+        <translation>Das Gateway hat eine Anfrage verworfen (Ratenbegrenzung).</translation>
+    </message>
+    <message>
+        <source>The gateway stopped answering.</source>
+        <translation>Das Gateway antwortet nicht mehr.</translation>
     </message>
 </context>
 <context>

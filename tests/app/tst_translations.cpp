@@ -361,7 +361,7 @@ void TestTranslations::samplesAreTranslated_data()
     QTest::addRow("message state")
         << u"Presence::Ui::ChatMessageDelegate"_s << u"%1 · not sent"_s << u"%1 · nicht gesendet"_s;
     QTest::addRow("session error")
-        << u"Presence::Session::GatewaySession"_s << u"The gateway did not accept the token."_s
+        << u"Presence::Session::FailureWords"_s << u"The gateway did not accept the token."_s
         << u"Das Gateway hat das Token nicht angenommen."_s;
     QTest::addRow("chat error") << u"Presence::Session::ChatController"_s
                                 << u"Type a message first."_s

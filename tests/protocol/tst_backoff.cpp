@@ -39,6 +39,8 @@ private Q_SLOTS:
     void jitterSpreadsTheDelays();
     void attemptsCountAndReset();
     void oneSeedGivesOneSequence();
+    void skipToCapReachesTheWidestRange();
+    void skipToCapStopsWhereCeilingsStopGrowing();
 };
 
 void TestBackoff::ceilingsGrowByTheFactorUpToTheCap()
@@ -119,6 +121,39 @@ void TestBackoff::oneSeedGivesOneSequence()
     }
     QCOMPARE(first, second);
     QVERIFY(first != third);
+}
+
+void TestBackoff::skipToCapReachesTheWidestRange()
+{
+    Backoff backoff(policy(), 5);
+    (void)backoff.next();
+    backoff.skipToCap();
+    // 500 ms doubled six times passes 30 s: attempt 6 is the first whose ceiling is the cap.
+    QCOMPARE(backoff.attempts(), 6);
+    QCOMPARE(Backoff::ceiling(backoff.policy(), backoff.attempts()), 30000ms);
+    QCOMPARE(Backoff::ceiling(backoff.policy(), backoff.attempts() - 1), 16000ms);
+    // Already there: nothing more to skip.
+    backoff.skipToCap();
+    QCOMPARE(backoff.attempts(), 6);
+    // Some draws now land past what the early attempts could ever wait.
+    bool late = false;
+    for (int i = 0; i < 50 && !late; ++i) {
+        Backoff again(policy(), quint32(i));
+        again.skipToCap();
+        late = again.next() > 16000ms;
+    }
+    QVERIFY(late);
+}
+
+void TestBackoff::skipToCapStopsWhereCeilingsStopGrowing()
+{
+    // A factor of 1 never reaches the cap: skipping must end, not spin.
+    BackoffPolicy flat = policy();
+    flat.factor = 1.0;
+    Backoff backoff(flat, 7);
+    backoff.skipToCap();
+    QCOMPARE(backoff.attempts(), 1);
+    QVERIFY(backoff.next() <= 500ms);
 }
 
 QTEST_GUILESS_MAIN(TestBackoff)

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void classify_data();
     void classify();
     void clientHelloIsOneWellFormedRecord();
+    void mayExplain();
     void probesRealServers();
 };
 
@@ -57,6 +58,21 @@ void TestSchemeProbe::classify()
     QFETCH(bool, complete);
     QFETCH(Answer, answer);
     QCOMPARE(SchemeProbe::classify(reply, complete), answer);
+}
+
+void TestSchemeProbe::mayExplain()
+{
+    // ws:// to a TLS server: closed at "GET". wss:// to a plain one: no TLS record comes back.
+    QVERIFY(SchemeProbe::mayExplain(false, QAbstractSocket::RemoteHostClosedError));
+    QVERIFY(SchemeProbe::mayExplain(true, QAbstractSocket::RemoteHostClosedError));
+    QVERIFY(SchemeProbe::mayExplain(true, QAbstractSocket::SslHandshakeFailedError));
+    QVERIFY(!SchemeProbe::mayExplain(false, QAbstractSocket::SslHandshakeFailedError));
+    // A server away is no wrong scheme.
+    for (const bool secure : { false, true }) {
+        QVERIFY(!SchemeProbe::mayExplain(secure, QAbstractSocket::ConnectionRefusedError));
+        QVERIFY(!SchemeProbe::mayExplain(secure, QAbstractSocket::SocketTimeoutError));
+        QVERIFY(!SchemeProbe::mayExplain(secure, QAbstractSocket::HostNotFoundError));
+    }
 }
 
 void TestSchemeProbe::clientHelloIsOneWellFormedRecord()
