@@ -75,6 +75,22 @@ std::optional<int> ChatModel::rowOfKey(const QString &key) const
     return std::nullopt;
 }
 
+std::optional<int> ChatModel::rowOfId(const QString &id) const
+{
+    if (const auto it = m_rowOfId.constFind(id); it != m_rowOfId.constEnd())
+        return *it;
+    return std::nullopt;
+}
+
+std::optional<int> ChatModel::newestFrom(const QString &from, int lastRow) const
+{
+    for (int row = std::min(lastRow, m_delivered - 1); row >= 0; --row) {
+        if (m_rows.at(row).from == from)
+            return row;
+    }
+    return std::nullopt;
+}
+
 bool ChatModel::appendDelivered(const ChatMessageRecord &message)
 {
     if (message.id.isEmpty() || m_rowOfId.contains(message.id))

@@ -58,6 +58,11 @@ public:
     // The oldest message held, to page further back; empty when none is held.
     [[nodiscard]] QString oldestId() const;
     [[nodiscard]] std::optional<int> rowOfKey(const QString &key) const;
+    // The row of a delivered message, by its id: nothing for an id empty or not held.
+    [[nodiscard]] std::optional<int> rowOfId(const QString &id) const;
+    // The newest delivered message from `from` at or above lastRow (one the gateway took, so
+    // one a read marker can name).
+    [[nodiscard]] std::optional<int> newestFrom(const QString &from, int lastRow) const;
 
     // A message the gateway took (a push, or one of ours from another device). Known ids are
     // ignored. Returns whether it was new.

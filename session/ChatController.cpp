@@ -34,27 +34,6 @@ ChatMessageRecord toRecord(const Protocol::ChatMessage &message)
     return record;
 }
 
-// The newest message from `friendId` that the gateway took, at or above `lastRow`, or nothing.
-std::optional<int> newestFrom(const ChatModel &model, const QString &friendId, int lastRow)
-{
-    for (int row = std::min(lastRow, model.deliveredCount() - 1); row >= 0; --row) {
-        if (model.at(row).from == friendId && !model.at(row).id.isEmpty())
-            return row;
-    }
-    return std::nullopt;
-}
-
-std::optional<int> rowOfId(const ChatModel &model, const QString &id)
-{
-    if (id.isEmpty() || !model.contains(id))
-        return std::nullopt;
-    for (int row = model.deliveredCount() - 1; row >= 0; --row) {
-        if (model.at(row).id == id)
-            return row;
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 ChatController::ChatController(
@@ -129,11 +108,11 @@ void ChatController::setShownUpTo(const QString &messageId)
     const ChatModel *model = m_conversations.value(m_active);
     if (!model || !isReading(m_active))
         return;
-    const auto next = rowOfId(*model, messageId);
+    const auto next = model->rowOfId(messageId);
     if (!next)
         return;
     // Scrolling back up reads nothing again.
-    if (const auto held = rowOfId(*model, m_shownUpTo); held && *held >= *next)
+    if (const auto held = model->rowOfId(m_shownUpTo); held && *held >= *next)
         return;
     m_shownUpTo = messageId;
     syncReading(m_active);
@@ -146,7 +125,7 @@ std::optional<int> ChatController::readUpTo(const QString &friendId) const
         return std::nullopt;
     if (!m_shownByView)
         return model->deliveredCount() - 1;
-    return rowOfId(*model, m_shownUpTo);
+    return model->rowOfId(m_shownUpTo);
 }
 
 bool ChatController::syncReading(const QString &friendId, int arrived)
@@ -456,7 +435,7 @@ int ChatController::unreadHeld(const QString &friendId) const
         return 0;
     // The friend's messages held after the last one read, here or on another device as the
     // gateway last said; all of them if that one is not held (it is older than the page).
-    const int readRow = rowOfId(*model, m_markers.value(friendId)).value_or(-1);
+    const int readRow = model->rowOfId(m_markers.value(friendId)).value_or(-1);
     int unread = 0;
     for (int row = readRow + 1; row < model->deliveredCount(); ++row)
         unread += model->at(row).from == friendId ? 1 : 0;
@@ -499,14 +478,14 @@ void ChatController::markRead(const QString &friendId)
     const auto upTo = readUpTo(friendId);
     if (!model || !upTo || !isOnline() || !m_gatewayCounts)
         return;
-    const auto newest = newestFrom(*model, friendId, *upTo);
+    const auto newest = model->newestFrom(friendId, *upTo);
     if (!newest)
         return;
     const QString id = model->at(*newest).id;
     const QString marker = m_markers.value(friendId);
     if (marker == id)
         return;
-    if (const auto markerRow = rowOfId(*model, marker); markerRow && *markerRow >= *newest)
+    if (const auto markerRow = model->rowOfId(marker); markerRow && *markerRow >= *newest)
         return; // only forward
     if (m_readInFlight.contains(friendId)) {
         m_readAgain.insert(friendId);
@@ -526,8 +505,8 @@ void ChatController::advanceMarker(const QString &friendId, const QString &upTo)
     // The gateway moves markers only forward; a marker of ours in flight that it has not
     // answered yet may be behind one from another device, never the other way round.
     if (ChatModel *model = m_conversations.value(friendId)) {
-        const auto held = rowOfId(*model, m_markers.value(friendId));
-        const auto next = rowOfId(*model, upTo);
+        const auto held = model->rowOfId(m_markers.value(friendId));
+        const auto next = model->rowOfId(upTo);
         if (held && next && *next < *held)
             return;
     }

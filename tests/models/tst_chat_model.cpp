@@ -135,6 +135,8 @@ private Q_SLOTS:
     void disjointLatestPageReplaces();
     void latestPageAfterPushesSetsHasOlder();
     void oldestId();
+    void rowOfIdFollowsInsertions();
+    void newestFromSkipsOthersAndFlight();
 
     void appendOwnAndSending();
     void acknowledgeInPlace();
@@ -899,6 +901,42 @@ void TestChatModel::historyState()
     QCOMPARE(spy.at(1).at(0).value<HistoryState>(), HistoryState::Loaded);
     QCOMPARE(spy.at(2).at(0).value<HistoryState>(), HistoryState::NotLoaded);
     QCOMPARE(c.model.historyState(), HistoryState::NotLoaded);
+}
+
+void TestChatModel::rowOfIdFollowsInsertions()
+{
+    Checked c;
+    QCOMPARE(c.model.rowOfId(u"a"_s), std::nullopt);
+    QCOMPARE(c.model.rowOfId(QString()), std::nullopt);
+    c.model.mergeHistory(page({ u"b"_s, u"d"_s }), false, false);
+    QCOMPARE(c.model.rowOfId(u"d"_s), std::optional(1));
+    // Older messages and one pushed between move the rows after them.
+    c.model.mergeHistory(page({ u"a"_s }), true, false);
+    c.model.mergeHistory(page({ u"a"_s, u"b"_s, u"c"_s, u"d"_s }), false, false);
+    for (int row = 0; row < 4; ++row)
+        QCOMPARE(c.model.rowOfId(c.model.at(row).id), std::optional(row));
+    // A message in flight has no id yet; acknowledged, it has a row by it.
+    c.model.appendOwn(u"k1"_s, u"mine"_s, 10, Delivery::Sending);
+    QCOMPARE(c.model.rowOfId(QString()), std::nullopt);
+    c.model.acknowledge(u"k1"_s, u"e"_s, 11);
+    QCOMPARE(c.model.rowOfId(u"e"_s), std::optional(4));
+    QCOMPARE(c.model.rowOfId(u"x"_s), std::nullopt);
+}
+
+void TestChatModel::newestFromSkipsOthersAndFlight()
+{
+    Checked c;
+    QCOMPARE(c.model.newestFrom(kFriend, 10), std::nullopt);
+    c.model.mergeHistory(page({ u"a"_s, u"b"_s }), false, false);
+    c.model.appendDelivered(message(u"c"_s, kSelf, u"mine"_s, 2000));
+    c.model.appendOwn(u"k1"_s, u"in flight"_s, 10, Delivery::Sending);
+    // Past the end, and on our own message: the friend's newest before it.
+    QCOMPARE(c.model.newestFrom(kFriend, 99), std::optional(1));
+    QCOMPARE(c.model.newestFrom(kFriend, 2), std::optional(1));
+    QCOMPARE(c.model.newestFrom(kFriend, 0), std::optional(0));
+    QCOMPARE(c.model.newestFrom(kFriend, -1), std::nullopt);
+    QCOMPARE(c.model.newestFrom(kSelf, 99), std::optional(2)); // never the row in flight
+    QCOMPARE(c.model.newestFrom(u"bob"_s, 99), std::nullopt);
 }
 
 QTEST_MAIN(TestChatModel)
