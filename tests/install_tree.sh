@@ -40,6 +40,7 @@ $bindir/presence-chat
 $bindir/presence-mock-server
 $datadir/applications/presence-chat.desktop
 $datadir/icons/hicolor/scalable/apps/presence-chat.svg
+$datadir/doc/presence-mock-server/examples/gateway.ini
 lib/systemd/system/presence-mock-server.service
 EOF
 )
@@ -74,6 +75,11 @@ exec_command=$(value Exec)
 command -v desktop-file-validate >/dev/null \
     || fail "desktop-file-validate is not installed (desktop-file-utils)"
 desktop-file-validate "$desktop" || fail "presence-chat.desktop does not validate"
+
+# The unit starts the binary installed next to it, wherever the prefix is.
+exec_start=$(sed -n 's/^ExecStart=//p' "$prefix/lib/systemd/system/presence-mock-server.service")
+[[ ${exec_start%% *} == "$prefix/$bindir/presence-mock-server" ]] \
+    || fail "the unit starts '${exec_start%% *}', not $prefix/$bindir/presence-mock-server"
 
 icon=$prefix/$datadir/icons/hicolor/scalable/apps/presence-chat.svg
 grep -q '<svg' "$icon" || fail "the installed icon is not an SVG"
