@@ -21,8 +21,8 @@
 #include "session/CommandTokenSource.h"
 #include "session/FileTokenSource.h"
 #include "ui/ConversationListPane.h"
-#include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
+#include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;
 

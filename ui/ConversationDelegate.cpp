@@ -14,10 +14,10 @@
 // Presence
 #include "models/ConversationListModel.h"
 #include "models/PresenceState.h"
-#include "ui/FriendDelegate.h"
 #include "ui/PaletteColors.h"
 #include "ui/PresenceMark.h"
 #include "ui/PresenceText.h"
+#include "ui/friends/FriendDelegate.h"
 
 using namespace Qt::StringLiterals;
 

@@ -23,9 +23,9 @@
 #include "session/ChatController.h"
 #include "ui/ChatPane.h"
 #include "ui/ConversationListPane.h"
-#include "ui/FriendListPane.h"
 #include "ui/MessageInput.h"
 #include "ui/SessionHeader.h"
+#include "ui/friends/FriendListPane.h"
 
 namespace Presence::Ui {
 

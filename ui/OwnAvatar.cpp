@@ -4,9 +4,9 @@
 #include <QPainter>
 
 // Presence
-#include "ui/FriendDelegate.h"
 #include "ui/PresenceMark.h"
 #include "ui/PresenceText.h"
+#include "ui/friends/FriendDelegate.h"
 
 namespace Presence::Ui {
 

@@ -31,9 +31,9 @@
 #include "session/CertificatePin.h"
 #include "ui/ChatMessageDelegate.h"
 #include "ui/ChatPane.h"
-#include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionHeader.h"
+#include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::ClientApp;

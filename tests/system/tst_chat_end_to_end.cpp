@@ -26,10 +26,10 @@
 #include "tests/harness/TcpProxy.h"
 #include "ui/ChatHeader.h"
 #include "ui/ChatPane.h"
-#include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 #include "ui/MessageInput.h"
 #include "ui/NewMessagesPill.h"
+#include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -34,8 +34,8 @@
 #include "ui/ChatPane.h"
 #include "ui/ConversationDelegate.h"
 #include "ui/ConversationListPane.h"
-#include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
+#include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;

@@ -33,12 +33,12 @@
 #include "session/GatewaySession.h"
 #include "ui/ChatPane.h"
 #include "ui/ConnectionBanner.h"
-#include "ui/FriendListPane.h"
 #include "ui/MainWindow.h"
 #include "ui/MessageInput.h"
-#include "ui/MoreOnlineChip.h"
 #include "ui/OwnAvatar.h"
 #include "ui/SessionHeader.h"
+#include "ui/friends/FriendListPane.h"
+#include "ui/friends/MoreOnlineChip.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,4 +1,4 @@
-#include "ui/MoreOnlineChip.h"
+#include "ui/friends/MoreOnlineChip.h"
 
 // C++
 #include <utility>

@@ -12,7 +12,7 @@
 
 // Presence
 #include "models/FriendSortFilterProxy.h"
-#include "ui/AccessibleFriendProxy.h"
+#include "ui/friends/AccessibleFriendProxy.h"
 
 class QComboBox;
 class QLabel;

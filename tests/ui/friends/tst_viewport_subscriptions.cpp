@@ -25,7 +25,7 @@
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
 #include "session/GatewaySession.h"
-#include "ui/ViewportSubscriptions.h"
+#include "ui/friends/ViewportSubscriptions.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -1,11 +1,11 @@
-#include "ui/AccessibleFriendProxy.h"
+#include "ui/friends/AccessibleFriendProxy.h"
 
 // Qt
 #include <QDateTime>
 
 // Presence
 #include "ui/ClockedDelegate.h"
-#include "ui/FriendDelegate.h"
+#include "ui/friends/FriendDelegate.h"
 
 namespace Presence::Ui {
 

@@ -22,9 +22,9 @@
 // Presence
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
-#include "ui/FriendDelegate.h"
-#include "ui/FriendListPane.h"
-#include "ui/MoreOnlineChip.h"
+#include "ui/friends/FriendDelegate.h"
+#include "ui/friends/FriendListPane.h"
+#include "ui/friends/MoreOnlineChip.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::FriendListModel;

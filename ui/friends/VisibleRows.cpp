@@ -1,4 +1,4 @@
-#include "ui/VisibleRows.h"
+#include "ui/friends/VisibleRows.h"
 
 // C++
 #include <algorithm>

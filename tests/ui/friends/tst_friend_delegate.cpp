@@ -32,9 +32,9 @@
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
 #include "tests/support/PaletteProbe.h"
-#include "ui/FriendDelegate.h"
-#include "ui/FriendListPane.h"
 #include "ui/PresenceText.h"
+#include "ui/friends/FriendDelegate.h"
+#include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::FriendListModel;

@@ -11,8 +11,8 @@
 // Presence
 #include "models/FriendListModel.h"
 #include "models/PresenceState.h"
-#include "ui/AccessibleFriendProxy.h"
-#include "ui/FriendDelegate.h"
+#include "ui/friends/AccessibleFriendProxy.h"
+#include "ui/friends/FriendDelegate.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::FriendListModel;

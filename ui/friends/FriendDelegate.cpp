@@ -1,4 +1,4 @@
-#include "ui/FriendDelegate.h"
+#include "ui/friends/FriendDelegate.h"
 
 // C++
 #include <algorithm>

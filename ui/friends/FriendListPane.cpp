@@ -1,4 +1,4 @@
-#include "ui/FriendListPane.h"
+#include "ui/friends/FriendListPane.h"
 
 // C++
 #include <optional>
@@ -23,11 +23,11 @@
 
 // Presence
 #include "models/FriendListModel.h"
-#include "ui/AccessibleFriendProxy.h"
-#include "ui/FriendDelegate.h"
-#include "ui/MoreOnlineChip.h"
-#include "ui/ViewportSubscriptions.h"
-#include "ui/VisibleRows.h"
+#include "ui/friends/AccessibleFriendProxy.h"
+#include "ui/friends/FriendDelegate.h"
+#include "ui/friends/MoreOnlineChip.h"
+#include "ui/friends/ViewportSubscriptions.h"
+#include "ui/friends/VisibleRows.h"
 
 namespace Presence::Ui {
 

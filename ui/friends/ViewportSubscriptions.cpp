@@ -1,4 +1,4 @@
-#include "ui/ViewportSubscriptions.h"
+#include "ui/friends/ViewportSubscriptions.h"
 
 // C++
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <QScrollBar>
 
 // Presence
-#include "ui/VisibleRows.h"
+#include "ui/friends/VisibleRows.h"
 
 namespace Presence::Ui {
 
