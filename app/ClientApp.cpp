@@ -20,8 +20,8 @@
 #include "app/WindowWiring.h"
 #include "session/CommandTokenSource.h"
 #include "session/FileTokenSource.h"
-#include "ui/ConversationListPane.h"
 #include "ui/MainWindow.h"
+#include "ui/chat/ConversationListPane.h"
 #include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;

@@ -21,10 +21,10 @@
 #include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
-#include "ui/ChatPane.h"
-#include "ui/ConversationListPane.h"
-#include "ui/MessageInput.h"
 #include "ui/SessionHeader.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/chat/ConversationListPane.h"
+#include "ui/chat/MessageInput.h"
 #include "ui/friends/FriendListPane.h"
 
 namespace Presence::Ui {

@@ -29,10 +29,10 @@
 #include "models/FriendListModel.h"
 #include "server-mock/transport/TlsContext.h"
 #include "session/CertificatePin.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/ChatPane.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionHeader.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/ChatPane.h"
 #include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;

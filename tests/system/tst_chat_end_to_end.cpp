@@ -24,11 +24,11 @@
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "tests/harness/TcpProxy.h"
-#include "ui/ChatHeader.h"
-#include "ui/ChatPane.h"
 #include "ui/MainWindow.h"
-#include "ui/MessageInput.h"
-#include "ui/NewMessagesPill.h"
+#include "ui/chat/ChatHeader.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/chat/MessageInput.h"
+#include "ui/chat/NewMessagesPill.h"
 #include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;

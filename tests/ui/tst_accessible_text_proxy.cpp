@@ -13,8 +13,8 @@
 #include "models/ChatModel.h"
 #include "models/ConversationListModel.h"
 #include "ui/AccessibleTextProxy.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/ConversationDelegate.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/ConversationDelegate.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;

@@ -9,7 +9,7 @@
 
 // Presence
 #include "models/ChatModel.h"
-#include "ui/ChatRowContext.h"
+#include "ui/chat/ChatRowContext.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;

@@ -1,4 +1,4 @@
-#include "ui/ChatMessageDelegate.h"
+#include "ui/chat/ChatMessageDelegate.h"
 
 // C++
 #include <algorithm>
@@ -17,9 +17,9 @@
 
 // Presence
 #include "models/ChatModel.h"
-#include "ui/EmojiRuns.h"
 #include "ui/PaletteColors.h"
 #include "ui/PresenceText.h"
+#include "ui/chat/EmojiRuns.h"
 
 using namespace Qt::StringLiterals;
 

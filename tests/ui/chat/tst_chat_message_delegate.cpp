@@ -29,10 +29,10 @@
 // Presence
 #include "models/ChatModel.h"
 #include "tests/support/PaletteProbe.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/ChatRowContext.h"
-#include "ui/EmojiRuns.h"
 #include "ui/PaletteColors.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/ChatRowContext.h"
+#include "ui/chat/EmojiRuns.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;

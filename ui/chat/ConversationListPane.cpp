@@ -1,4 +1,4 @@
-#include "ui/ConversationListPane.h"
+#include "ui/chat/ConversationListPane.h"
 
 // Qt
 #include <QItemSelectionModel>
@@ -10,7 +10,7 @@
 // Presence
 #include "models/ConversationListModel.h"
 #include "ui/AccessibleTextProxy.h"
-#include "ui/ConversationDelegate.h"
+#include "ui/chat/ConversationDelegate.h"
 
 namespace Presence::Ui {
 

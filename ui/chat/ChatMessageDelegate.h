@@ -7,9 +7,9 @@
 #include <QDateTime>
 
 // Presence
-#include "ui/ChatRowContext.h"
 #include "ui/ClockedDelegate.h"
-#include "ui/MessageLinks.h"
+#include "ui/chat/ChatRowContext.h"
+#include "ui/chat/MessageLinks.h"
 
 class QTextLayout;
 

@@ -1,4 +1,4 @@
-#include "ui/EmojiRuns.h"
+#include "ui/chat/EmojiRuns.h"
 
 // Qt
 #include <QFontDatabase>

@@ -1,4 +1,4 @@
-#include "ui/ConversationDelegate.h"
+#include "ui/chat/ConversationDelegate.h"
 
 // C++
 #include <algorithm>

@@ -24,12 +24,12 @@
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "tests/support/PaletteProbe.h"
-#include "ui/ChatHeader.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/ChatPane.h"
-#include "ui/MessageInput.h"
-#include "ui/MessageLinkHandler.h"
-#include "ui/NewMessagesPill.h"
+#include "ui/chat/ChatHeader.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/chat/MessageInput.h"
+#include "ui/chat/MessageLinkHandler.h"
+#include "ui/chat/NewMessagesPill.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;

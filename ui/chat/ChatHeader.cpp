@@ -1,4 +1,4 @@
-#include "ui/ChatHeader.h"
+#include "ui/chat/ChatHeader.h"
 
 // C++
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "ui/NewMessagesPill.h"
+#include "ui/chat/NewMessagesPill.h"
 
 // Qt
 #include <QAbstractScrollArea>

@@ -6,7 +6,7 @@
 #include <QUrl>
 
 // Presence
-#include "ui/MessageLinks.h"
+#include "ui/chat/MessageLinks.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Ui::MessageLinks;

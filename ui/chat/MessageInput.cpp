@@ -1,4 +1,4 @@
-#include "ui/MessageInput.h"
+#include "ui/chat/MessageInput.h"
 
 // C++
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "ui/MessageLinks.h"
+#include "ui/chat/MessageLinks.h"
 
 // C++
 #include <optional>

@@ -1,4 +1,4 @@
-#include "ui/MessageLinkHandler.h"
+#include "ui/chat/MessageLinkHandler.h"
 
 // C++
 #include <utility>
@@ -9,7 +9,7 @@
 #include <QStyleOptionViewItem>
 
 // Presence
-#include "ui/ChatMessageDelegate.h"
+#include "ui/chat/ChatMessageDelegate.h"
 
 namespace Presence::Ui {
 

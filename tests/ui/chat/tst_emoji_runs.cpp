@@ -6,7 +6,7 @@
 #include <QTextLayout>
 
 // Presence
-#include "ui/EmojiRuns.h"
+#include "ui/chat/EmojiRuns.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Ui::EmojiRuns;

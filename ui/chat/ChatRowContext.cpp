@@ -1,4 +1,4 @@
-#include "ui/ChatRowContext.h"
+#include "ui/chat/ChatRowContext.h"
 
 // Qt
 #include <QLocale>

@@ -31,10 +31,10 @@
 #include "server-mock/chat/MemoryChatStore.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "ui/ChatPane.h"
-#include "ui/ConversationDelegate.h"
-#include "ui/ConversationListPane.h"
 #include "ui/MainWindow.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/chat/ConversationDelegate.h"
+#include "ui/chat/ConversationListPane.h"
 #include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;

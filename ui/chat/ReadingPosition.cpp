@@ -1,4 +1,4 @@
-#include "ui/ReadingPosition.h"
+#include "ui/chat/ReadingPosition.h"
 
 // Qt
 #include <QListView>
@@ -6,8 +6,8 @@
 
 // Presence
 #include "models/ChatModel.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/NewMessagesPill.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/NewMessagesPill.h"
 
 namespace Presence::Ui {
 

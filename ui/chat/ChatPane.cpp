@@ -1,4 +1,4 @@
-#include "ui/ChatPane.h"
+#include "ui/chat/ChatPane.h"
 
 // Qt
 #include <QApplication>
@@ -24,13 +24,13 @@
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "ui/AccessibleTextProxy.h"
-#include "ui/ChatHeader.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/MessageInput.h"
-#include "ui/MessageLinkHandler.h"
-#include "ui/NewMessagesPill.h"
 #include "ui/PaletteColors.h"
-#include "ui/ReadingPosition.h"
+#include "ui/chat/ChatHeader.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/MessageInput.h"
+#include "ui/chat/MessageLinkHandler.h"
+#include "ui/chat/NewMessagesPill.h"
+#include "ui/chat/ReadingPosition.h"
 
 namespace Presence::Ui {
 

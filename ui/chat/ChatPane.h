@@ -8,7 +8,7 @@
 #include <QWidget>
 
 // Presence
-#include "ui/MessageInput.h"
+#include "ui/chat/MessageInput.h"
 
 class QLabel;
 class QListView;
