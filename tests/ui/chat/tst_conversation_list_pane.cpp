@@ -31,11 +31,11 @@
 #include "server-mock/chat/MemoryChatStore.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "ui/MainWindow.h"
 #include "ui/chat/ChatPane.h"
 #include "ui/chat/ConversationDelegate.h"
 #include "ui/chat/ConversationListPane.h"
 #include "ui/friends/FriendListPane.h"
+#include "ui/shell/MainWindow.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;

@@ -31,14 +31,14 @@
 #include "server-mock/transport/TlsContext.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "ui/ConnectionBanner.h"
-#include "ui/MainWindow.h"
-#include "ui/OwnAvatar.h"
-#include "ui/SessionHeader.h"
 #include "ui/chat/ChatPane.h"
 #include "ui/chat/MessageInput.h"
 #include "ui/friends/FriendListPane.h"
 #include "ui/friends/MoreOnlineChip.h"
+#include "ui/shell/ConnectionBanner.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/OwnAvatar.h"
+#include "ui/shell/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -10,7 +10,7 @@
 
 // Presence
 #include "protocol/PresenceStatus.h"
-#include "ui/ConnectionState.h"
+#include "ui/shell/ConnectionState.h"
 
 class QComboBox;
 class QLabel;

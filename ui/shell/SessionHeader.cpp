@@ -1,4 +1,4 @@
-#include "ui/SessionHeader.h"
+#include "ui/shell/SessionHeader.h"
 
 // C++
 #include <algorithm>
@@ -16,11 +16,11 @@
 #include <QVBoxLayout>
 
 // Presence
-#include "ui/ConnectionBanner.h"
-#include "ui/ConnectionStatusText.h"
-#include "ui/OwnAvatar.h"
 #include "ui/PresenceMark.h"
 #include "ui/PresenceText.h"
+#include "ui/shell/ConnectionBanner.h"
+#include "ui/shell/ConnectionStatusText.h"
+#include "ui/shell/OwnAvatar.h"
 
 namespace Presence::Ui {
 

@@ -1,4 +1,4 @@
-#include "ui/ConnectionBanner.h"
+#include "ui/shell/ConnectionBanner.h"
 
 // Qt
 #include <QHBoxLayout>

@@ -1,4 +1,4 @@
-#include "ui/ConnectionStatusText.h"
+#include "ui/shell/ConnectionStatusText.h"
 
 // C++
 #include <cmath>

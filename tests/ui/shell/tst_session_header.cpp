@@ -10,7 +10,7 @@
 
 // Presence
 #include "app/Translations.h"
-#include "ui/SessionHeader.h"
+#include "ui/shell/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Ui::ConnectionState;

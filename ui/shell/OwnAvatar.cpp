@@ -1,4 +1,4 @@
-#include "ui/OwnAvatar.h"
+#include "ui/shell/OwnAvatar.h"
 
 // Qt
 #include <QPainter>

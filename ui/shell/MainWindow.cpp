@@ -1,4 +1,4 @@
-#include "ui/MainWindow.h"
+#include "ui/shell/MainWindow.h"
 
 // Qt
 #include <QActionGroup>
@@ -21,11 +21,11 @@
 #include "models/ConversationListModel.h"
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
-#include "ui/SessionHeader.h"
 #include "ui/chat/ChatPane.h"
 #include "ui/chat/ConversationListPane.h"
 #include "ui/chat/MessageInput.h"
 #include "ui/friends/FriendListPane.h"
+#include "ui/shell/SessionHeader.h"
 
 namespace Presence::Ui {
 

@@ -7,7 +7,7 @@
 #include <QString>
 
 // Presence
-#include "ui/ConnectionState.h"
+#include "ui/shell/ConnectionState.h"
 
 namespace Presence::Ui {
 

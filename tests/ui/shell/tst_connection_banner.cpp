@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 
 // Presence
-#include "ui/ConnectionBanner.h"
+#include "ui/shell/ConnectionBanner.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Ui::ConnectionBanner;

@@ -5,7 +5,7 @@
 #include <QTimer>
 
 // Presence
-#include "ui/ConnectionState.h"
+#include "ui/shell/ConnectionState.h"
 
 class QAction;
 class QActionGroup;
