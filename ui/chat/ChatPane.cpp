@@ -7,6 +7,7 @@
 #include <QDesktopServices>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QIdentityProxyModel>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLabel>
@@ -47,7 +48,7 @@ ChatPane::ChatPane(Session::ChatController *chat, Models::FriendListModel *frien
     , m_history(new QLabel(this))
     , m_view(new QListView(this))
     , m_delegate(new ChatMessageDelegate(m_view))
-    , m_rows(new AccessibleTextProxy(
+    , m_rows(new AccessibleTextProxy<QIdentityProxyModel>(
           m_delegate,
           // The friend's name as shown when read: a renamed friend is read out by the new one.
           [this](const QModelIndex &row, const QDateTime &now) {

@@ -10,6 +10,7 @@
 // Presence
 #include "ui/chat/MessageInput.h"
 
+class QIdentityProxyModel;
 class QLabel;
 class QListView;
 class QModelIndex;
@@ -26,7 +27,7 @@ class ChatController;
 
 namespace Presence::Ui {
 
-class AccessibleTextProxy;
+template <typename Proxy> class AccessibleTextProxy;
 class ChatHeader;
 class ChatMessageDelegate;
 class MessageLinkHandler;
@@ -110,7 +111,8 @@ private:
     QLabel *m_history;
     QListView *m_view;
     ChatMessageDelegate *m_delegate;
-    AccessibleTextProxy *m_rows; // the view's model: m_model with what screen readers say
+    // The view's model: m_model with what screen readers say.
+    AccessibleTextProxy<QIdentityProxyModel> *m_rows;
     QLabel *m_empty;
     NewMessagesPill *m_pill;
     MessageLinkHandler *m_links;

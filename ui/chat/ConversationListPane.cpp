@@ -1,6 +1,7 @@
 #include "ui/chat/ConversationListPane.h"
 
 // Qt
+#include <QIdentityProxyModel>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListView>
@@ -21,7 +22,8 @@ ConversationListPane::ConversationListPane(ConversationListModel *model, QWidget
     , m_model(model)
     , m_view(new QListView(this))
     , m_delegate(new ConversationDelegate(m_view))
-    , m_rows(new AccessibleTextProxy(m_delegate, &ConversationDelegate::accessibleText, this))
+    , m_rows(new AccessibleTextProxy<QIdentityProxyModel>(
+          m_delegate, &ConversationDelegate::accessibleText, this))
     , m_empty(new QLabel(this))
 {
     m_rows->setSourceModel(model);

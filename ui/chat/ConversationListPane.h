@@ -3,6 +3,7 @@
 // Qt
 #include <QWidget>
 
+class QIdentityProxyModel;
 class QLabel;
 class QListView;
 class QModelIndex;
@@ -13,7 +14,7 @@ class ConversationListModel;
 
 namespace Presence::Ui {
 
-class AccessibleTextProxy;
+template <typename Proxy> class AccessibleTextProxy;
 class ConversationDelegate;
 
 // The "Chats" side of the main window's left pane: conversations with unread messages first,
@@ -47,7 +48,8 @@ private:
     Models::ConversationListModel *m_model;
     QListView *m_view;
     ConversationDelegate *m_delegate;
-    AccessibleTextProxy *m_rows; // the view's model: m_model with what screen readers say
+    // The view's model: m_model with what screen readers say.
+    AccessibleTextProxy<QIdentityProxyModel> *m_rows;
     QLabel *m_empty;
     QString m_shownFriend;
 };

@@ -23,7 +23,7 @@
 
 // Presence
 #include "models/FriendListModel.h"
-#include "ui/friends/AccessibleFriendProxy.h"
+#include "ui/AccessibleTextProxy.h"
 #include "ui/friends/FriendDelegate.h"
 #include "ui/friends/MoreOnlineChip.h"
 #include "ui/friends/ViewportSubscriptions.h"
@@ -36,7 +36,8 @@ using Models::FriendSortFilterProxy;
 
 FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     : QWidget(parent)
-    , m_proxy(new AccessibleFriendProxy(this))
+    , m_proxy(new AccessibleTextProxy<FriendSortFilterProxy>(
+          nullptr, &FriendDelegate::accessibleText, this)) // its clock is the delegate's, below
     , m_search(new QLineEdit(this))
     , m_sort(new QComboBox(this))
     , m_view(new QListView(this))
@@ -159,6 +160,12 @@ FriendListPane::FriendListPane(FriendListModel *model, QWidget *parent)
     chipStrip->setFixedHeight(m_moreOnline->sizeHint().height());
     layout->addWidget(chipStrip);
     layout->addWidget(m_view, 1);
+}
+
+// Out of line: the header only declares the proxy's template, so cannot see its base.
+FriendSortFilterProxy *FriendListPane::proxy() const
+{
+    return m_proxy;
 }
 
 void FriendListPane::setSortMode(FriendSortFilterProxy::SortMode mode)

@@ -12,7 +12,6 @@
 
 // Presence
 #include "models/FriendSortFilterProxy.h"
-#include "ui/friends/AccessibleFriendProxy.h"
 
 class QComboBox;
 class QLabel;
@@ -25,6 +24,7 @@ class FriendListModel;
 
 namespace Presence::Ui {
 
+template <typename Proxy> class AccessibleTextProxy;
 class MoreOnlineChip;
 class ViewportSubscriptions;
 
@@ -36,7 +36,7 @@ public:
     explicit FriendListPane(Models::FriendListModel *model, QWidget *parent = nullptr);
 
     [[nodiscard]] QListView *view() const { return m_view; }
-    [[nodiscard]] Models::FriendSortFilterProxy *proxy() const { return m_proxy; }
+    [[nodiscard]] Models::FriendSortFilterProxy *proxy() const;
     [[nodiscard]] ViewportSubscriptions *subscriptions() const { return m_subscriptions; }
     [[nodiscard]] QLineEdit *searchBox() const { return m_search; }
 
@@ -106,7 +106,8 @@ private:
     void goToTop();
     void scrollToTopOurselves();
 
-    AccessibleFriendProxy *m_proxy;
+    // The view's model: the friends sorted and filtered, with what screen readers say.
+    AccessibleTextProxy<Models::FriendSortFilterProxy> *m_proxy;
     QLineEdit *m_search;
     QComboBox *m_sort;
     QListView *m_view;
