@@ -206,13 +206,7 @@ void ConversationDelegate::paint(
     painter->drawText(previewRect, alignment,
         QFontMetrics(opt.font).elidedText(previewText(index), Qt::ElideRight, previewRect.width()));
 
-    if (opt.state.testFlag(QStyle::State_HasFocus)) {
-        QStyleOptionFocusRect focus;
-        focus.QStyleOption::operator=(opt);
-        focus.state |= QStyle::State_KeyboardFocusChange | QStyle::State_Item;
-        focus.backgroundColor = background;
-        style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
-    }
+    paintFocusFrame(painter, opt, background);
     painter->restore();
 }
 

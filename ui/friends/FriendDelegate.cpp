@@ -280,13 +280,7 @@ void FriendDelegate::paint(
         painter, parts.dot, presence.state, PresenceMark::color(presence.state, markPalette));
     painter->restore();
 
-    if (opt.state.testFlag(QStyle::State_HasFocus)) {
-        QStyleOptionFocusRect focus;
-        focus.QStyleOption::operator=(opt);
-        focus.state |= QStyle::State_KeyboardFocusChange | QStyle::State_Item;
-        focus.backgroundColor = background;
-        style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
-    }
+    paintFocusFrame(painter, opt, background);
     painter->restore();
 }
 
