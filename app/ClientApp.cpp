@@ -20,9 +20,9 @@
 #include "app/WindowWiring.h"
 #include "session/CommandTokenSource.h"
 #include "session/FileTokenSource.h"
-#include "ui/ConversationListPane.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
+#include "ui/chat/ConversationListPane.h"
+#include "ui/friends/FriendListPane.h"
+#include "ui/shell/MainWindow.h"
 
 using namespace Qt::StringLiterals;
 

@@ -5,8 +5,8 @@
 #include "app/SignInDialog.h"
 #include "models/FriendListModel.h"
 #include "session/GatewaySession.h"
-#include "ui/ChatPane.h"
-#include "ui/MainWindow.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/shell/MainWindow.h"
 
 namespace Presence::App {
 

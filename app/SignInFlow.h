@@ -8,7 +8,7 @@
 
 // Presence
 #include "app/SignInDialog.h"
-#include "ui/MainWindow.h"
+#include "ui/shell/MainWindow.h"
 
 namespace Presence::Models {
 class FriendListModel;

@@ -7,9 +7,9 @@
 #include "app/DesktopNotifications.h"
 #include "app/MessageNotifier.h"
 #include "session/ChatController.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
-#include "ui/SessionHeader.h"
+#include "ui/friends/FriendListPane.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/SessionHeader.h"
 
 namespace Presence::App {
 

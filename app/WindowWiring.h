@@ -5,7 +5,7 @@
 
 // Presence
 #include "session/GatewaySession.h"
-#include "ui/ConnectionState.h"
+#include "ui/shell/ConnectionState.h"
 
 namespace Presence::Models {
 class FriendListModel;

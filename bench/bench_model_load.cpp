@@ -48,7 +48,7 @@
 #include "Summary.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
-#include "ui/FriendListPane.h"
+#include "ui/friends/FriendListPane.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::FriendListModel;
@@ -161,7 +161,7 @@ double waitQuiet(
     return lastMoved;
 }
 
-// The friend list as the client shows it (ui/FriendListPane.cpp).
+// The friend list as the client shows it (ui/friends/FriendListPane.cpp).
 void configureAsClient(QListView &view)
 {
     view.setUniformItemSizes(true);

@@ -40,7 +40,7 @@
 #include "Summary.h"
 #include "models/FriendListModel.h"
 #include "models/FriendSortFilterProxy.h"
-#include "ui/ViewportSubscriptions.h"
+#include "ui/friends/ViewportSubscriptions.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

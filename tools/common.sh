@@ -12,7 +12,7 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # interface's translations, and qt6-tools-dev holds the CMake package that finds them
 # (Qt6LinguistTools); qt6-translations-l10n is Qt's own translations (standard buttons, menus).
 # dbus-daemon runs a private bus in the tests of the desktop's idle time, lock and notifications.
-# fonts-noto-color-emoji: emoji in messages are drawn in colour (ui/EmojiRuns.h).
+# fonts-noto-color-emoji: emoji in messages are drawn in colour (ui/chat/EmojiRuns.h).
 # clang-format: the test command checks the sources' format (tools/check-format.sh).
 # python3: it checks the include groups too (tools/include-groups.py).
 # libboost1.81-dev (Boost.Asio, Beast and JSON, used as headers) builds bench/loadgen, the gateway

@@ -2,7 +2,7 @@
 """tools/include-groups.py [--fix] [ROOT]: the include groups of every tracked source file in
 the order ../shared/STYLE.md gives (standard library, Qt, project), each under its label:
 
-    #include "ui/MainWindow.h"      <- a .cpp file's own header first, unlabelled
+    #include "ui/shell/MainWindow.h"  <- a .cpp file's own header first, unlabelled
 
     // C++
     #include <chrono>

@@ -29,11 +29,11 @@
 #include "models/FriendListModel.h"
 #include "server-mock/transport/TlsContext.h"
 #include "session/CertificatePin.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/ChatPane.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
-#include "ui/SessionHeader.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/friends/FriendListPane.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::ClientApp;

@@ -39,8 +39,8 @@
 #include "protocol/ClientMessages.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "ui/ChatPane.h"
-#include "ui/MainWindow.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/shell/MainWindow.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::ClientSettings;

@@ -45,10 +45,10 @@
 #include "session/FileTokenSource.h"
 #include "session/GatewaySession.h"
 #include "tests/harness/ClosedPort.h"
-#include "ui/ConnectionBanner.h"
-#include "ui/MainWindow.h"
-#include "ui/OwnAvatar.h"
-#include "ui/SessionHeader.h"
+#include "ui/shell/ConnectionBanner.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/OwnAvatar.h"
+#include "ui/shell/SessionHeader.h"
 
 using namespace Qt::StringLiterals;
 using Presence::App::ClientSettings;

@@ -24,7 +24,7 @@
 #include "app/SignInDialog.h"
 #include "app/Translations.h"
 #include "session/GatewaySession.h"
-#include "ui/ConnectionStatusText.h"
+#include "ui/shell/ConnectionStatusText.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

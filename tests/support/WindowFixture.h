@@ -14,7 +14,7 @@
 #include "models/FriendListModel.h"
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
-#include "ui/MainWindow.h"
+#include "ui/shell/MainWindow.h"
 
 // The client core wired as the application wires it (session, friend model, bridge, chat
 // controller), without widgets. Header-only, like SessionFixture, so the support library

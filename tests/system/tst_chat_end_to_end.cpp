@@ -24,12 +24,12 @@
 #include "session/ChatController.h"
 #include "session/GatewaySession.h"
 #include "tests/harness/TcpProxy.h"
-#include "ui/ChatHeader.h"
-#include "ui/ChatPane.h"
-#include "ui/FriendListPane.h"
-#include "ui/MainWindow.h"
-#include "ui/MessageInput.h"
-#include "ui/NewMessagesPill.h"
+#include "ui/chat/ChatHeader.h"
+#include "ui/chat/ChatPane.h"
+#include "ui/chat/MessageInput.h"
+#include "ui/chat/NewMessagesPill.h"
+#include "ui/friends/FriendListPane.h"
+#include "ui/shell/MainWindow.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

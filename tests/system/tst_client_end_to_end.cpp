@@ -23,7 +23,7 @@
 #include "models/FriendSortFilterProxy.h"
 #include "models/PresenceState.h"
 #include "session/GatewaySession.h"
-#include "ui/ViewportSubscriptions.h"
+#include "ui/friends/ViewportSubscriptions.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -2,8 +2,14 @@
 // their panes give it: each row's Qt::AccessibleTextRole is the delegate's words for it, told
 // when read, by the delegate's clock and the friend's name as they are then, and follows the
 // model as rows come and move; every other role, and the rows themselves, are the model's.
+// And over the friend list's sort and filter, as the friend list uses it: each row's words are
+// the friend delegate's, in the proxy's order (online first) and filter, told by the delegate's
+// clock once it has one, and following presence as it changes; the model itself has no such
+// words.
 // Qt
 #include <QAbstractItemModelTester>
+#include <QDateTime>
+#include <QIdentityProxyModel>
 #include <QListView>
 #include <QSignalSpy>
 #include <QTest>
@@ -12,17 +18,28 @@
 // Presence
 #include "models/ChatModel.h"
 #include "models/ConversationListModel.h"
+#include "models/FriendListModel.h"
+#include "models/FriendSortFilterProxy.h"
+#include "models/PresenceState.h"
 #include "ui/AccessibleTextProxy.h"
-#include "ui/ChatMessageDelegate.h"
-#include "ui/ConversationDelegate.h"
+#include "ui/chat/ChatMessageDelegate.h"
+#include "ui/chat/ConversationDelegate.h"
+#include "ui/friends/FriendDelegate.h"
 
 using namespace Qt::StringLiterals;
 using Presence::Models::ChatMessageRecord;
 using Presence::Models::ChatModel;
 using Presence::Models::ConversationListModel;
-using Presence::Ui::AccessibleTextProxy;
+using Presence::Models::FriendListModel;
+using Presence::Models::FriendSortFilterProxy;
+using Presence::Models::PresenceState;
 using Presence::Ui::ChatMessageDelegate;
 using Presence::Ui::ConversationDelegate;
+using Presence::Ui::FriendDelegate;
+
+// The proxies of the chat and of the list of chats, and of the friend list.
+using ChatRows = Presence::Ui::AccessibleTextProxy<QIdentityProxyModel>;
+using FriendRows = Presence::Ui::AccessibleTextProxy<FriendSortFilterProxy>;
 
 namespace {
 
@@ -63,7 +80,7 @@ struct ChatFixture {
     ChatModel model;
     QListView view;
     ChatMessageDelegate delegate;
-    AccessibleTextProxy proxy;
+    ChatRows proxy;
 };
 
 } // namespace
@@ -76,6 +93,8 @@ private Q_SLOTS:
     void theNameAndTheClockAreReadWhenSpoken();
     void everythingElseIsTheModels();
     void chatListRowsSayTheDelegatesWordsAsTheListChanges();
+    void friendRowsSayTheDelegatesWordsInTheProxysOrder();
+    void friendTimesAreToldByTheDelegatesClock();
 };
 
 void TestAccessibleTextProxy::chatRowsSayTheDelegatesWords()
@@ -128,7 +147,7 @@ void TestAccessibleTextProxy::chatListRowsSayTheDelegatesWordsAsTheListChanges()
     QListView view;
     ConversationDelegate delegate(&view);
     delegate.setNowFunction([] { return kNow; });
-    AccessibleTextProxy proxy(&delegate, &ConversationDelegate::accessibleText);
+    ChatRows proxy(&delegate, &ConversationDelegate::accessibleText);
     proxy.setSourceModel(&model);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto spoken
@@ -152,6 +171,77 @@ void TestAccessibleTextProxy::chatListRowsSayTheDelegatesWordsAsTheListChanges()
         qPrintable(spoken(0)));
     QCOMPARE(spoken(1), ConversationDelegate::accessibleText(model.index(1), kNow));
     QVERIFY(proxy.data({}, Qt::AccessibleTextRole).isNull());
+}
+
+void TestAccessibleTextProxy::friendRowsSayTheDelegatesWordsInTheProxysOrder()
+{
+    FriendListModel model;
+    model.setFriends({ { u"ada"_s, u"Ada"_s }, { u"bob"_s, u"Bob"_s }, { u"cy"_s, u"Cy"_s } });
+    model.updatePresence(u"cy"_s, PresenceState::Online, std::nullopt);
+    model.updatePresence(u"ada"_s, PresenceState::Offline, std::nullopt);
+    model.updatePresence(u"bob"_s, PresenceState::Away, std::nullopt);
+    model.flush();
+    QListView view;
+    FriendDelegate delegate(&view);
+    delegate.setNowFunction([] { return kNow; });
+    FriendRows proxy(nullptr, &FriendDelegate::accessibleText);
+    proxy.setClock(&delegate);
+    proxy.setSourceModel(&model);
+    proxy.applyPendingMoves();
+    const auto spoken
+        = [&proxy](int row) { return proxy.index(row, 0).data(Qt::AccessibleTextRole).toString(); };
+
+    QCOMPARE(proxy.rowCount(), 3);
+    for (int row = 0; row < proxy.rowCount(); ++row) {
+        QCOMPARE(spoken(row),
+            FriendDelegate::accessibleText(proxy.mapToSource(proxy.index(row, 0)), kNow));
+    }
+    // Online first, then away, then offline: the words follow the rows.
+    QVERIFY2(spoken(0).startsWith(u"Cy (@cy)"_s), qPrintable(spoken(0)));
+    QVERIFY2(spoken(1).startsWith(u"Bob (@bob)"_s), qPrintable(spoken(1)));
+    QVERIFY2(spoken(2).startsWith(u"Ada (@ada)"_s), qPrintable(spoken(2)));
+    QVERIFY(!model.index(0).data(Qt::AccessibleTextRole).isValid()); // the words are the UI's
+
+    // A search leaves only Bob, read out as before.
+    proxy.setSearchText(u"bob"_s);
+    QCOMPARE(proxy.rowCount(), 1);
+    QVERIFY2(spoken(0).startsWith(u"Bob (@bob)"_s), qPrintable(spoken(0)));
+    // Unread messages are read out too.
+    model.setUnreadCount(u"bob"_s, 2);
+    QVERIFY2(spoken(0).endsWith(u"2 unread messages"_s), qPrintable(spoken(0)));
+    QVERIFY(proxy.data({}, Qt::AccessibleTextRole).isNull());
+}
+
+void TestAccessibleTextProxy::friendTimesAreToldByTheDelegatesClock()
+{
+    // Seen 5 minutes before the delegate's "now", which is years from the system's: the
+    // spoken words must match what the row paints, so they read the delegate's clock.
+    FriendListModel model;
+    model.setFriends({ { u"ada"_s, u"Ada"_s } });
+    model.updatePresence(
+        u"ada"_s, PresenceState::Offline, kNow.addSecs(-5 * 60).toMSecsSinceEpoch());
+    model.flush();
+    QListView view;
+    FriendDelegate delegate(&view);
+    delegate.setNowFunction([] { return kNow; });
+    FriendRows proxy(nullptr, &FriendDelegate::accessibleText);
+    proxy.setSourceModel(&model);
+    const QModelIndex row = proxy.index(0, 0);
+
+    proxy.setClock(&delegate);
+    const QString byTheDelegate = row.data(Qt::AccessibleTextRole).toString();
+    QCOMPARE(byTheDelegate, FriendDelegate::accessibleText(model.index(0), kNow));
+    QVERIFY(byTheDelegate
+        != FriendDelegate::accessibleText(model.index(0), QDateTime::currentDateTime()));
+    delegate.setNowFunction([] { return kNow.addSecs(55 * 60); }); // an hour after she left
+    QCOMPARE(row.data(Qt::AccessibleTextRole).toString(),
+        FriendDelegate::accessibleText(model.index(0), kNow.addSecs(55 * 60)));
+    QVERIFY(row.data(Qt::AccessibleTextRole).toString() != byTheDelegate);
+
+    // Without a clock it is the system's.
+    proxy.setClock(nullptr);
+    QCOMPARE(row.data(Qt::AccessibleTextRole).toString(),
+        FriendDelegate::accessibleText(model.index(0), QDateTime::currentDateTime()));
 }
 
 QTEST_MAIN(TestAccessibleTextProxy)
