@@ -1,16 +1,21 @@
 // Backoff: the ceiling of attempt n is base * factor^n, capped, never under the floor; every
 // delay lies between the floor and its attempt's ceiling (full jitter), the attempts count up
-// and reset, and one seed gives one sequence.
+// and reset, and one seed gives one sequence. The default policy (what GatewaySession waits by)
+// doubles from 500 ms up to 30 s, its draws spread over each window, per seed.
 // C++
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
 // Qt
+#include <QList>
+#include <QSet>
 #include <QTest>
 
 // Presence
 #include "protocol/Backoff.h"
 
+using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Presence::Protocol::Backoff;
 using Presence::Protocol::BackoffPolicy;
@@ -41,6 +46,12 @@ private Q_SLOTS:
     void oneSeedGivesOneSequence();
     void skipToCapReachesTheWidestRange();
     void skipToCapStopsWhereCeilingsStopGrowing();
+
+    // The default policy
+    void backoffCeilingDoublesUpToTheCap();
+    void backoffDrawsStayWithinBoundsAndAreJittered();
+    void backoffSeedsGiveDifferentSequences();
+    void backoffResetStartsOver();
 };
 
 void TestBackoff::ceilingsGrowByTheFactorUpToTheCap()
@@ -154,6 +165,82 @@ void TestBackoff::skipToCapStopsWhereCeilingsStopGrowing()
     backoff.skipToCap();
     QCOMPARE(backoff.attempts(), 1);
     QVERIFY(backoff.next() <= 500ms);
+}
+
+void TestBackoff::backoffCeilingDoublesUpToTheCap()
+{
+    const Backoff::Policy policy; // 500 ms doubling, capped at 30 s
+    const QList<qint64> expected { 500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000 };
+    for (int attempt = 0; attempt < expected.size(); ++attempt)
+        QCOMPARE(Backoff::ceiling(policy, attempt).count(), expected.at(attempt));
+    QCOMPARE(Backoff::ceiling(policy, 40).count(), 30000); // no overflow far out
+}
+
+void TestBackoff::backoffDrawsStayWithinBoundsAndAreJittered()
+{
+    const Backoff::Policy policy;
+    constexpr int kDraws = 300;
+    for (int attempt = 0; attempt <= 10; ++attempt) {
+        const qint64 low = policy.floor.count();
+        const qint64 high = Backoff::ceiling(policy, attempt).count();
+        QSet<qint64> distinct;
+        qint64 smallest = high;
+        qint64 largest = low;
+        for (int draw = 0; draw < kDraws; ++draw) {
+            // A fresh backoff per draw, advanced to `attempt`, with its own seed.
+            Backoff backoff(policy, quint32(attempt * 100003 + draw));
+            for (int i = 0; i < attempt; ++i)
+                (void)backoff.next();
+            QCOMPARE(backoff.attempts(), attempt);
+            const qint64 delay = backoff.next().count();
+            QCOMPARE(backoff.attempts(), attempt + 1);
+            QVERIFY2(delay >= low && delay <= high,
+                qPrintable(
+                    u"attempt %1: %2 ms outside [%3, %4]"_s.arg(attempt).arg(delay).arg(low).arg(
+                        high)));
+            distinct.insert(delay);
+            smallest = std::min(smallest, delay);
+            largest = std::max(largest, delay);
+        }
+        // Full jitter: draws spread over the whole window, not clustered near the ceiling.
+        QVERIFY2(distinct.size() > kDraws / 2,
+            qPrintable(u"attempt %1: only %2 distinct"_s.arg(attempt).arg(distinct.size())));
+        const qint64 quarter = (high - low) / 4;
+        QVERIFY2(smallest < low + quarter && largest > high - quarter,
+            qPrintable(
+                u"attempt %1: draws in [%2, %3] only"_s.arg(attempt).arg(smallest).arg(largest)));
+    }
+}
+
+void TestBackoff::backoffSeedsGiveDifferentSequences()
+{
+    const Backoff::Policy policy;
+    auto drawTen = [&](quint32 seed) {
+        Backoff backoff(policy, seed);
+        QList<qint64> delays;
+        for (int i = 0; i < 10; ++i)
+            delays.append(backoff.next().count());
+        return delays;
+    };
+    QVERIFY(drawTen(1) != drawTen(2));
+    QCOMPARE(drawTen(7), drawTen(7)); // the seed is the only source of randomness
+}
+
+void TestBackoff::backoffResetStartsOver()
+{
+    Backoff::Policy policy;
+    policy.floor = 100ms;
+    policy.base = 100ms; // attempt 0 can only wait exactly 100 ms
+    Backoff backoff(policy, 42);
+    for (int i = 0; i < 6; ++i)
+        (void)backoff.next();
+    QCOMPARE(backoff.attempts(), 6);
+    backoff.reset();
+    QCOMPARE(backoff.attempts(), 0);
+    QCOMPARE(backoff.next(), 100ms);
+    QCOMPARE(backoff.attempts(), 1);
+    const auto second = backoff.next();
+    QVERIFY(second >= 100ms && second <= 200ms);
 }
 
 QTEST_GUILESS_MAIN(TestBackoff)

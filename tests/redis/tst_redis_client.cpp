@@ -1,11 +1,10 @@
-// Tests for the gateway's Redis foundation (RedisUrl, RedisClient, RedisSubscriber) against a
-// real redis-server: the shared one named by PRESENCE_TEST_REDIS_URL when set (in database 9,
-// flushed first), else one of its own. Tests that kill and restart Redis always start their
-// own, on a free loopback port in a temporary directory.
+// RedisClient, the gateway's client of Redis, against a real redis-server: the shared one named
+// by PRESENCE_TEST_REDIS_URL when set (in database 9, flushed first), else one of its own. Tests
+// that kill and restart Redis always start their own, on a free loopback port in a temporary
+// directory. RedisUrl and RedisSubscriber have tests of their own.
 
 // C++
-#include <algorithm>
-#include <limits>
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -14,7 +13,6 @@
 #include <QElapsedTimer>
 #include <QHostAddress>
 #include <QPointer>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -22,16 +20,17 @@
 #include <QTimer>
 
 // Presence
+#include "RedisClientFixture.h"
 #include "RedisTestBed.h"
 #include "server-mock/redis/client/RedisClient.h"
 #include "server-mock/redis/client/RedisReply.h"
-#include "server-mock/redis/client/RedisSubscriber.h"
 #include "server-mock/redis/client/RedisUrl.h"
 #include "tests/harness/RedisServer.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using namespace Presence::Server;
+using namespace RedisClientFixture;
 
 using State = RedisLink::State;
 using Command = QList<QByteArray>;
@@ -39,41 +38,6 @@ using Command = QList<QByteArray>;
 namespace {
 
 constexpr int kTestDb = 9;
-
-// Quick retries, so that reconnect tests take milliseconds.
-RedisClient::Options fastOptions()
-{
-    RedisClient::Options options;
-    options.retryMin = 10ms;
-    options.retryMax = 100ms;
-    options.connectTimeout = 2s;
-    return options;
-}
-
-// The warning an outage must leave in the log, once.
-void expectWarning(const QString &pattern)
-{
-    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(pattern));
-}
-
-qint64 integerOf(const RedisReply &reply)
-{
-    return reply.toInteger().value_or(std::numeric_limits<qint64>::min());
-}
-
-QList<QByteArray> sorted(QList<QByteArray> list)
-{
-    std::sort(list.begin(), list.end());
-    return list;
-}
-
-QList<QByteArray> stringsOf(const RedisReply &reply)
-{
-    QList<QByteArray> strings;
-    for (const RedisReply &element : reply.elements)
-        strings.append(element.bytes);
-    return sorted(strings);
-}
 
 // A TCP peer that is not Redis: it answers SELECT with +OK (or not at all), and anything else
 // with `answer` (or not at all), so a test can make a server garbled or silent.
@@ -122,10 +86,6 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
 
-    void parseUrl_data();
-    void parseUrl();
-    void urlToString();
-
     void connectsAndSelectsTheDatabase();
     void connectsByHostName();
     void binarySafeCommands();
@@ -146,20 +106,12 @@ private Q_SLOTS:
     void closeFailsOutstandingAndStops();
     void deletingTheClientInACallbackIsSafe();
 
-    void subscriberReceivesAndUnsubscribes();
-    void subscriberResubscribesAfterRestart();
-
 private:
     [[nodiscard]] QByteArray key(const char *name) const { return m_prefix + name; }
-    // The test's channels on the server, whoever else uses it.
-    QList<QByteArray> pubsubChannels(RedisClient &client) const
-    {
-        return stringsOf(runCommand(client, { "PUBSUB", "CHANNELS", m_prefix + '*' }));
-    }
 
     RedisUrl m_url;
     std::unique_ptr<RedisServer> m_ownServer;
-    // Keys and channels of this run, apart from whatever else shares the server.
+    // Keys of this run, apart from whatever else shares the server.
     QByteArray m_prefix;
 };
 
@@ -193,112 +145,6 @@ void TestRedisClient::cleanupTestCase()
     client.connectTo(m_url);
     QVERIFY(ready.wait());
     QVERIFY(runCommand(client, { "FLUSHDB" }).isOk());
-}
-
-void TestRedisClient::parseUrl_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<QString>("host");
-    QTest::addColumn<int>("port");
-    QTest::addColumn<int>("db");
-    QTest::addColumn<QString>("error");
-
-    QTest::addRow("ipv4, port, db")
-        << u"redis://127.0.0.1:6380/2"_s << u"127.0.0.1"_s << 6380 << 2 << QString();
-    QTest::addRow("name alone") << u"redis://localhost"_s << u"localhost"_s << 6379 << 0
-                                << QString();
-    QTest::addRow("name and port")
-        << u"redis://redis.example.com:7000"_s << u"redis.example.com"_s << 7000 << 0 << QString();
-    QTest::addRow("container name")
-        << u"redis://presence_redis-1:6379/0"_s << u"presence_redis-1"_s << 6379 << 0 << QString();
-    QTest::addRow("ipv6") << u"redis://[::1]:6390/15"_s << u"::1"_s << 6390 << 15 << QString();
-    QTest::addRow("ipv6 alone") << u"redis://[::1]"_s << u"::1"_s << 6379 << 0 << QString();
-    QTest::addRow("scheme in capitals, trailing slash")
-        << u"REDIS://Cache/"_s << u"Cache"_s << 6379 << 0 << QString();
-    QTest::addRow("highest port") << u"redis://10.0.0.1:65535/0"_s << u"10.0.0.1"_s << 65535 << 0
-                                  << QString();
-
-    const auto bad = [](const char *name, const QString &text, const QString &error) {
-        QTest::addRow("%s", name) << text << QString() << 0 << 0 << error;
-    };
-    bad("empty", u""_s, u"must look like redis://HOST[:PORT][/DB] (got \"\")"_s);
-    bad("no scheme", u"localhost:6379"_s,
-        u"must look like redis://HOST[:PORT][/DB] (got \"localhost:6379\")"_s);
-    bad("tls", u"rediss://host:6380"_s,
-        u"unsupported scheme \"rediss\" (only redis:// is supported)"_s);
-    bad("http", u"http://host"_s, u"unsupported scheme \"http\" (only redis:// is supported)"_s);
-    bad("nothing after the scheme", u"redis://"_s, u"missing host"_s);
-    bad("port without host", u"redis://:6379"_s, u"missing host"_s);
-    bad("port 0", u"redis://host:0"_s, u"port must be a number from 1 to 65535 (got \"0\")"_s);
-    bad("port too high", u"redis://host:65536"_s,
-        u"port must be a number from 1 to 65535 (got \"65536\")"_s);
-    bad("empty port", u"redis://host:"_s, u"port must be a number from 1 to 65535 (got \"\")"_s);
-    bad("signed port", u"redis://host:+80"_s,
-        u"port must be a number from 1 to 65535 (got \"+80\")"_s);
-    bad("port with letters", u"redis://host:80x/1"_s,
-        u"port must be a number from 1 to 65535 (got \"80x\")"_s);
-    bad("db too high", u"redis://host/16"_s,
-        u"database must be a number from 0 to 15 (got \"16\")"_s);
-    bad("negative db", u"redis://host/-1"_s,
-        u"database must be a number from 0 to 15 (got \"-1\")"_s);
-    bad("db with a path", u"redis://host/1/2"_s,
-        u"database must be a number from 0 to 15 (got \"1/2\")"_s);
-    bad("db by name", u"redis://host:6379/presence"_s,
-        u"database must be a number from 0 to 15 (got \"presence\")"_s);
-    bad("ipv6 without brackets", u"redis://::1:6379"_s,
-        u"an IPv6 address must be in brackets, as in redis://[::1]:6379"_s);
-    bad("unclosed bracket", u"redis://[::1:6379"_s, u"missing ']' after the IPv6 address"_s);
-    bad("name in brackets", u"redis://[redis]:6379"_s, u"\"redis\" is not an IPv6 address"_s);
-    bad("ipv4 in brackets", u"redis://[127.0.0.1]:6379"_s,
-        u"\"127.0.0.1\" is not an IPv6 address"_s);
-    bad("junk after brackets", u"redis://[::1]6379"_s,
-        u"unexpected \"6379\" after the IPv6 address"_s);
-    bad("ipv4 out of range", u"redis://300.1.1.1"_s, u"\"300.1.1.1\" is not an IPv4 address"_s);
-    bad("ipv4 too short", u"redis://10.0.0:6379"_s, u"\"10.0.0\" is not an IPv4 address"_s);
-    bad("space in name", u"redis://bad host"_s, u"\"bad host\" is not a valid host name"_s);
-    bad("label starting with a dash", u"redis://-cache.example"_s,
-        u"\"-cache.example\" is not a valid host name"_s);
-    bad("password", u"redis://user:secret@host:6379"_s,
-        u"user names and passwords are not supported"_s);
-    bad("options", u"redis://host:6379?db=1"_s, u"options after '?' or '#' are not supported"_s);
-}
-
-void TestRedisClient::parseUrl()
-{
-    QFETCH(QString, text);
-    QFETCH(QString, host);
-    QFETCH(int, port);
-    QFETCH(int, db);
-    QFETCH(QString, error);
-
-    QString message = u"untouched"_s;
-    const auto url = RedisUrl::parse(text, &message);
-    if (!error.isEmpty()) {
-        QVERIFY(!url);
-        QCOMPARE(message, error);
-        return;
-    }
-    QVERIFY2(url, qPrintable(message));
-    QCOMPARE(url->host, host);
-    QCOMPARE(int(url->port), port);
-    QCOMPARE(url->db, db);
-}
-
-void TestRedisClient::urlToString()
-{
-    QCOMPARE(
-        RedisUrl::parse(u"redis://[::1]:6390/15", nullptr)->toString(), u"redis://[::1]:6390/15"_s);
-    QCOMPARE(
-        RedisUrl::parse(u"redis://localhost", nullptr)->toString(), u"redis://localhost:6379/0"_s);
-    // What toString() gives parses back to the same URL.
-    const RedisUrl url { u"10.1.2.3"_s, 7001, 4 };
-    QVERIFY(RedisUrl::parse(url.toString(), nullptr) == url);
-    // An IPv6 zone that reads like a placeholder stays itself (found by fuzz_redis_url: the
-    // port took the place of "%1").
-    const auto zoned = RedisUrl::parse(u"redis://[::%1]:7000/3", nullptr);
-    QVERIFY(zoned);
-    QCOMPARE(zoned->toString(), u"redis://[::%1]:7000/3"_s);
-    QVERIFY(RedisUrl::parse(zoned->toString(), nullptr) == *zoned);
 }
 
 void TestRedisClient::connectsAndSelectsTheDatabase()
@@ -829,98 +675,6 @@ void TestRedisClient::deletingTheClientInACallbackIsSafe()
     client->pipeline({ { "PING" } }, &context, [&](const QList<RedisReply> &) { ++later; });
     QTRY_VERIFY(!alive);
     QCOMPARE(later, 0);
-}
-
-void TestRedisClient::subscriberReceivesAndUnsubscribes()
-{
-    RedisClient client;
-    RedisSubscriber subscriber;
-    QSignalSpy clientReady(&client, &RedisClient::ready);
-    QSignalSpy resubscribed(&subscriber, &RedisSubscriber::resubscribed);
-    QSignalSpy subscribed(&subscriber, &RedisSubscriber::channelSubscribed);
-    QSignalSpy messages(&subscriber, &RedisSubscriber::messageReceived);
-    client.connectTo(m_url);
-    subscriber.connectTo(m_url);
-    QVERIFY(clientReady.wait());
-    QTRY_COMPARE(resubscribed.count(), 1); // with no channel, at once
-    QCOMPARE(subscriber.state(), State::Ready);
-
-    const QByteArray a = m_prefix + "chan:a";
-    const QByteArray b = m_prefix + QByteArray("chan:\xff\0b", 8);
-    subscriber.subscribe(a);
-    subscriber.subscribe(b);
-    subscriber.subscribe(a); // already subscribed: nothing happens
-    QCOMPARE(subscriber.channels(), (QSet<QByteArray> { a, b }));
-    QVERIFY(!subscriber.isConfirmed(a)); // asked, not answered yet
-    QTRY_COMPARE(subscribed.count(), 2);
-    QVERIFY(subscriber.isConfirmed(a) && subscriber.isConfirmed(b));
-    QCOMPARE(sorted({ subscribed.at(0).at(0).toByteArray(), subscribed.at(1).at(0).toByteArray() }),
-        sorted({ a, b }));
-    QCOMPARE(pubsubChannels(client), sorted({ a, b }));
-
-    const QByteArray payload("{\"user\":\"u1\",\0\xff}", 17);
-    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", a, payload })), qint64(1));
-    QTRY_COMPARE(messages.count(), 1);
-    QCOMPARE(messages.at(0).at(0).toByteArray(), a);
-    QCOMPARE(messages.at(0).at(1).toByteArray(), payload);
-
-    subscriber.unsubscribe(a);
-    QCOMPARE(subscriber.channels(), (QSet<QByteArray> { b }));
-    QVERIFY(!subscriber.isConfirmed(a));
-    QTRY_COMPARE(pubsubChannels(client), QList<QByteArray> { b });
-    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", a, "nobody listens" })), qint64(0));
-    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", b, "to b" })), qint64(1));
-    QTRY_COMPARE(messages.count(), 2);
-    QCOMPARE(messages.at(1).at(0).toByteArray(), b);
-    QCOMPARE(messages.at(1).at(1).toByteArray(), QByteArray("to b"));
-
-    // Unsubscribed and subscribed again before either answer: only the second SUBSCRIBE's
-    // answer confirms it (the first one's is followed by the UNSUBSCRIBE).
-    subscriber.unsubscribe(b);
-    subscriber.subscribe(b);
-    QVERIFY(!subscriber.isConfirmed(b));
-    QTRY_COMPARE(subscribed.count(), 3);
-    QVERIFY(subscriber.isConfirmed(b));
-    QCOMPARE(pubsubChannels(client), QList<QByteArray> { b });
-
-    subscriber.unsubscribe(b);
-    QTRY_COMPARE(pubsubChannels(client), QList<QByteArray> {});
-    QCOMPARE(messages.count(), 2);
-    QCOMPARE(resubscribed.count(), 1);
-}
-
-void TestRedisClient::subscriberResubscribesAfterRestart()
-{
-    RedisServer server;
-    QVERIFY2(server.start(), qPrintable(server.error()));
-    RedisClient client(fastOptions());
-    RedisSubscriber subscriber(fastOptions());
-    QSignalSpy clientReady(&client, &RedisClient::ready);
-    QSignalSpy resubscribed(&subscriber, &RedisSubscriber::resubscribed);
-    QSignalSpy lost(&subscriber, &RedisSubscriber::connectionLost);
-    QSignalSpy messages(&subscriber, &RedisSubscriber::messageReceived);
-
-    // Asked before connecting: subscribed once Ready, and resubscribed() says when.
-    const QByteArray channel = m_prefix + "chan:restart";
-    subscriber.subscribe(channel);
-    client.connectTo(server.url(kTestDb));
-    subscriber.connectTo(server.url(kTestDb));
-    QVERIFY(clientReady.wait());
-    QTRY_COMPARE(resubscribed.count(), 1);
-    QCOMPARE(pubsubChannels(client), QList<QByteArray> { channel });
-
-    expectWarning(u"client: connection to .* lost"_s);
-    expectWarning(u"subscriber: connection to .* lost"_s);
-    server.kill();
-    QTRY_COMPARE(lost.count(), 1);
-    QCOMPARE(subscriber.channels(), QSet<QByteArray> { channel });
-    QVERIFY2(server.restart(), qPrintable(server.error()));
-    QTRY_COMPARE(resubscribed.count(), 2);
-    QTRY_COMPARE(clientReady.count(), 2);
-    QCOMPARE(pubsubChannels(client), QList<QByteArray> { channel });
-    QCOMPARE(integerOf(runCommand(client, { "PUBLISH", channel, "after restart" })), qint64(1));
-    QTRY_COMPARE(messages.count(), 1);
-    QCOMPARE(messages.at(0).at(1).toByteArray(), QByteArray("after restart"));
 }
 
 QTEST_GUILESS_MAIN(TestRedisClient)

@@ -16,11 +16,11 @@
 #include <QTimer>
 
 // Presence
-#include "RecordingReceiver.h"
 #include "server-mock/transport/RawWebSocketTransport.h"
 #include "server-mock/transport/SocketPoller.h"
 #include "server-mock/transport/WriteBatch.h"
 #include "server-mock/websocket/WebSocketFrameWriter.h"
+#include "tests/gateway/unit/RecordingReceiver.h"
 
 using namespace Presence::Server;
 using namespace Qt::StringLiterals;

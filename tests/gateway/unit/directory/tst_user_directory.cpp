@@ -1,5 +1,8 @@
 // UserDirectory: users by id and token, and mutual friendships that stay sorted as they change.
 
+// C++
+#include <optional>
+
 // Qt
 #include <QTest>
 
@@ -18,6 +21,8 @@ private Q_SLOTS:
     void setFriendshipChangesBothListsInPlace();
     void setFriendshipSaysWhenNothingChanged();
     void friendsByIdAreUsersHereOnly();
+    void directoryFriendshipsAreMutualAndSorted();
+    void directoryLooksUpIdsAndTokens();
 };
 
 namespace {
@@ -112,6 +117,45 @@ void TestUserDirectory::friendsByIdAreUsersHereOnly()
     directory.removeUser(4);
     QVERIFY(!directory.areFriends(u"ada"_s, u"eve"_s));
     QVERIFY(!directory.areFriends(u"eve"_s, u"ada"_s));
+}
+
+void TestUserDirectory::directoryFriendshipsAreMutualAndSorted()
+{
+    UserDirectory directory;
+    QCOMPARE(directory.addUser(u"a"_s, u"A"_s, u"ta"_s), 0);
+    QCOMPARE(directory.addUser(u"b"_s, u"B"_s, u"tb"_s), 1);
+    QCOMPARE(directory.addUser(u"c"_s, u"C"_s, u"tc"_s), 2);
+    QCOMPARE(directory.addUser(u"d"_s, u"D"_s, u"td"_s), 3);
+    directory.addFriendship(0, 3);
+    directory.addFriendship(0, 1);
+    directory.addFriendship(1, 0); // repeated from the other side
+    directory.addFriendship(0, 1); // and again
+    directory.addFriendship(2, 2); // self: ignored
+    directory.finish();
+
+    QCOMPARE(directory.user(0).friends, (QList<int> { 1, 3 }));
+    QCOMPARE(directory.user(1).friends, (QList<int> { 0 }));
+    QCOMPARE(directory.user(2).friends, QList<int> {});
+    QCOMPARE(directory.user(3).friends, (QList<int> { 0 }));
+    QVERIFY(directory.areFriends(0, 3));
+    QVERIFY(directory.areFriends(3, 0));
+    QVERIFY(!directory.areFriends(1, 3));
+    QVERIFY(!directory.areFriends(2, 2));
+}
+
+void TestUserDirectory::directoryLooksUpIdsAndTokens()
+{
+    UserDirectory directory;
+    directory.addUser(u"a"_s, u"A"_s, u"ta"_s);
+    directory.addUser(u"b"_s, u"B"_s, u"tb"_s);
+    directory.finish();
+    QCOMPARE(directory.indexOfId(u"b"_s), std::optional<int>(1));
+    QCOMPARE(directory.indexOfId(u"B"_s), std::nullopt); // ids are case-sensitive
+    QCOMPARE(directory.indexOfId(u"tb"_s), std::nullopt); // a token is not an id
+    QCOMPARE(directory.indexOfToken(u"ta"_s), std::optional<int>(0));
+    QCOMPARE(directory.indexOfToken(u"a"_s), std::nullopt);
+    QVERIFY(directory.containsToken(u"tb"_s));
+    QVERIFY(!directory.containsToken(u"b"_s));
 }
 
 QTEST_GUILESS_MAIN(TestUserDirectory)

@@ -1,23 +1,25 @@
-// Tests for the gateway's population: reading and writing users files (UsersFile), the
-// directory they fill (UserDirectory) and the reproducible QA population (PopulationGenerator).
+// UsersFile: reading and writing users files, what a file must be to be read (each refusal
+// names the file, the entry and the problem, never a token), and a round trip through a file.
 
 // C++
 #include <optional>
 
 // Qt
 #include <QFile>
-#include <QSet>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
 
 // Presence
+#include "DirectoryDump.h"
 #include "server-mock/directory/PopulationGenerator.h"
 #include "server-mock/directory/UserDirectory.h"
 #include "server-mock/directory/UsersFile.h"
 
 using namespace Qt::StringLiterals;
 using namespace Presence::Server;
+using DirectoryDump::dump;
+using DirectoryDump::idsOf;
 
 namespace {
 
@@ -29,26 +31,6 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
     if (!file.open(QIODevice::WriteOnly) || file.write(contents) != contents.size())
         return {};
     return path;
-}
-
-QStringList idsOf(const UserDirectory &directory, const QList<int> &indices)
-{
-    QStringList ids;
-    for (const int index : indices)
-        ids.append(directory.user(index).id);
-    return ids;
-}
-
-// Every user as "id|name|token|friend,friend": equal dumps mean equal directories.
-QStringList dump(const UserDirectory &directory)
-{
-    QStringList lines;
-    for (int i = 0; i < directory.size(); ++i) {
-        const UserDirectory::User &user = directory.user(i);
-        lines.append(u"%1|%2|%3|%4"_s.arg(
-            user.id, user.name, user.token, idsOf(directory, user.friends).join(u',')));
-    }
-    return lines;
 }
 
 // The tokens used in the refusal cases share this prefix, so a message quoting any of
@@ -68,15 +50,6 @@ private Q_SLOTS:
     void missingFileCannotOpen();
     void saveThenLoadRoundTrips();
     void saveReportsUnwritablePath();
-
-    void directoryFriendshipsAreMutualAndSorted();
-    void directoryLooksUpIdsAndTokens();
-
-    void generatorIsDeterministicPerSeed();
-    void generatorNamesUsersInOrder();
-    void generatorFriendCounts_data();
-    void generatorFriendCounts();
-    void generatorTokensAreUnique();
 };
 
 void TestUsersFile::loadsValidFile()
@@ -275,155 +248,6 @@ void TestUsersFile::saveReportsUnwritablePath()
     QVERIFY(!UsersFile::save(PopulationGenerator::generate(3, 2, 1), path, &error));
     QVERIFY2(error.contains(path), qPrintable(error));
     QVERIFY(!QFile::exists(path));
-}
-
-void TestUsersFile::directoryFriendshipsAreMutualAndSorted()
-{
-    UserDirectory directory;
-    QCOMPARE(directory.addUser(u"a"_s, u"A"_s, u"ta"_s), 0);
-    QCOMPARE(directory.addUser(u"b"_s, u"B"_s, u"tb"_s), 1);
-    QCOMPARE(directory.addUser(u"c"_s, u"C"_s, u"tc"_s), 2);
-    QCOMPARE(directory.addUser(u"d"_s, u"D"_s, u"td"_s), 3);
-    directory.addFriendship(0, 3);
-    directory.addFriendship(0, 1);
-    directory.addFriendship(1, 0); // repeated from the other side
-    directory.addFriendship(0, 1); // and again
-    directory.addFriendship(2, 2); // self: ignored
-    directory.finish();
-
-    QCOMPARE(directory.user(0).friends, (QList<int> { 1, 3 }));
-    QCOMPARE(directory.user(1).friends, (QList<int> { 0 }));
-    QCOMPARE(directory.user(2).friends, QList<int> {});
-    QCOMPARE(directory.user(3).friends, (QList<int> { 0 }));
-    QVERIFY(directory.areFriends(0, 3));
-    QVERIFY(directory.areFriends(3, 0));
-    QVERIFY(!directory.areFriends(1, 3));
-    QVERIFY(!directory.areFriends(2, 2));
-}
-
-void TestUsersFile::directoryLooksUpIdsAndTokens()
-{
-    UserDirectory directory;
-    directory.addUser(u"a"_s, u"A"_s, u"ta"_s);
-    directory.addUser(u"b"_s, u"B"_s, u"tb"_s);
-    directory.finish();
-    QCOMPARE(directory.indexOfId(u"b"_s), std::optional<int>(1));
-    QCOMPARE(directory.indexOfId(u"B"_s), std::nullopt); // ids are case-sensitive
-    QCOMPARE(directory.indexOfId(u"tb"_s), std::nullopt); // a token is not an id
-    QCOMPARE(directory.indexOfToken(u"ta"_s), std::optional<int>(0));
-    QCOMPARE(directory.indexOfToken(u"a"_s), std::nullopt);
-    QVERIFY(directory.containsToken(u"tb"_s));
-    QVERIFY(!directory.containsToken(u"b"_s));
-}
-
-void TestUsersFile::generatorIsDeterministicPerSeed()
-{
-    const QStringList first = dump(PopulationGenerator::generate(100, 6, 42));
-    const QStringList second = dump(PopulationGenerator::generate(100, 6, 42));
-    QCOMPARE(first.size(), 100);
-    QCOMPARE(second, first);
-
-    const UserDirectory other = PopulationGenerator::generate(100, 6, 43);
-    QCOMPARE(other.size(), 100);
-    QVERIFY(dump(other) != first);
-    // Another seed gives other tokens, not just other names or friends.
-    const UserDirectory same = PopulationGenerator::generate(100, 6, 42);
-    for (int i = 0; i < other.size(); ++i)
-        QVERIFY2(!same.containsToken(other.user(i).token), qPrintable(other.user(i).id));
-    // And another friendship graph.
-    bool graphDiffers = false;
-    for (int i = 0; i < other.size() && !graphDiffers; ++i)
-        graphDiffers = other.user(i).friends != same.user(i).friends;
-    QVERIFY(graphDiffers);
-}
-
-void TestUsersFile::generatorNamesUsersInOrder()
-{
-    const UserDirectory directory = PopulationGenerator::generate(25, 4, 7);
-    QCOMPARE(directory.size(), 25);
-    for (int i = 0; i < directory.size(); ++i) {
-        QCOMPARE(directory.user(i).id, u"user%1"_s.arg(i));
-        QCOMPARE(directory.indexOfId(u"user%1"_s.arg(i)), std::optional<int>(i));
-        QVERIFY(!directory.user(i).name.trimmed().isEmpty());
-    }
-    QCOMPARE(directory.indexOfId(u"user25"_s), std::nullopt);
-}
-
-void TestUsersFile::generatorFriendCounts_data()
-{
-    QTest::addColumn<int>("users");
-    QTest::addColumn<int>("friendsPerUser");
-    QTest::addColumn<int>("expectedFriends");
-
-    QTest::addRow("N=1 K=0") << 1 << 0 << 0;
-    QTest::addRow("N=1 K=5 (clamped)") << 1 << 5 << 0;
-    QTest::addRow("N=5 K=0") << 5 << 0 << 0;
-    QTest::addRow("N=2 K=1") << 2 << 1 << 1;
-    QTest::addRow("N=3 K=2") << 3 << 2 << 2;
-    QTest::addRow("N=10 K=4") << 10 << 4 << 4;
-    QTest::addRow("N=1000 K=50") << 1000 << 50 << 50;
-    // Odd K: exactly K when N is even, one fewer when N is odd too (the handshake lemma).
-    QTest::addRow("N=10 K=3") << 10 << 3 << 3;
-    QTest::addRow("N=4 K=3") << 4 << 3 << 3;
-    QTest::addRow("N=9 K=3") << 9 << 3 << 2;
-    QTest::addRow("N=101 K=7") << 101 << 7 << 6;
-    QTest::addRow("N=3 K=1") << 3 << 1 << 0;
-    // K >= N-1: everyone is friends with everyone.
-    QTest::addRow("N=5 K=4") << 5 << 4 << 4;
-    QTest::addRow("N=6 K=5") << 6 << 5 << 5;
-    QTest::addRow("N=5 K=10") << 5 << 10 << 4;
-    QTest::addRow("N=6 K=100") << 6 << 100 << 5;
-    QTest::addRow("N=2 K=2") << 2 << 2 << 1;
-}
-
-void TestUsersFile::generatorFriendCounts()
-{
-    QFETCH(int, users);
-    QFETCH(int, friendsPerUser);
-    QFETCH(int, expectedFriends);
-
-    const UserDirectory directory = PopulationGenerator::generate(users, friendsPerUser, 1234);
-    QCOMPARE(directory.size(), users);
-    for (int i = 0; i < users; ++i) {
-        const QList<int> &friends = directory.user(i).friends;
-        QVERIFY2(friends.size() == expectedFriends,
-            qPrintable(u"user%1 has %2 friends"_s.arg(i).arg(friends.size())));
-        QVERIFY2(std::is_sorted(friends.cbegin(), friends.cend()), qPrintable(u"user%1"_s.arg(i)));
-        QVERIFY2(!friends.contains(i), qPrintable(u"user%1 is its own friend"_s.arg(i)));
-        for (const int f : friends) {
-            QVERIFY(f >= 0 && f < users);
-            QVERIFY2(directory.user(f).friends.contains(i),
-                qPrintable(u"user%1 -> user%2 is not mutual"_s.arg(i).arg(f)));
-            QVERIFY(directory.areFriends(f, i));
-        }
-    }
-    if (friendsPerUser >= users - 1) {
-        for (int a = 0; a < users; ++a) {
-            for (int b = 0; b < users; ++b)
-                QCOMPARE(directory.areFriends(a, b), a != b);
-        }
-    }
-}
-
-void TestUsersFile::generatorTokensAreUnique()
-{
-    const UserDirectory directory = PopulationGenerator::generate(5000, 2, 5);
-    QSet<QString> tokens;
-    for (int i = 0; i < directory.size(); ++i) {
-        const QString &token = directory.user(i).token;
-        QVERIFY(!token.isEmpty());
-        QCOMPARE(directory.indexOfToken(token), std::optional<int>(i));
-        tokens.insert(token);
-    }
-    QCOMPARE(tokens.size(), 5000);
-
-    // A generated population is a valid users file as it stands.
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    QString error;
-    const QString path = dir.filePath(u"generated.json"_s);
-    QVERIFY2(UsersFile::save(directory, path, &error), qPrintable(error));
-    QVERIFY2(UsersFile::load(path, &error), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestUsersFile)

@@ -10,8 +10,8 @@
 #include <QTest>
 
 // Presence
-#include "RecordingReceiver.h"
 #include "server-mock/qa/FaultyTransport.h"
+#include "tests/gateway/unit/RecordingReceiver.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
