@@ -8,5 +8,7 @@ namespace Presence::Protocol {
 template <typename... Handlers> struct Overloaded : Handlers... {
     using Handlers::operator()...;
 };
+// Spelt out for clang before 17, which deduces an aggregate's arguments only with a guide.
+template <typename... Handlers> Overloaded(Handlers...) -> Overloaded<Handlers...>;
 
 } // namespace Presence::Protocol
