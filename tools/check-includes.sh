@@ -4,6 +4,7 @@
 # gateway nor the gateway the client. Only includes written from the repository root
 # ("models/FriendListModel.h") are checked; a folder may always include itself. Some folders
 # must not see some other libraries' headers at all, even through ours (the `unseen` table).
+# Tests, benchmarks and tools are checked too, by rows of their own (the `outside` table).
 # It also fails when the picture in docs/architecture.md (its ```layers block) draws other arrows
 # than the table below, so that what people read is what the test enforces.
 # The test command runs it over the repository (CTest include_direction).
@@ -50,6 +51,30 @@ declare -A allowed=(
     [server-mock/admin]="server-mock/http server-mock/server server-mock/qa server-mock/presence server-mock/directory server-mock/core protocol"
     [server-mock/app]="server-mock protocol"
 )
+# Outside the product, which the picture does not draw: tests, benchmarks and tools include any
+# layer of the product, and of each other only what is shared. A test includes what it tests, its
+# own group's helpers (tests/gateway/unit/RecordingReceiver.h for tests/gateway/unit/qa),
+# tests/support and tests/harness, never another group's internals; a benchmark the harness,
+# never a test's helpers; the harness serves both, so it includes neither.
+product="protocol models session ui ui/friends ui/chat ui/shell app resources server-mock"
+declare -A outside=(
+    [tests/harness]="$product"
+    [tests/support]="$product tests/harness"
+    [bench]="$product tests/harness"
+    [tools]="$product"
+)
+for group in "$root"/tests/*/; do
+    [[ -d $group ]] || continue
+    group=${group%/}
+    group=tests/${group##*/}
+    [[ -v outside[$group] || $group == tests/include_direction ]] && continue
+    outside[$group]="$product tests/support tests/harness"
+done
+# Every rule: the layers' and those outside the product.
+declare -A rules=()
+for folder in "${!allowed[@]}"; do rules[$folder]=${allowed[$folder]}; done
+for folder in "${!outside[@]}"; do rules[$folder]=${outside[$folder]}; done
+
 # Headers of other libraries that a folder's files must not see, not even through the project's
 # headers they include: a widget has no business with the gateway connection's socket.
 declare -A unseen=(
@@ -62,7 +87,7 @@ project='^(protocol|models|session|ui|app|resources|server-mock|tests|tools|benc
 rule_of() {
     local dir=$1
     while [[ -n $dir && $dir != . ]]; do
-        [[ -v allowed[$dir] ]] && { echo "$dir"; return; }
+        [[ -v rules[$dir] ]] && { echo "$dir"; return; }
         dir=$(dirname "$dir")
     done
 }
@@ -72,7 +97,7 @@ covers() {
     local permit=$1 target=$2
     [[ $target == "$permit" ]] && return 0
     [[ $target == "$permit"/* ]] || return 1
-    [[ -v allowed[$permit] ]] || return 0
+    [[ -v rules[$permit] ]] || return 0
     [[ $(rule_of "$(dirname "$target")") == "$permit" ]]
 }
 
@@ -89,17 +114,16 @@ while IFS= read -r -d '' file; do
         [[ -n $target && $target =~ $project ]] || continue
         covers "$folder" "$target" && continue
         ok=false
-        for permitted in ${allowed[$folder]}; do
+        for permitted in ${rules[$folder]}; do
             covers "$permitted" "$target" && { ok=true; break; }
         done
         if ! $ok; then
             echo "$relative:$number: includes \"$target\": $folder may include only" \
-                "${allowed[$folder]:-itself}" >&2
+                "${rules[$folder]:-itself}" >&2
             ((failures += 1))
         fi
     done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
-done < <(find "$root" -path "$root/build" -prune -o -path "$root/tests" -prune -o \
-    -path "$root/bench" -prune -o -path "$root/tools" -prune -o \
+done < <(find "$root" -path "$root/build" -prune -o -path "$root/tests/include_direction" -prune -o \
     -type f \( -name '*.h' -o -name '*.cpp' \) -print0 | LC_ALL=C sort -z) # in one order everywhere
 
 # The headers in <> a file sees: its own and those of every project header it includes, through
