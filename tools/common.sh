@@ -25,6 +25,8 @@ PRESENCE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # (tests/install_tree.sh).
 # libicu-dev: the friend list's name order uses ICU's collation directly (models/NameCollator),
 # so that ranking 100,000 names keeps every sort key in one buffer; QCollator wraps the same ICU.
+# clang-tidy: the test command runs .clang-tidy's checks over the sources the last commits
+# changed (tools/tidy.sh --recent).
 # dpkg-dev (dpkg-shlibdeps) and file: `cpack -G DEB` finds each package's library dependencies
 # with them (cmake/PresencePackaging.cmake, tests/packages.sh, tools/package.sh).
 PRESENCE_PACKAGES=(
@@ -36,7 +38,7 @@ PRESENCE_PACKAGES=(
     dbus-daemon fonts-noto-color-emoji clang-format python3
     libboost1.81-dev libssl-dev libsystemd-dev openssl
     clang libclang-rt-14-dev lld libicu-dev desktop-file-utils
-    dpkg-dev file
+    dpkg-dev file clang-tidy
 )
 
 presence_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, headless: installs what is missing, builds with warnings as errors,
-# runs every test through CTest, then builds the gateway side again with AddressSanitizer and
+# runs every test through CTest, runs clang-tidy over the sources the last commits changed
+# (tools/tidy.sh --recent, warnings as errors), then builds the gateway side again with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build/asan) and runs its tests there, then builds the fuzz targets
 # with clang (build/fuzz) and runs each briefly. Exits non-zero on any failure.
 #   tools/test.sh                   everything (what CI runs)
@@ -48,6 +49,10 @@ if [[ $mode == all || $mode == plain ]]; then
     presence_log "running the tests"
     (cd "$PRESENCE_ROOT/build/test" && ctest --output-on-failure --parallel "$(nproc)" --timeout 300 "$@") \
         || status=1
+fi
+if [[ $mode == all ]]; then
+    presence_log "clang-tidy over the sources the last commits changed"
+    "$PRESENCE_ROOT/tools/tidy.sh" --recent || status=1
 fi
 if [[ $mode == all || $mode == asan ]]; then
     # Only what the sanitized tests need is built: the protocol, the gateway and their tests.

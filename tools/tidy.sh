@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# tools/tidy.sh [--all | FILE...]: runs clang-tidy (.clang-tidy's curated checks) with every
-# warning an error, and exits 1 when it reports any.
+# tools/tidy.sh [--all | --recent | FILE...]: runs clang-tidy (.clang-tidy's curated checks) with
+# every warning an error, and exits 1 when it reports any.
 #   tools/tidy.sh           the C++ sources changed against main's merge base: committed on
 #                           this branch, staged, unstaged or untracked (seconds; before a commit)
+#   tools/tidy.sh --recent  what the test command runs: the sources uncommitted or changed by the
+#                           last 5 commits of main's line, newest first, at most 10 (minutes)
 #   tools/tidy.sh --all     every source of the tree, tests and benchmarks included (about half
 #                           an hour on 2 cores)
 #   tools/tidy.sh FILE...   these files
@@ -14,7 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$PRESENCE_ROOT"
 
 usage() {
-    sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+    sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
     exit 2
 }
 
@@ -23,6 +25,7 @@ files=()
 for arg in "$@"; do
     case $arg in
     --all) mode=all ;;
+    --recent) mode=recent ;;
     -h | --help) usage ;;
     -*) echo "tidy: unknown option: $arg" >&2; usage ;;
     *)
@@ -32,9 +35,11 @@ for arg in "$@"; do
         ;;
     esac
 done
-[[ $mode == all && ${#files[@]} -gt 0 ]] && { echo "tidy: --all takes no files" >&2; exit 2; }
+[[ $mode != files && ${#files[@]} -gt 0 ]] && { echo "tidy: --$mode takes no files" >&2; exit 2; }
+# Sources --recent checks at most: about 3 minutes on 2 cores.
+max_recent=10
 
-presence_ensure_packages "${PRESENCE_PACKAGES[@]}" clang-tidy
+presence_ensure_packages "${PRESENCE_PACKAGES[@]}"
 presence_build test -DCMAKE_BUILD_TYPE=Debug -DPRESENCE_WARNINGS_AS_ERRORS=ON -DPRESENCE_BUILD_TESTS=ON
 
 # The test build compiles with GCC's precompiled headers, which clang cannot read: a copy of its
@@ -61,8 +66,17 @@ for e in json.load(open(f"{root}/build/tidy/compile_commands.json")):
 
 case $mode in
 all) targets=("${known[@]}") ;;
-changed | files)
-    if [[ $mode == changed ]]; then
+changed | files | recent)
+    if [[ $mode == recent ]]; then
+        # Newest first: what is not committed yet, then each commit's files back from HEAD (a
+        # merge counts as the changes it brought onto this line).
+        mapfile -t files < <({
+            git diff --name-only --diff-filter=d HEAD -- '*.cpp' '*.h'
+            git ls-files --others --exclude-standard -- '*.cpp' '*.h'
+            git log --first-parent --diff-merges=first-parent -n 5 --format= --name-only \
+                --diff-filter=d -- '*.cpp' '*.h'
+        } | awk 'NF && !seen[$0]++' | while IFS= read -r f; do [[ -f $f ]] && echo "$f"; done)
+    elif [[ $mode == changed ]]; then
         base=$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD)
         mapfile -t files < <({
             git diff --name-only --diff-filter=d "$base" -- '*.cpp' '*.h'
@@ -88,7 +102,13 @@ changed | files)
         targets+=("${users[@]}")
     fi
     # Only what the test build compiles (a fuzz target, say, is not in it).
-    mapfile -t targets < <(printf '%s\n' "${targets[@]}" | sort -u | comm -12 - <(printf '%s\n' "${known[@]}"))
+    if [[ $mode == recent ]]; then
+        # In the order found (newest first), each once, up to the cap.
+        mapfile -t targets < <(printf '%s\n' "${targets[@]}" | awk '!seen[$0]++' \
+            | grep -Fxf <(printf '%s\n' "${known[@]}") | head -n "$max_recent" || true)
+    else
+        mapfile -t targets < <(printf '%s\n' "${targets[@]}" | sort -u | comm -12 - <(printf '%s\n' "${known[@]}"))
+    fi
     ;;
 esac
 
@@ -97,6 +117,7 @@ if ((${#targets[@]} == 0)); then
     exit 0
 fi
 presence_log "clang-tidy over ${#targets[@]} files"
+[[ $mode == recent ]] && printf '  %s\n' "${targets[@]}" >&2
 log=$db/last-run.log
 status=0
 printf '%s\n' "${targets[@]}" \
