@@ -80,15 +80,20 @@ for folder in "${!outside[@]}"; do rules[$folder]=${outside[$folder]}; done
 declare -A unseen=(
     [ui]="QWebSocket QWebSocketProtocol QWebSocketServer QtWebSockets"
 )
+# An include in quotes, its path captured.
+quoted_include='^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)"'
 # The project's own top-level folders: an include starting with one of them is checked.
 project='^(protocol|models|session|ui|app|resources|server-mock|tests|tools|bench)/'
 
 # The rule of a file: its deepest folder with one.
+# Sets `rule` (no subshells: it runs for every include of every file).
 rule_of() {
     local dir=$1
+    rule=""
     while [[ -n $dir && $dir != . ]]; do
-        [[ -v rules[$dir] ]] && { echo "$dir"; return; }
-        dir=$(dirname "$dir")
+        [[ -v rules[$dir] ]] && { rule=$dir; return; }
+        [[ $dir == */* ]] || return
+        dir=${dir%/*}
     done
 }
 
@@ -98,20 +103,23 @@ covers() {
     [[ $target == "$permit" ]] && return 0
     [[ $target == "$permit"/* ]] || return 1
     [[ -v rules[$permit] ]] || return 0
-    [[ $(rule_of "$(dirname "$target")") == "$permit" ]]
+    rule_of "${target%/*}"
+    [[ $rule == "$permit" ]]
 }
 
 failures=0
 checked=0
 while IFS= read -r -d '' file; do
     relative=${file#"$root"/}
-    folder=$(rule_of "$(dirname "$relative")")
+    rule_of "${relative%/*}"
+    folder=$rule
     [[ -n $folder ]] || continue
     ((checked += 1))
     while IFS= read -r line; do
         number=${line%%:*}
-        target=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' <<<"${line#*:}")
-        [[ -n $target && $target =~ $project ]] || continue
+        [[ ${line#*:} =~ $quoted_include ]] || continue
+        target=${BASH_REMATCH[1]}
+        [[ $target =~ $project ]] || continue
         covers "$folder" "$target" && continue
         ok=false
         for permitted in ${rules[$folder]}; do
