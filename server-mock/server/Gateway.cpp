@@ -150,6 +150,8 @@ bool Gateway::listen(QString *error)
     m_acceptor->setTls(m_config.tls);
     connect(m_acceptor, &ClientAcceptor::transportReady, this, &Gateway::addConnection);
     connect(m_acceptor, &ClientAcceptor::refused, this, &Gateway::countRefusal);
+    connect(m_acceptor, &ClientAcceptor::pausedAtDescriptorLimit, this,
+        [this] { m_metrics.acceptPaused(); });
     return m_acceptor->listen(m_config.address, m_config.port, error);
 }
 

@@ -31,6 +31,8 @@ GatewayMetrics::GatewayMetrics()
           "Connections ended, by WebSocket close code (1006: without a close frame).", { "code" }))
     , m_refusals(m_registry.counterFamily("presence_connections_refused_total",
           "TCP connections refused before their WebSocket upgrade, by reason.", { "reason" }))
+    , m_acceptPauses(m_registry.counter("presence_accept_pauses_total",
+          "Times accepting found no descriptor left and paused for 100 ms (own transport)."))
     , m_published(m_registry.counter("presence_changes_published_total",
           "Presence changes published (each one's push goes to every watcher)."))
     , m_pushes(m_registry.counter(
@@ -80,6 +82,11 @@ void GatewayMetrics::connectionRefused(ConnectionRefusal reason)
 {
     // Refusals come in storms once a cap is reached: no lookup per refusal.
     m_refusedBy[std::size_t(reason)]->increment();
+}
+
+void GatewayMetrics::acceptPaused()
+{
+    m_acceptPauses.increment();
 }
 
 void GatewayMetrics::connectionClosed(int closeCode)

@@ -35,6 +35,8 @@ public:
     void connectionClosed(int closeCode);
     // A TCP connection refused before it became a WebSocket connection.
     void connectionRefused(ConnectionRefusal reason);
+    // Accepting found no descriptor left and paused.
+    void acceptPaused();
     void presencePublished();
     // A presence push was handed to a connection, this long after the gateway learnt of the
     // change.
@@ -52,6 +54,7 @@ private:
     CounterFamily &m_closes;
     CounterFamily &m_refusals;
     std::array<Counter *, kConnectionRefusalCount> m_refusedBy {}; // by reason, every series
+    Counter &m_acceptPauses;
     Counter &m_published;
     Counter &m_pushes;
     Counter &m_chatMessages;

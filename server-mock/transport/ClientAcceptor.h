@@ -46,6 +46,8 @@ Q_SIGNALS:
     // Upgraded: the receiver adopts the transport.
     void transportReady(Presence::Server::ClientTransport *transport);
     void refused(Presence::Server::ConnectionRefusal reason);
+    // Accepting paused at the descriptor limit (the own transport; Qt's does not tell).
+    void pausedAtDescriptorLimit();
 };
 
 } // namespace Presence::Server

@@ -125,6 +125,7 @@ void ListeningSocket::refuseOneAtLimit()
     // Then a pause: descriptors come free as connections end.
     m_notifier->setEnabled(false);
     m_resume.start();
+    Q_EMIT pausedAtDescriptorLimit();
 }
 
 } // namespace Presence::Server

@@ -32,6 +32,10 @@ Q_SIGNALS:
     void accepted(qintptr descriptor);
     // One connection was taken and closed at once: no descriptor was left for it.
     void refusedAtDescriptorLimit();
+    // Accepting found no descriptor left and pauses for kPauseAtLimit: at most ten a second
+    // however long the limit lasts, where an accept loop that spins would say it thousands of
+    // times (tst_own_transport counts them).
+    void pausedAtDescriptorLimit();
 
 private:
     void onReadable();

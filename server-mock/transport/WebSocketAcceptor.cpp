@@ -22,6 +22,8 @@ WebSocketAcceptor::WebSocketAcceptor(
     connect(&m_listener, &ListeningSocket::accepted, this, &WebSocketAcceptor::onAccepted);
     connect(&m_listener, &ListeningSocket::refusedAtDescriptorLimit, this,
         [this] { Q_EMIT refused(ConnectionRefusal::DescriptorLimit); });
+    connect(&m_listener, &ListeningSocket::pausedAtDescriptorLimit, this,
+        &ClientAcceptor::pausedAtDescriptorLimit);
     // Deadlines are whole-second promises: a sweep every quarter second keeps them within it.
     m_sweep.setInterval(std::chrono::milliseconds(250));
     connect(&m_sweep, &QTimer::timeout, this, &WebSocketAcceptor::sweep);
