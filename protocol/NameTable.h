@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <utility>
 
 // Qt
@@ -24,12 +25,14 @@ public:
     {
     }
 
-    // Empty for a value the table does not name.
+    // Empty for a value the table does not name. The names are literals: the string refers
+    // to them rather than copying (a status is named for every presence push serialized).
     [[nodiscard]] QString name(Enum value) const
     {
         for (const auto &[entry, name] : m_entries) {
             if (entry == value)
-                return QString::fromUtf16(name);
+                return QString::fromRawData(reinterpret_cast<const QChar *>(name),
+                    qsizetype(std::char_traits<char16_t>::length(name)));
         }
         return {};
     }

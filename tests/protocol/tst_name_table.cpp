@@ -28,6 +28,7 @@ private slots:
     void namesAndValuesRoundTrip();
     void unknownNamesAndValues();
     void alternativesListTheNamesInOrder();
+    void namesAreNotCopied();
 };
 
 void TestNameTable::namesAndValuesRoundTrip()
@@ -56,6 +57,16 @@ void TestNameTable::alternativesListTheNamesInOrder()
     QCOMPARE(two.alternatives(), u"red or blue"_s);
     constexpr auto one = nameTable<Colour>({ { Colour::Red, u"red" } });
     QCOMPARE(one.alternatives(), u"red"_s);
+}
+
+void TestNameTable::namesAreNotCopied()
+{
+    // A status is named for every presence push serialized: the name refers to the table's
+    // literal, so two namings share one buffer instead of each allocating its own.
+    const QString first = kColours.name(Colour::Blue);
+    const QString second = kColours.name(Colour::Blue);
+    QCOMPARE(first.constData(), second.constData());
+    QCOMPARE(first, u"blue"_s);
 }
 
 QTEST_APPLESS_MAIN(TestNameTable)
