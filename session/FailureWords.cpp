@@ -16,8 +16,8 @@ namespace {
 // "QWebSocketPrivate::processHandshake: Unhandled http status code: 200 (OK)."
 const QRegularExpression kHttpStatus(u"status code: (\\d{3}) \\(([^)]*)\\)"_s);
 
-// The server as the person typed it, without a path.
-QString serverOf(const QUrl &url)
+// The server as the person typed it, without a path (not CertificatePin::serverOf, a pin's key).
+QString displayedServer(const QUrl &url)
 {
     return url.toDisplayString(QUrl::RemovePath | QUrl::RemoveQuery);
 }
@@ -41,10 +41,10 @@ std::optional<QString> FailureWords::notAGateway(const QUrl &url, const QString 
     return status < 400
         //: %1 is the server's address, %2 what it answered, e.g. "HTTP 200 OK".
         ? tr("%1 is a web server, not a presence gateway (it answered %2).")
-              .arg(serverOf(url), answer)
+              .arg(displayedServer(url), answer)
         //: %1 is the server's address, %2 what it answered, e.g. "HTTP 404 Not Found".
         : tr("%1 refused the connection (%2): is this the gateway's address?")
-              .arg(serverOf(url), answer);
+              .arg(displayedServer(url), answer);
 }
 
 QString FailureWords::wrongScheme(const QUrl &url)
@@ -57,9 +57,9 @@ QString FailureWords::wrongScheme(const QUrl &url)
         other.path() == u"/"_s ? QUrl::RemovePath | QUrl::RemoveQuery : QUrl::None);
     return secure
         //: %1 is the address tried ("wss://host:port"), %2 the one to use ("ws://…").
-        ? tr("%1 is not a TLS server: use %2").arg(serverOf(url), use)
+        ? tr("%1 is not a TLS server: use %2").arg(displayedServer(url), use)
         //: %1 is the address tried ("ws://host:port"), %2 the one to use ("wss://…").
-        : tr("%1 answered with TLS: use %2").arg(serverOf(url), use);
+        : tr("%1 answered with TLS: use %2").arg(displayedServer(url), use);
 }
 
 QString FailureWords::certificateChanged(
@@ -73,7 +73,8 @@ QString FailureWords::certificateChanged(
     return tr("The certificate of %1 changed since it was trusted: it was %2 and is now %3. "
               "This may mean that someone is intercepting the connection. Sign in only once "
               "the gateway's administrator confirms the new certificate.")
-        .arg(serverOf(url), CertificatePin::displayed(pinned), now.isEmpty() ? unknown : now);
+        .arg(
+            displayedServer(url), CertificatePin::displayed(pinned), now.isEmpty() ? unknown : now);
 }
 
 QString FailureWords::certificateUntrusted(
@@ -86,7 +87,7 @@ QString FailureWords::certificateUntrusted(
         return tr("The certificate of %1 is not trusted: %2. If the gateway uses its own "
                   "certificate authority, start the app with --ca-file and that authority's "
                   "certificate.")
-            .arg(serverOf(url), sslError);
+            .arg(displayedServer(url), sslError);
     }
     //: %1 is the gateway's address, %2 what is wrong with its certificate, as Qt says it,
     //: %3 the certificate's SHA-256 fingerprint ("AB:CD:…").
@@ -94,7 +95,7 @@ QString FailureWords::certificateUntrusted(
               "is your gateway's certificate, you can trust it for this server in the sign-in "
               "dialog (Sign in…); if the gateway uses its own certificate authority, start the "
               "app with --ca-file and that authority's certificate.")
-        .arg(serverOf(url), sslError, CertificatePin::displayed(presented));
+        .arg(displayedServer(url), sslError, CertificatePin::displayed(presented));
 }
 
 QString FailureWords::signInExpired()
